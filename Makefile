@@ -1,0 +1,157 @@
+# dtui - build, test, install.
+#
+#   make            build dtrace and dtui into $(B)/
+#   make run        build and start the TUI
+#   make check      build and run every test (unit, script, TUI)
+#   make check-asan the same under ASan+UBSan, in build-asan/
+#   make fuzz       build the libFuzzer targets (needs clang)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Sources are found by wildcard: a new .c file in a module directory is
+# built into that module's library, and tests/unit/<module>/test_<x>.c
+# becomes one cmocka binary.  Each module sees only its own directory and
+# the public headers of the modules below it (STYLE.md, section 1).
+
+ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
+-include config.mk
+endif
+
+CC ?= cc
+PREFIX ?= /usr/local
+B ?= build
+SAN ?=
+
+WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+       -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+OPT ?= -O2
+BASE_CFLAGS = -std=gnu11 -g $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP -Iinclude
+ifneq ($(SAN),)
+BASE_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	       -fno-sanitize-recover=undefined
+SAN_LDFLAGS = -fsanitize=address,undefined
+endif
+LDFLAGS_ALL = $(SAN_LDFLAGS) $(LDFLAGS)
+
+# Per-module include paths: the module itself plus what it may call.
+INC_ks     = -Ikernel-shim
+INC_prov   = -Iproviders -Ikernel-shim $(ELF_CFLAGS)
+INC_eng    = -Iengine -Ikernel-shim -Iproviders
+INC_tui    = -Itui -Iengine $(CURSES_CFLAGS) $(PROMPT_CFLAGS)
+INC_cmd    = -Iengine
+INC_test   = -Itests/support -Ikernel-shim -Iproviders -Iengine -Itui \
+	     $(CURSES_CFLAGS) $(PROMPT_CFLAGS) $(CMOCKA_CFLAGS) $(ELF_CFLAGS)
+
+KS_SRC   := $(sort $(wildcard kernel-shim/*.c))
+PROV_SRC := $(sort $(wildcard providers/*.c providers/*/*.c))
+ENG_SRC  := $(sort $(wildcard engine/*.c))
+TUI_SRC  := $(sort $(filter-out tui/main.c,$(wildcard tui/*.c)))
+CMD_SRC  := $(sort $(wildcard cmd/dtrace/*.c))
+SUP_SRC  := $(sort $(wildcard tests/support/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*/test_*.c))
+
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+KS_OBJ   := $(call obj,$(KS_SRC))
+PROV_OBJ := $(call obj,$(PROV_SRC))
+ENG_OBJ  := $(call obj,$(ENG_SRC))
+TUI_OBJ  := $(call obj,$(TUI_SRC))
+CMD_OBJ  := $(call obj,$(CMD_SRC))
+SUP_OBJ  := $(call obj,$(SUP_SRC))
+UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
+
+LIBKS   = $(B)/libks.a
+LIBPROV = $(B)/libprov.a
+LIBENG  = $(B)/libeng.a
+LIBTUI  = $(B)/libtui.a
+LIBSUP  = $(B)/libtestsupport.a
+SYS_LIBS = $(ELF_LIBS) -lpthread -lm -lrt
+ENG_LINK = $(LIBENG) $(LIBPROV) $(LIBKS) $(SYS_LIBS)
+TUI_LINK = $(LIBTUI) $(ENG_LINK) $(PROMPT_LIBS) $(CURSES_LIBS)
+
+DTRACE = $(B)/dtrace
+DTUI   = $(B)/dtui
+
+.PHONY: all run check check-unit check-asan fuzz bench install clean distclean
+all: $(DTRACE) $(DTUI)
+
+config.mk: configure
+	./configure
+
+$(B)/obj/kernel-shim/%.o: kernel-shim/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_ks) $(CFLAGS) -c $< -o $@
+$(B)/obj/providers/%.o: providers/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_prov) $(CFLAGS) -c $< -o $@
+$(B)/obj/engine/%.o: engine/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_eng) $(CFLAGS) -c $< -o $@
+$(B)/obj/tui/%.o: tui/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_tui) $(CFLAGS) -c $< -o $@
+$(B)/obj/cmd/%.o: cmd/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_cmd) $(CFLAGS) -c $< -o $@
+$(B)/obj/tests/%.o: tests/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_test) $(CFLAGS) -c $< -o $@
+
+# An empty archive is valid, so every library exists from day one.
+define mklib
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^ 2>/dev/null || $(AR) rcs $@
+endef
+$(LIBKS): $(KS_OBJ) ; $(mklib)
+$(LIBPROV): $(PROV_OBJ) ; $(mklib)
+$(LIBENG): $(ENG_OBJ) ; $(mklib)
+$(LIBTUI): $(TUI_OBJ) ; $(mklib)
+$(LIBSUP): $(SUP_OBJ) ; $(mklib)
+
+$(DTRACE): $(CMD_OBJ) $(LIBENG) $(LIBPROV) $(LIBKS)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CMD_OBJ) $(ENG_LINK)
+$(DTUI): $(B)/obj/tui/main.o $(LIBTUI) $(LIBENG) $(LIBPROV) $(LIBKS)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TUI_LINK)
+
+$(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(LIBSUP) $(LIBTUI) $(LIBENG) $(LIBPROV) $(LIBKS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBSUP) $(TUI_LINK) $(CMOCKA_LIBS)
+
+run: all
+	./$(DTUI)
+
+check-unit: $(UNIT_BIN)
+check: all $(UNIT_BIN)
+	@B=$(B) sh tests/run.sh
+
+check-asan:
+	$(MAKE) B=build-asan SAN=1 OPT=-O1 check
+
+# libFuzzer targets: tests/fuzz/<target>/fuzz_<target>.c, linked with the
+# libraries built with clang and the fuzzer sanitizer.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/*/fuzz_*.c))
+fuzz:
+	$(MAKE) B=build-fuzz CC=clang OPT=-O1 \
+	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined" \
+	    $(patsubst tests/fuzz/%.c,build-fuzz/fuzz/%,$(FUZZ_SRC))
+build-fuzz/fuzz/%: tests/fuzz/%.c $(LIBENG) $(LIBPROV) $(LIBKS)
+	@mkdir -p $(@D)
+	$(CC) -g -O1 -fsanitize=fuzzer,address,undefined $(BASE_CFLAGS) \
+	    $(INC_test) -o $@ $< $(ENG_LINK)
+
+bench: all
+	@sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/dtui/themes
+	install -m 755 $(DTRACE) $(DTUI) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 themes/* $(DESTDIR)$(PREFIX)/share/dtui/themes/
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+distclean: clean
+	rm -f config.mk
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,229 @@
+/*
+ * engine.h - the public API of the engine (libdtrace's role), used by the
+ * dtrace command (cmd/dtrace) and the TUI (tui/).  Nothing above this
+ * header reaches into the shim or the providers.
+ *
+ * Life of a session:
+ *   eng_open -> eng_setopt* -> eng_compile* -> eng_prog_exec* -> eng_go
+ *   -> loop { eng_sleep; eng_work } -> eng_stop -> eng_work (END output)
+ *   -> eng_agg_snap + eng_agg_print -> eng_close.
+ * eng_compile + eng_prog_exec may be called again while tracing to add
+ * clauses; aggregations already collected are kept.
+ *
+ * Errors: calls return 0 / non-NULL on success and -1 / NULL on failure;
+ * eng_errmsg() has the message (dtrace(1M)'s wording without the
+ * "dtrace: " prefix) and, for compile errors, eng_diag() the structured
+ * diagnostic.  The engine never prints except to the FILE or callbacks it
+ * is given, never exits and never aborts on bad input.
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "dtrace_abi.h"
+
+typedef struct eng_hdl eng_hdl_t;
+typedef struct eng_prog eng_prog_t;
+
+/* ---- handle ---------------------------------------------------------- */
+
+#define ENG_O_NOPROVIDERS 0x1	/* register only the dtrace provider */
+
+eng_hdl_t *eng_open(int flags, char *errbuf, size_t errlen);
+void eng_close(eng_hdl_t *h);
+const char *eng_errmsg(const eng_hdl_t *h);
+
+/*
+ * Options by dtrace's names ("bufsize", "quiet", "aggsortkey"...), values
+ * with dtrace's units ("4m", "10hz", "1s"); value NULL sets a boolean.
+ * Runtime options (quiet, flowindent, agg* ...) may change while tracing.
+ * Returns -1 with "unrecognized option"/"invalid value" messages.
+ */
+int eng_setopt(eng_hdl_t *h, const char *name, const char *value);
+int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp);
+/* Names of every option, NULL-terminated (for completion). */
+const char *const *eng_option_names(void);
+
+/* ---- compiling --------------------------------------------------------- */
+
+/* A compile diagnostic (valid until the next compile on the handle). */
+typedef struct eng_diag {
+	const char *ed_tag;	/* "D_SYNTAX", "D_IDENT_UNDEF", ... */
+	const char *ed_file;	/* script path, or NULL for -n / prompt */
+	int ed_line;		/* 1-based; 0 if none */
+	int ed_column;		/* 1-based; 0 if none */
+	const char *ed_msg;	/* message without location or tag */
+} eng_diag_t;
+const eng_diag_t *eng_diag(const eng_hdl_t *h);
+
+#define ENG_C_PROBESPEC	0x01	/* source is a probe description (-P/-m/-f/-n) */
+#define ENG_C_ZDEFS	0x02	/* -Z: descriptions may match nothing */
+#define ENG_C_CPP	0x04	/* -C: run the C preprocessor */
+#define ENG_C_LIST	0x08	/* -l: match probes, compile no actions */
+#define ENG_C_ARGREF	0x10	/* $N may be unreferenced */
+
+/* Kinds of probe specifier for ENG_C_PROBESPEC. */
+enum eng_spec { ENG_SPEC_NAME, ENG_SPEC_PROVIDER, ENG_SPEC_MODULE,
+		ENG_SPEC_FUNC, ENG_SPEC_ANY };
+
+/* Compile-time context: macro arguments and -C options. */
+typedef struct eng_cargs {
+	int argc;		/* $0..$N: argv[0] is $0 */
+	char *const *argv;
+	const char *const *cpp_args;	/* -D/-U/-I, NULL-terminated */
+	int spec_kind;		/* enum eng_spec, with ENG_C_PROBESPEC */
+	int target_pid;		/* $target, 0 if none */
+} eng_cargs_t;
+
+/* Compile a string (a clause, a -n description, a whole script). */
+eng_prog_t *eng_compile_str(eng_hdl_t *h, const char *src,
+    const char *filename, unsigned cflags, const eng_cargs_t *args);
+/* Compile a script file ("-" is stdin); #! lines are skipped. */
+eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
+    unsigned cflags, const eng_cargs_t *args);
+
+/* -S: write the DIF of every object of prog in readable assembly. */
+int eng_prog_dis(eng_hdl_t *h, const eng_prog_t *prog, FILE *fp);
+/* The DOF image of prog (borrowed; valid while prog lives). */
+const void *eng_prog_dof(const eng_prog_t *prog, size_t *sizep);
+/* Number of probes matched by prog's descriptions at compile time. */
+unsigned eng_prog_nprobes(const eng_prog_t *prog);
+/* How many probes a clause's descriptions would match now (TUI hint);
+ * -1 if the text does not parse as far as the descriptions. */
+int eng_count_matches(eng_hdl_t *h, const char *clause_text);
+
+/* Enable prog: hand its DOF to the shim.  *nmatched gets the count. */
+int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched);
+/* Disable an enabled program's ECBs (TUI "disable"); data is kept. */
+int eng_prog_disable(eng_hdl_t *h, eng_prog_t *prog);
+void eng_prog_free(eng_prog_t *prog);
+
+/* ---- probes -------------------------------------------------------------- */
+
+typedef struct eng_probeinfo {
+	dtrace_probedesc_t epi_desc;
+	int epi_nargs;
+	char epi_argtypes[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];
+} eng_probeinfo_t;
+
+/* Walk probes matching pattern ("syscall::*read*:", NULL or "" = all);
+ * cb returns non-zero to stop.  Returns the number visited or -1. */
+typedef int eng_probe_f(const dtrace_probedesc_t *pd, void *arg);
+int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
+    void *arg);
+int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out);
+
+/* ---- running ----------------------------------------------------------- */
+
+int eng_go(eng_hdl_t *h);		/* fires BEGIN */
+int eng_stop(eng_hdl_t *h);		/* fires END */
+
+enum eng_status { ENG_STATUS_NONE, ENG_STATUS_OKAY, ENG_STATUS_EXITED,
+		  ENG_STATUS_FILLED, ENG_STATUS_STOPPED };
+/* Poll the shim's status; reports drops/errors through the handlers. */
+enum eng_status eng_status(eng_hdl_t *h);
+int eng_exit_status(const eng_hdl_t *h);	/* the exit(n) value */
+
+/* Sleep until the next switchrate/aggrate/statusrate deadline or a wakeup. */
+void eng_sleep(eng_hdl_t *h);
+void eng_wakeup(eng_hdl_t *h);		/* async-signal-safe */
+
+/*
+ * Consume the principal buffers: snapshot each CPU and format every record
+ * to fp as dtrace(1M) prints it.  If fp is NULL, output goes to the
+ * buffered-output handler instead.  Returns 0, or -1 on a fatal error.
+ */
+int eng_work(eng_hdl_t *h, FILE *fp);
+
+/* Output handler: formatted text per record, with the CPU it came from.
+ * With a handler set, output for fp == NULL goes here. */
+typedef struct eng_bufdata {
+	const char *ebd_text;	/* formatted text of one probe firing */
+	size_t ebd_len;
+	int ebd_cpu;
+	dtrace_id_t ebd_probe;
+	dtrace_epid_t ebd_epid;
+	uint64_t ebd_timestamp;
+} eng_bufdata_t;
+typedef void eng_buffered_f(const eng_bufdata_t *bd, void *arg);
+int eng_handle_buffered(eng_hdl_t *h, eng_buffered_f *cb, void *arg);
+
+/* Drop and error handlers: given dtrace(1M)'s message text. */
+typedef struct eng_dropdata {
+	dtrace_dropkind_t edd_kind;
+	int edd_cpu;			/* -1 for global drops */
+	uint64_t edd_drops;		/* new drops since last report */
+	uint64_t edd_total;		/* total drops of this kind */
+	const char *edd_msg;		/* "dtrace: 3 drops on CPU 0\n" */
+} eng_dropdata_t;
+typedef void eng_drop_f(const eng_dropdata_t *dd, void *arg);
+int eng_handle_drop(eng_hdl_t *h, eng_drop_f *cb, void *arg);
+
+typedef struct eng_errdata {
+	dtrace_epid_t eed_epid;
+	dtrace_id_t eed_probe;
+	int eed_fault;			/* DTRACEFLT_* */
+	uint64_t eed_addr;
+	int eed_action;			/* 0 predicate, N action #N */
+	uint64_t eed_offset;		/* DIF offset */
+	const char *eed_msg;		/* "dtrace: error on enabled probe..." */
+} eng_errdata_t;
+typedef void eng_err_f(const eng_errdata_t *ed, void *arg);
+int eng_handle_err(eng_hdl_t *h, eng_err_f *cb, void *arg);
+
+/* Live per-CPU buffer state (TUI buffers pane). */
+typedef struct eng_cpustat {
+	int ecs_cpu;
+	int ecs_policy;			/* DTRACEOPT_BUFPOLICY_* */
+	uint64_t ecs_size, ecs_used;
+	uint64_t ecs_records, ecs_bytes;
+	uint64_t ecs_drops, ecs_aggdrops, ecs_errors;
+	int ecs_filled;
+} eng_cpustat_t;
+int eng_ncpus(eng_hdl_t *h);
+int eng_cpustat(eng_hdl_t *h, int cpu, eng_cpustat_t *out);
+/* Global counters since GO. */
+int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
+
+/* ---- aggregations ----------------------------------------------------- */
+
+/* Snapshot and merge every CPU's aggregation buffer (at aggrate). */
+int eng_agg_snap(eng_hdl_t *h);
+/* Print every aggregation not yet printed by printa, as at exit. */
+int eng_agg_print(eng_hdl_t *h, FILE *fp);
+/* Clear every aggregation's values (TUI "clear"). */
+int eng_agg_clear(eng_hdl_t *h, const char *name);
+int eng_agg_trunc(eng_hdl_t *h, const char *name, int64_t n);
+
+/* One merged aggregation entry, for displays that draw their own. */
+typedef struct eng_aggkey {
+	int eak_kind;		/* 0 integer, 1 string, 2 symbolic/stack text */
+	int64_t eak_int;
+	const char *eak_str;	/* for kinds 1 and 2 */
+} eng_aggkey_t;
+
+typedef struct eng_aggent {
+	const char *eae_name;		/* "@a" name without '@', "" for @ */
+	dtrace_aggvarid_t eae_varid;
+	int eae_func;			/* DTRACEAGG_* */
+	int eae_nkeys;
+	const eng_aggkey_t *eae_keys;
+	int64_t eae_value;		/* count/sum/min/max/avg/stddev */
+	/* Histograms: nbuckets values; labels by eng_agg_bucket_label. */
+	int eae_nbuckets;
+	const int64_t *eae_buckets;
+	uint64_t eae_hist_arg;		/* lquantize/llquantize encoding */
+	int64_t eae_normal;		/* normalize() factor, 1 if none */
+} eng_aggent_t;
+typedef int eng_agg_f(const eng_aggent_t *ent, void *arg);
+/* Walk the last snapshot, sorted as printa would sort. */
+int eng_agg_walk(eng_hdl_t *h, eng_agg_f *cb, void *arg);
+/* The label dtrace prints for bucket i of a histogram entry. */
+void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
+    size_t len);
+
+/* ---- version ------------------------------------------------------------- */
+#define ENG_VERSION_STRING "Sun D 1.13"
+
+#endif /* ENGINE_H */

@@ -1,0 +1,105 @@
+/*
+ * dif.h - the shim's internal interface to DIF: loaded DIF objects, the
+ * verifier, the emulator and variable storage.  Shared by the DIF files
+ * (dif_*.c) and the rest of the shim (DOF loader, ECBs).  Not public.
+ *
+ * Division of labour: the DOF loader builds ks_difo_t from DOF sections and
+ * calls ks_dif_verify() once; ECB code fills a ks_mstate_t per firing and
+ * calls ks_dif_emulate() for each predicate and action, which trusts the
+ * verifier (STYLE.md section 9: verify once, execute without re-checking)
+ * and checks only what depends on run-time values (addresses, sizes,
+ * division by zero, tuple depth, scratch).
+ */
+#ifndef KS_DIF_H
+#define KS_DIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "dtrace_abi.h"
+#include "ks_provider.h"
+
+/* A loaded DIF object.  Owns its tables (copied out of the DOF). */
+typedef struct ks_difo {
+	dif_instr_t *dtdo_buf;		/* instructions */
+	uint32_t dtdo_len;		/* number of instructions */
+	uint64_t *dtdo_inttab;		/* integer table */
+	uint32_t dtdo_intlen;
+	char *dtdo_strtab;		/* string table */
+	uint32_t dtdo_strlen;
+	dtrace_difv_t *dtdo_vartab;	/* variables referenced */
+	uint32_t dtdo_varlen;
+	dtrace_diftype_t dtdo_rtype;	/* type of the returned value */
+} ks_difo_t;
+
+struct ks_vstate;			/* variable storage of one consumer */
+struct ks_mstate;			/* machine state of one firing */
+
+/*
+ * Check every load-time constraint of spec ch. 8.  Returns 0, or -1 with a
+ * message naming the instruction index and the rule in err.
+ */
+int ks_dif_verify(const ks_difo_t *dp, char *err, size_t errlen);
+
+/*
+ * Run dp.  Returns the value of RET's register.  On a fault, sets
+ * ms->kms_fault (DTRACEFLT_*), kms_fault_addr and kms_fault_pc (the DIF
+ * offset in bytes) and returns 0; the caller fires ERROR.  Never
+ * allocates; probe-context safe.
+ */
+uint64_t ks_dif_emulate(const ks_difo_t *dp, struct ks_mstate *ms);
+
+void ks_difo_free(ks_difo_t *dp);
+
+/* ---- variable storage (dif_var.c) ------------------------------------ */
+
+/*
+ * One consumer's variables: global scalars, global and thread-local
+ * associative arrays and thread-local scalars (keyed by tid) in a dynamic
+ * variable space of dynvarsize bytes, allocated once at creation.  When
+ * the space is exhausted a store is dropped and counted (dtst_dyndrops);
+ * a store of zero deletes a dynamic variable, as in DTrace.
+ * Safe under concurrent firings (the shim serialises them; see ecb.c).
+ */
+typedef struct ks_vstate ks_vstate_t;
+ks_vstate_t *ks_vstate_create(uint64_t dynvarsize, uint64_t strsize);
+void ks_vstate_destroy(ks_vstate_t *vs);
+/* Declare the variables of a verified DIF object (sizes and types). */
+int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
+    size_t errlen);
+/* Drop counters. */
+uint64_t ks_vstate_dyndrops(const ks_vstate_t *vs);
+/* Bytes of dynamic variable space in use (memory-bound tests). */
+uint64_t ks_vstate_used(const ks_vstate_t *vs);
+
+/* ---- machine state of one firing -------------------------------------- */
+
+/* Callbacks from subroutines into the consumer state (ecb.c/spec.c). */
+typedef struct ks_mstate_ops {
+	/* speculation(): a free speculation id, 0 if none (drops counted) */
+	int (*kmo_speculation)(void *sarg);
+	/* progenyof(pid): is the firing process a descendant of pid? */
+	int (*kmo_progenyof)(void *sarg, int32_t pid);
+} ks_mstate_ops_t;
+
+#define KS_DIF_TUPLE_MAX	DIF_DTR_NREGS	/* tuple stack depth */
+
+typedef struct ks_mstate {
+	const ks_probe_ctx_t *kms_ctx;	/* the firing */
+	dtrace_epid_t kms_epid;		/* enabled probe id */
+	const char *kms_probe[4];	/* provider, module, function, name */
+	ks_vstate_t *kms_vstate;	/* variables of the consumer */
+	uint64_t *kms_locals;		/* clause-local storage of the ECB */
+	uint32_t kms_nlocals;
+	uint64_t kms_strsize;		/* strsize option */
+	char *kms_scratch;		/* scratch for strings, alloca, copyin */
+	uint64_t kms_scratch_size;
+	uint64_t kms_scratch_used;	/* reset per clause (per ECB) */
+	uint32_t kms_fault;		/* DTRACEFLT_*, 0 if none */
+	uint64_t kms_fault_addr;
+	uint32_t kms_fault_pc;		/* DIF offset in bytes */
+	int kms_destructive;		/* destructive subroutines allowed */
+	const ks_mstate_ops_t *kms_ops;
+	void *kms_sarg;			/* argument for kms_ops */
+} ks_mstate_t;
+
+#endif /* KS_DIF_H */

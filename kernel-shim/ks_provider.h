@@ -1,0 +1,117 @@
+/*
+ * ks_provider.h - the kernel shim's provider interface: how providers
+ * register probes and fire them from probe context.
+ *
+ * A provider registers once with its operations.  The shim calls
+ * kpo_provide() when a consumer asks for probes (listing or matching a
+ * description), so providers with many probes may create them lazily.  When
+ * an ECB is created on a probe the shim calls kpo_enable(); when the last
+ * ECB on it goes, kpo_disable().  Providers turn Linux events into
+ * ks_probe_fire() calls from their own threads; the shim serialises firings
+ * that touch shared state.
+ *
+ * Probe context rules (for the shim's side of ks_probe_fire and for what
+ * providers pass in): no allocation, no blocking beyond the shim's short
+ * internal lock, no printing.  Everything a clause may read about the
+ * firing (pid, execname, stacks, user memory captured at event time) is in
+ * the ks_probe_ctx_t, because the process may have changed by the time the
+ * firing is processed.
+ */
+#ifndef KS_PROVIDER_H
+#define KS_PROVIDER_H
+
+#include <stdint.h>
+#include "dtrace_abi.h"
+
+typedef uint32_t ks_provider_id_t;
+
+typedef struct ks_provider_ops {
+	/* Create probes matching desc (NULL: all).  Called with no lock. */
+	void (*kpo_provide)(void *parg, const dtrace_probedesc_t *desc);
+	/* Start the event source of a probe; 0 or -1 with ks_provider_error */
+	int (*kpo_enable)(void *parg, dtrace_id_t id, void *probe_arg);
+	/* Stop it. */
+	void (*kpo_disable)(void *parg, dtrace_id_t id, void *probe_arg);
+	/* Describe argument desc->dtargd_ndx (set dtargd_ndx = DTRACE_ARGNONE
+	 * past the last one).  May be NULL: no typed arguments. */
+	void (*kpo_getargdesc)(void *parg, dtrace_id_t id, void *probe_arg,
+	    dtrace_argdesc_t *desc);
+	/* The probe is being removed. May be NULL. */
+	void (*kpo_destroy)(void *parg, dtrace_id_t id, void *probe_arg);
+} ks_provider_ops_t;
+
+/* Register a provider.  Returns 0, or -1 with errno (EEXIST, ENOMEM). */
+int ks_provider_register(const char *name, const ks_provider_ops_t *ops,
+    void *parg, ks_provider_id_t *idp);
+
+/*
+ * Create a probe.  Returns its id, or DTRACE_IDNONE on failure.  Creating a
+ * probe that exists returns the existing id.  aframes: artificial frames
+ * to skip in stack().  probe_arg is handed back to the provider's ops.
+ */
+dtrace_id_t ks_probe_create(ks_provider_id_t prov, const char *mod,
+    const char *func, const char *name, int aframes, void *probe_arg);
+
+/* Look a probe up by its exact four fields; DTRACE_IDNONE if none. */
+dtrace_id_t ks_probe_lookup(ks_provider_id_t prov, const char *mod,
+    const char *func, const char *name);
+
+/* Is this probe enabled by any consumer now?  Cheap; for event filters. */
+int ks_probe_is_enabled(dtrace_id_t id);
+
+/*
+ * A provider that cannot enable a probe says why here (e.g. "syscall
+ * probes need root or CAP_PERFMON: run as root or use -c/-p"), before
+ * returning -1 from kpo_enable.  The text reaches the user through ENABLE.
+ */
+void ks_provider_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* User memory captured at event time: [addr, addr + len) of the firing
+ * process, served to copyin/copyinstr before asking the live process. */
+typedef struct ks_ucapture {
+	uint64_t kuc_addr;
+	uint32_t kuc_len;
+	const uint8_t *kuc_data;
+} ks_ucapture_t;
+
+/* Everything about one firing.  Fields a provider cannot know are 0. */
+typedef struct ks_probe_ctx {
+	dtrace_id_t kpc_id;		/* the probe that fired */
+	uint32_t kpc_cpu;		/* CPU the event happened on */
+	int32_t kpc_pid, kpc_ppid, kpc_tid;
+	uint32_t kpc_uid, kpc_gid;
+	int32_t kpc_errno;		/* errno of a failed syscall, else 0 */
+	uint64_t kpc_timestamp;		/* CLOCK_MONOTONIC ns of the event */
+	uint64_t kpc_vtimestamp;	/* thread CPU time ns, if known */
+	uint64_t kpc_walltimestamp;	/* CLOCK_REALTIME ns of the event */
+	char kpc_execname[16];		/* comm of the firing thread */
+	uint64_t kpc_args[DTRACE_MAXARGS];
+	const uint64_t *kpc_kstack;	/* kernel pcs, innermost first */
+	uint32_t kpc_nkstack;
+	const uint64_t *kpc_ustack;	/* user pcs, innermost first */
+	uint32_t kpc_nustack;
+	const uint64_t *kpc_uregs;	/* user registers, uregs[] order */
+	uint32_t kpc_nuregs;
+	uint64_t kpc_caller;		/* kernel caller pc, if known */
+	uint64_t kpc_ucaller;		/* user caller pc, if known */
+	const ks_ucapture_t *kpc_ucap;	/* captured user memory */
+	uint32_t kpc_nucap;
+	/* Read live user memory of kpc_pid: returns bytes read or -1.
+	 * NULL means the shim's default (process_vm_readv). */
+	int64_t (*kpc_copyin)(void *arg, int pid, uint64_t uaddr, void *buf,
+	    uint64_t len);
+	void *kpc_copyin_arg;
+} ks_probe_ctx_t;
+
+/* Fire a probe: run every ECB enabled on ctx->kpc_id in every state. */
+void ks_probe_fire(const ks_probe_ctx_t *ctx);
+
+/* Fill the process fields of ctx for the calling thread (tests, timers). */
+void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
+
+/* Monotonic and wall clocks in ns, as the shim uses them. */
+uint64_t ks_gethrtime(void);
+uint64_t ks_getwalltime(void);
+
+#endif /* KS_PROVIDER_H */

@@ -1,0 +1,26 @@
+/*
+ * providers.h - registering the Linux providers with the kernel shim.
+ *
+ * The engine calls prov_register_all() once per process before listing or
+ * enabling probes.  Each provider decides from the privileges at hand which
+ * event route it uses (perf_event_open as root or CAP_PERFMON, ptrace for
+ * the consumer's own -c/-p targets otherwise) and registers only probes that
+ * can work; prov_route() says which route is in use, for status lines.
+ */
+#ifndef PROVIDERS_H
+#define PROVIDERS_H
+
+/* Register every provider available here.  Idempotent.  0 or -1. */
+int prov_register_all(void);
+
+/* Processes being traced through -c/-p ($target); the ptrace route
+ * follows them and their descendants. */
+int prov_target_add(int pid);
+
+/* "perf (root)", "ptrace (own processes)", ... */
+const char *prov_route(void);
+
+/* Stop every event source (before exit). */
+void prov_shutdown(void);
+
+#endif /* PROVIDERS_H */
