@@ -790,4 +790,90 @@ typedef struct dtrace_enable_arg {
 	char dtea_errmsg[256];		/* out: why ENABLE refused */
 } dtrace_enable_arg_t;
 
+/* ---------------------------------------------------------------------- */
+/* The clause protocol: how the compiler encodes D in DOF, what records   */
+/* the shim writes, and how the consumer reads them.  All three halves    */
+/* (engine compiler, kernel shim, engine consumer) follow this section.   */
+/* ---------------------------------------------------------------------- */
+/*
+ * ECBs.  One ECBDESC per (clause, probe description): a clause with N
+ * descriptions gives N ECBDESCs sharing its predicate DIFOHDR and its
+ * ACTDESC section.  dofe_uarg is the compiler's statement id (clause
+ * number, from 1); DT_ECB_ERROR marks the engine's own error clause.
+ * Actions run in ACTDESC order; each gives one record (dtrace_recdesc_t,
+ * in order), laid out after a dtrace_rechdr_t with each record aligned to
+ * dtrd_alignment; dtepd_size (header + records) is rounded up to 8, and
+ * records start at 8-byte-aligned offsets in the buffer.
+ *
+ * Values.  A DIFEXPR-like action with a DIFO records its result: integers
+ * by dtdt_size (1, 2, 4, 8; alignment = size); DIF_TYPE_STRING records
+ * strsize bytes, NUL-padded (alignment 1); other DIF_TF_BYREF types copy
+ * dtdt_size bytes from the returned address (alignment 8).
+ *
+ * Actions (dofa_kind / what the record holds):
+ *   DIFEXPR        trace(x): the value.
+ *   PRINTF, SYSTEM, FREOPEN (printf-like): no DIFO, 0 bytes; the format
+ *                  string is dofa_arg (offset in dofa_strtab); the shim gives
+ *                  it a format id (dtrd_format, FORMAT ioctl).  dofa_uarg is
+ *                  the number of following DIFEXPR actions that are its
+ *                  arguments.
+ *   PRINTA         like PRINTF (dofa_arg = DOF_STRIDX_NONE without a
+ *                  format); its arguments are DIFEXPR actions returning the
+ *                  aggregation variable ids (dofa_uarg = how many).
+ *   EXIT           DIFO = status; 4-byte record.
+ *   STACK          no DIFO; dofa_arg = frames; record frames * 8 bytes,
+ *                  unused frames 0.  dtrd_arg = frames.
+ *   USTACK, JSTACK no DIFO; dofa_arg = frames | (strsize << 32); record
+ *                  (1 + frames) * 8: pid, then pcs.  dtrd_arg = dofa_arg.
+ *   SYM, MOD       DIFO = kernel address; 8-byte record.
+ *   USYM, UMOD, UADDR  DIFO = user address; 16-byte record: pid, address.
+ *   TRACEMEM       DIFO = address, dofa_arg = size: record of size bytes,
+ *                  dtrd_arg = DTRACE_TRACEMEM_STATIC, or _DYNAMIC when a
+ *                  TRACEMEM_DYNSIZE action follows.
+ *   TRACEMEM_DYNSIZE  DIFO = display size, dofa_arg = DTRACE_TRACEMEM_SIZE
+ *                  or _SSIZE; recorded as dtrd_action = TRACEMEM, 8 bytes,
+ *                  dtrd_arg = dofa_arg.
+ *   SPECULATE, COMMIT, DISCARD  DIFO = speculation id; 0 bytes.  A clause
+ *                  with speculate() records its other actions into that
+ *                  speculation's buffer.
+ *   STOP, RAISE (DIFO = signal), CHILL (DIFO = ns), BREAKPOINT, PANIC:
+ *                  destructive; refused by the shim unless the DOF sets
+ *                  DTRACEOPT_DESTRUCTIVE.  0 bytes (RAISE records 4).
+ *   LIBACT         consumer-side actions: dofa_arg = DT_ACT_*; DIFO = the
+ *                  first argument (aggregation variable id for clear/trunc/
+ *                  normalize/denormalize, option name string for setopt),
+ *                  dofa_uarg = number of following DIFEXPR arguments
+ *                  (trunc's n, normalize's factor, setopt's value).
+ *   Aggregations   @name[k1, ..., kn] = f(args): n DIFEXPR actions for the
+ *                  keys, then for quantize/lquantize/llquantize always one
+ *                  more DIFEXPR for the increment (constant 1 if not given),
+ *                  then the DTRACEAGG_* action: DIFO = value (NONE for
+ *                  count()), dofa_ntuple = number of DIFEXPR actions before
+ *                  it that belong to it (keys + increment), dofa_arg = the
+ *                  lquantize/llquantize encoding (0 otherwise), dofa_uarg =
+ *                  the aggregation variable id (from 1; one id per @name).
+ *                  None of these actions writes to the principal buffer.
+ *
+ * Aggregation records (AGGSNAP, AGGDESC): rec[0] is the aggregation id
+ * (4 bytes at offset 0), rec[1..n-2] the keys (as above; stack keys as
+ * STACK/USTACK records), rec[n-1] the value: dtrd_action = DTRACEAGG_*,
+ * dtrd_arg = encoding, dtrd_uarg = aggregation variable id, sizes:
+ * COUNT/SUM/MIN/MAX 8, AVG 16 (count, sum), STDDEV 32 (count, sum, sum of
+ * squares high 64, low 64), QUANTIZE 127 * 8, LQUANTIZE (1 + levels + 2) *
+ * 8 (encoding word, underflow, levels, overflow), LLQUANTIZE (1 + buckets)
+ * * 8 (encoding word, underflow, buckets, overflow).  Each AGGSNAP record
+ * is dtagd_size bytes, 8-byte aligned.
+ *
+ * Errors.  A fault stops the clause and fires dtrace:::ERROR with arg0 = 0,
+ * arg1 = EPID, arg2 = action index (0 predicate, N = action #N from 1),
+ * arg3 = DIF offset in bytes, arg4 = DTRACEFLT_*, arg5 = address.  The
+ * engine enables its own ERROR clause (dofe_uarg = DT_ECB_ERROR) tracing
+ * arg1..arg5 as 8-byte values, and formats the message when it meets it.
+ *
+ * Options: OPTDESC entries carry DTRACEOPT_* values the shim needs
+ * (bufsize, bufpolicy, aggsize, dynvarsize, specsize, nspec, strsize,
+ * cleanrate, cpu, destructive, stackframes, ustackframes).
+ */
+#define DT_ECB_ERROR		((uint64_t)-1)	/* dofe_uarg of the error clause */
+
 #endif /* DTRACE_ABI_H */
