@@ -7,6 +7,13 @@
  *   - the consumer (handle.c, opt.c, consume.c, printf.c, agg*.c ...):
  *     owns the rest of struct eng_hdl.
  * Each half adds fields only to its own structure.
+ *
+ * Options: eh_opt[] is indexed by DTRACEOPT_* (values the shim also sees,
+ * put in OPTDESC by the compiler when not DTRACEOPT_UNSET) and, above
+ * DTRACEOPT_MAX, by ENG_OPT_* (consumer/compiler-only options that have no
+ * DTRACEOPT_ number).  Boolean options are DTRACEOPT_UNSET when off and 1
+ * when on; read them with eng_opt_isset().  Sizes are bytes, rates are
+ * nanoseconds between events.
  */
 #ifndef ENG_IMPL_H
 #define ENG_IMPL_H
@@ -17,11 +24,24 @@
 struct eng_cc;		/* compiler state, engine/cc.h */
 struct eng_consumer;	/* consumer state, engine/consume.h */
 
+/* Options without a DTRACEOPT_ number (indices into eh_opt[]). */
+#define ENG_OPT_ERRTAGS		(DTRACEOPT_MAX + 0)	/* [D_*] in messages */
+#define ENG_OPT_DROPTAGS	(DTRACEOPT_MAX + 1)	/* [DTRACEDROP_*] */
+#define ENG_OPT_DEFAULTARGS	(DTRACEOPT_MAX + 2)	/* unset $N are 0/"" */
+#define ENG_OPT_ZDEFS		(DTRACEOPT_MAX + 3)	/* like -Z */
+#define ENG_OPT_OFORMAT		(DTRACEOPT_MAX + 4)	/* ENG_OFORMAT_* */
+#define ENG_OPT_MAX		(DTRACEOPT_MAX + 5)
+
+#define ENG_OFORMAT_TEXT	0
+#define ENG_OFORMAT_JSON	1
+
 struct eng_hdl {
 	ks_state_t *eh_ks;		/* the shim state */
 	struct eng_cc *eh_cc;		/* compiler's state (lazily made) */
+	/* Set by the compiler with eh_cc; eng_close() calls it. */
+	void (*eh_cc_free)(struct eng_cc *cc);
 	struct eng_consumer *eh_cons;	/* consumer's state */
-	dtrace_optval_t eh_opt[DTRACEOPT_MAX];	/* DTRACEOPT_* values */
+	dtrace_optval_t eh_opt[ENG_OPT_MAX];	/* DTRACEOPT_*, ENG_OPT_* */
 	char eh_errmsg[1024];		/* eng_errmsg() */
 	eng_diag_t eh_diag;		/* last compile diagnostic */
 	char eh_diagmsg[512];		/* storage behind eh_diag */
@@ -29,10 +49,18 @@ struct eng_hdl {
 	char eh_diagtag[48];
 	int eh_go;			/* GO done */
 	int eh_stopped;			/* STOP done */
+	int eh_flags;			/* eng_open() flags */
 };
 
 /* Set eng_errmsg() text; returns -1 for `return eng_error(h, ...)`. */
 int eng_error(eng_hdl_t *h, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The value of option opt (DTRACEOPT_* or ENG_OPT_*); UNSET if unset. */
+dtrace_optval_t eng_opt_get(const eng_hdl_t *h, int opt);
+/* Non-zero if a boolean option (quiet, errtags, zdefs...) is on. */
+int eng_opt_isset(const eng_hdl_t *h, int opt);
+/* The eh_opt[] index of option `name`, or -1 if there is no such option. */
+int eng_opt_index(const char *name);
 
 #endif /* ENG_IMPL_H */

@@ -1,0 +1,274 @@
+/*
+ * opt.c - options by dtrace's names, units and suffixes.
+ *
+ * One table (opts[]) lists every option: its name, its index in
+ * eh_opt[] (DTRACEOPT_* or ENG_OPT_*), how its value is parsed, its
+ * default, and its class, as dtrace(1M) has them:
+ *   CT  compile-time options (errtags, zdefs ...): settable at any time;
+ *   RT  options the shim needs at ENABLE (bufsize ...): refused after GO;
+ *   DRT dynamic runtime options (quiet, agg* ...): may change while
+ *       tracing and take effect at the next eng_work/eng_agg_print.
+ * Values: sizes take k/m/g/t suffixes (bytes); rates take ns, us, ms, s,
+ * m, h, d (and long forms) or hz, a bare number is nanoseconds; booleans
+ * take no value (or 0/1); bufpolicy ring/fill/switch; bufresize
+ * auto/manual; oformat text/json.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "consume.h"
+
+enum kind { K_SIZE, K_RATE, K_BOOL, K_INT, K_POLICY, K_RESIZE, K_OFORMAT };
+enum class { CT, RT, DRT };
+
+struct opt {
+	const char *name;
+	int index;
+	enum kind kind;
+	enum class cls;
+	dtrace_optval_t def;		/* default, DTRACEOPT_UNSET if none */
+};
+
+#define NS 1000000000LL
+#define MB (1024LL * 1024)
+
+static const struct opt opts[] = {
+	{ "aggrate", DTRACEOPT_AGGRATE, K_RATE, DRT, NS },
+	{ "aggsize", DTRACEOPT_AGGSIZE, K_SIZE, RT, 4 * MB },
+	{ "aggsortkey", DTRACEOPT_AGGSORTKEY, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "aggsortkeypos", DTRACEOPT_AGGSORTKEYPOS, K_INT, DRT, 0 },
+	{ "aggsortpos", DTRACEOPT_AGGSORTPOS, K_INT, DRT, 0 },
+	{ "aggsortrev", DTRACEOPT_AGGSORTREV, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "agghist", DTRACEOPT_AGGHIST, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "aggpack", DTRACEOPT_AGGPACK, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "aggzoom", DTRACEOPT_AGGZOOM, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "bufpolicy", DTRACEOPT_BUFPOLICY, K_POLICY, RT,
+	  DTRACEOPT_BUFPOLICY_SWITCH },
+	{ "bufresize", DTRACEOPT_BUFRESIZE, K_RESIZE, RT,
+	  DTRACEOPT_BUFRESIZE_AUTO },
+	{ "bufsize", DTRACEOPT_BUFSIZE, K_SIZE, RT, 4 * MB },
+	{ "cleanrate", DTRACEOPT_CLEANRATE, K_RATE, RT, NS / 101 },
+	{ "cpu", DTRACEOPT_CPU, K_INT, RT, DTRACEOPT_UNSET },
+	{ "defaultargs", ENG_OPT_DEFAULTARGS, K_BOOL, CT, DTRACEOPT_UNSET },
+	{ "destructive", DTRACEOPT_DESTRUCTIVE, K_BOOL, RT, DTRACEOPT_UNSET },
+	{ "droptags", ENG_OPT_DROPTAGS, K_BOOL, CT, DTRACEOPT_UNSET },
+	{ "dynvarsize", DTRACEOPT_DYNVARSIZE, K_SIZE, RT, 1 * MB },
+	{ "errtags", ENG_OPT_ERRTAGS, K_BOOL, CT, DTRACEOPT_UNSET },
+	{ "flowindent", DTRACEOPT_FLOWINDENT, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "grabanon", DTRACEOPT_GRABANON, K_BOOL, RT, DTRACEOPT_UNSET },
+	{ "jstackframes", DTRACEOPT_JSTACKFRAMES, K_INT, RT, 50 },
+	{ "jstackstrsize", DTRACEOPT_JSTACKSTRSIZE, K_SIZE, RT, 512 },
+	{ "nspec", DTRACEOPT_NSPEC, K_INT, RT, 1 },
+	{ "oformat", ENG_OPT_OFORMAT, K_OFORMAT, DRT, ENG_OFORMAT_TEXT },
+	{ "quiet", DTRACEOPT_QUIET, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "rawbytes", DTRACEOPT_RAWBYTES, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "specsize", DTRACEOPT_SPECSIZE, K_SIZE, RT, 32 * 1024 },
+	{ "stackframes", DTRACEOPT_STACKFRAMES, K_INT, RT, 20 },
+	{ "stackindent", DTRACEOPT_STACKINDENT, K_INT, DRT, 14 },
+	{ "statusrate", DTRACEOPT_STATUSRATE, K_RATE, RT, NS },
+	{ "strsize", DTRACEOPT_STRSIZE, K_SIZE, RT, 256 },
+	{ "switchrate", DTRACEOPT_SWITCHRATE, K_RATE, DRT, NS },
+	{ "ustackframes", DTRACEOPT_USTACKFRAMES, K_INT, RT, 20 },
+	{ "zdefs", ENG_OPT_ZDEFS, K_BOOL, CT, DTRACEOPT_UNSET },
+	{ "zone", DTRACEOPT_ZONE, K_INT, RT, DTRACEOPT_UNSET },
+};
+#define NOPTS (sizeof (opts) / sizeof (opts[0]))
+
+static const char *const names[NOPTS + 1] = {
+	"aggrate", "aggsize", "aggsortkey", "aggsortkeypos", "aggsortpos",
+	"aggsortrev", "agghist", "aggpack", "aggzoom", "bufpolicy",
+	"bufresize", "bufsize", "cleanrate", "cpu", "defaultargs",
+	"destructive", "droptags", "dynvarsize", "errtags", "flowindent",
+	"grabanon", "jstackframes", "jstackstrsize", "nspec", "oformat",
+	"quiet", "rawbytes", "specsize", "stackframes", "stackindent",
+	"statusrate", "strsize", "switchrate", "ustackframes", "zdefs",
+	"zone", NULL
+};
+
+static const struct opt *lookup(const char *name)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (strcmp(opts[i].name, name) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+/* Number with an optional k/m/g/t suffix (dtrace's dt_opt_size). */
+static int parse_size(const char *s, dtrace_optval_t *v)
+{
+	char *end;
+	uint64_t mul = 1, n;
+
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (end == s || errno != 0 || *s == '-')
+		return -1;
+	switch (*end) {
+	case 't': case 'T': mul <<= 10; /* FALLTHROUGH */
+	case 'g': case 'G': mul <<= 10; /* FALLTHROUGH */
+	case 'm': case 'M': mul <<= 10; /* FALLTHROUGH */
+	case 'k': case 'K': mul <<= 10;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (*end != '\0' || (mul > 1 && n > INT64_MAX / mul))
+		return -1;
+	*v = (dtrace_optval_t)(n * mul);
+	return 0;
+}
+
+/* Number with a time or frequency suffix (dtrace's dt_opt_rate). */
+static int parse_rate(const char *s, dtrace_optval_t *v)
+{
+	static const struct { const char *sfx; int64_t mul; } sfx[] = {
+		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", NS },
+		{ "sec", NS }, { "m", 60 * NS }, { "min", 60 * NS },
+		{ "h", 3600 * NS }, { "hour", 3600 * NS },
+		{ "d", 86400 * NS }, { "day", 86400 * NS }, { "hz", 0 },
+	};
+	char *end;
+	int64_t mul = 1;
+	uint64_t n;
+	size_t i;
+
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (end == s || errno != 0 || *s == '-')
+		return -1;
+	if (*end != '\0') {
+		for (i = 0; i < sizeof (sfx) / sizeof (sfx[0]); i++)
+			if (strcasecmp(sfx[i].sfx, end) == 0)
+				break;
+		if (i == sizeof (sfx) / sizeof (sfx[0]))
+			return -1;
+		mul = sfx[i].mul;
+	}
+	if (mul == 0)
+		*v = n == 0 ? 0 : NS / (int64_t)n;
+	else if (n > (uint64_t)(INT64_MAX / mul))
+		return -1;
+	else
+		*v = (dtrace_optval_t)n * mul;
+	return 0;
+}
+
+static int parse_int(const char *s, dtrace_optval_t *v)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(s, &end, 0);
+	if (end == s || *end != '\0' || errno != 0)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+static int parse_word(const char *s, const char *const *words,
+    dtrace_optval_t *v)
+{
+	for (int i = 0; words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0) {
+			*v = i;
+			return 0;
+		}
+	return -1;
+}
+
+static int parse(const struct opt *o, const char *s, dtrace_optval_t *v)
+{
+	static const char *const policy[] = { "ring", "fill", "switch", NULL };
+	static const char *const resize[] = { "auto", "manual", NULL };
+	static const char *const oformat[] = { "text", "json", NULL };
+
+	if (o->kind == K_BOOL) {
+		if (s == NULL || *s == '\0') {
+			*v = 1;
+			return 0;
+		}
+		if (parse_int(s, v) != 0 || *v < 0)
+			return -1;
+		*v = *v ? 1 : DTRACEOPT_UNSET;
+		return 0;
+	}
+	if (s == NULL || *s == '\0')
+		return -1;
+	switch (o->kind) {
+	case K_SIZE: return parse_size(s, v);
+	case K_RATE: return parse_rate(s, v);
+	case K_INT: return parse_int(s, v);
+	case K_POLICY: return parse_word(s, policy, v);
+	case K_RESIZE: return parse_word(s, resize, v);
+	case K_OFORMAT: return parse_word(s, oformat, v);
+	default: return -1;
+	}
+}
+
+/* Put every option at its default (eng_open). */
+void eng_opt_defaults(eng_hdl_t *h)
+{
+	for (int i = 0; i < ENG_OPT_MAX; i++)
+		h->eh_opt[i] = DTRACEOPT_UNSET;
+	for (size_t i = 0; i < NOPTS; i++)
+		h->eh_opt[opts[i].index] = opts[i].def;
+}
+
+int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
+{
+	const struct opt *o = name != NULL ? lookup(name) : NULL;
+	dtrace_optval_t v;
+
+	if (o == NULL)
+		return eng_error(h, "Invalid option name");
+	if (o->cls == RT && h->eh_go)
+		return eng_error(h, "Operation illegal when tracing is active");
+	if (parse(o, value, &v) != 0)
+		return eng_error(h, "Invalid value for specified option");
+	if (o->kind == K_INT && o->index != DTRACEOPT_AGGSORTKEYPOS &&
+	    o->index != DTRACEOPT_AGGSORTPOS && o->index != DTRACEOPT_CPU &&
+	    o->index != DTRACEOPT_ZONE && v < 0)
+		return eng_error(h, "Invalid value for specified option");
+	h->eh_opt[o->index] = v;
+	return 0;
+}
+
+int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
+{
+	const struct opt *o = name != NULL ? lookup(name) : NULL;
+
+	if (o == NULL)
+		return eng_error(h, "Invalid option name");
+	*valp = h->eh_opt[o->index];
+	return 0;
+}
+
+const char *const *eng_option_names(void)
+{
+	return names;
+}
+
+dtrace_optval_t eng_opt_get(const eng_hdl_t *h, int opt)
+{
+	if (opt < 0 || opt >= ENG_OPT_MAX)
+		return DTRACEOPT_UNSET;
+	return h->eh_opt[opt];
+}
+
+int eng_opt_isset(const eng_hdl_t *h, int opt)
+{
+	dtrace_optval_t v = eng_opt_get(h, opt);
+
+	return v != DTRACEOPT_UNSET && v != 0;
+}
+
+int eng_opt_index(const char *name)
+{
+	const struct opt *o = name != NULL ? lookup(name) : NULL;
+
+	return o != NULL ? o->index : -1;
+}
