@@ -10,6 +10,8 @@
 #ifndef PROVIDERS_H
 #define PROVIDERS_H
 
+#include <stdint.h>
+
 /* Register every provider available here.  Idempotent.  0 or -1. */
 int prov_register_all(void);
 
@@ -19,6 +21,11 @@ int prov_target_add(int pid);
 
 /* "perf (root)", "ptrace (own processes)", ... */
 const char *prov_route(void);
+
+/* Records the kernel lost (perf ring overruns) on cpu since the process
+ * started, or the sum over every CPU when cpu < 0.  Also reported to the
+ * shim through ks_provider_drops() when the shim defines it. */
+uint64_t prov_drops(int cpu);
 
 /* Stop every event source (before exit). */
 void prov_shutdown(void);

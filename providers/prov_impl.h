@@ -1,0 +1,143 @@
+/*
+ * prov_impl.h - what the provider files share: the registration entry of
+ * each provider, the tracefs format parser, the perf ring machinery, the
+ * per-thread process cache and the timer queues.
+ *
+ * Threads: profile/tick timers run on timer-queue threads; every perf
+ * event is drained by one probe-context thread (perf.c).  The process
+ * cache is touched only by that drain thread.  Enable/disable run on the
+ * consumer's thread and take the perf lock.
+ */
+#ifndef PROV_IMPL_H
+#define PROV_IMPL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
+#include "ks_provider.h"
+
+/* ---- registration (providers.c) ---- */
+
+int prov_profile_register(void);
+int prov_syscall_register(void);
+int prov_proc_register(void);
+int prov_sched_register(void);
+int prov_sdt_register(void);
+void prov_profile_shutdown(void);
+
+/* Is this process allowed to use perf tracepoints (root/CAP_PERFMON)? */
+int prov_is_privileged(void);
+/* Record one-line notes for prov_route() (e.g. "mounted tracefs"). */
+void prov_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Count records lost by the kernel on a CPU. */
+void prov_drops_add(uint32_t cpu, uint64_t n);
+/* Is s a glob pattern (contains * ? [ or \)? */
+int prov_is_glob(const char *s);
+/* Does desc's field f (provider/mod/func/name) allow value v?  Empty or
+ * glob fields allow anything (the shim does the real matching). */
+int prov_desc_allows(const char *field, const char *v);
+
+/* ---- profile rates (prov_profile.c) ---- */
+
+enum { PROV_PROFILE_TICK = 1, PROV_PROFILE_PROFILE = 2 };
+/* Parse "tick-10ms", "profile-997", "profile-997hz"...: kind and period
+ * in ns.  Returns 0, or -1 with a message in err (errlen bytes). */
+int prov_profile_parse(const char *name, int *kind, uint64_t *period_ns,
+    char *err, size_t errlen);
+
+/* ---- tracefs (tracefs.c) ---- */
+
+#define PROV_TF_MAXFIELDS 32
+typedef struct prov_tf_field {
+	char tff_type[64];	/* C type as written, without the name */
+	char tff_name[64];
+	uint32_t tff_offset, tff_size;
+	int tff_signed;
+	int tff_array;		/* element count if "name[N]", else 0 */
+	int tff_dataloc;	/* __data_loc (dynamic array/string) */
+	int tff_common;		/* common_* header field */
+} prov_tf_field_t;
+
+typedef struct prov_tf_format {
+	char tff_event[64];
+	int tff_id;		/* tracepoint id (common_type) */
+	int tff_nfields;
+	prov_tf_field_t tff_fields[PROV_TF_MAXFIELDS];
+} prov_tf_format_t;
+
+/* The tracefs root, mounting it if needed and possible; NULL if none. */
+const char *prov_tracefs_root(void);
+/* Parse a format file's text.  0, or -1 with a message in err. */
+int prov_tracefs_parse(const char *text, prov_tf_format_t *fmt,
+    char *err, size_t errlen);
+/* Read and parse events/<sys>/<event>/format.  0 or -1. */
+int prov_tracefs_format(const char *sys, const char *event,
+    prov_tf_format_t *fmt);
+/* Call fn for each event of subsystem sys (NULL: every subsystem). */
+int prov_tracefs_each(const char *sys,
+    void (*fn)(void *arg, const char *sys, const char *event), void *arg);
+/* Index of field name in fmt, or -1. */
+int prov_tracefs_field(const prov_tf_format_t *fmt, const char *name);
+/* Field value as a (sign-extended) 64-bit integer. */
+uint64_t prov_tracefs_int(const prov_tf_field_t *f, const uint8_t *raw,
+    uint32_t rawlen);
+/* Field as a string: points into raw (char arrays, __data_loc), with its
+ * length (no NUL needed); NULL if it is not a string field. */
+const char *prov_tracefs_str(const prov_tf_field_t *f, const uint8_t *raw,
+    uint32_t rawlen, uint32_t *lenp);
+/* Does this field hold a string (char[N] or __data_loc char[])? */
+int prov_tracefs_is_str(const prov_tf_field_t *f);
+
+/* ---- perf rings (perf.c) ---- */
+
+typedef struct prov_perf_sample {
+	uint32_t pps_cpu;
+	int32_t pps_pid, pps_tid;
+	uint64_t pps_time;		/* perf clock (CLOCK_MONOTONIC) ns */
+	uint64_t pps_ip;
+	const uint64_t *pps_chain;	/* callchain incl. context markers */
+	uint32_t pps_nchain;
+	const uint8_t *pps_raw;
+	uint32_t pps_rawlen;
+	int pps_user;			/* ip is a user address */
+} prov_perf_sample_t;
+
+typedef void prov_perf_cb_t(void *arg, const prov_perf_sample_t *s);
+typedef struct prov_perf_src prov_perf_src_t;
+
+/* Open attr (type/config/sample_period set by the caller) on every CPU,
+ * into that CPU's ring; cb runs on the drain thread for each sample.
+ * callchain: also sample the call chain.  NULL with ks_provider_error. */
+prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
+    int callchain, prov_perf_cb_t *cb, void *arg);
+/* Stop and free a source; no callback runs for it after this returns. */
+void prov_perf_close(prov_perf_src_t *src);
+/* Open a tracepoint by id (see prov_tf_format_t.tff_id). */
+prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
+    prov_perf_cb_t *cb, void *arg);
+void prov_perf_shutdown(void);
+int prov_perf_ncpus(void);
+/* Does the probe want stacks (the shim's hint if it offers one)? */
+int prov_perf_wants_stack(dtrace_id_t id);
+
+/* Fill ctx from a sample: cpu, pid, tid, time, process cache fields,
+ * kernel/user stacks split from the call chain. */
+void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
+    const prov_perf_sample_t *s);
+
+/* ---- process cache (pcache.c), drain thread only ---- */
+
+typedef struct prov_pinfo {
+	int32_t ppi_tid, ppi_pid, ppi_ppid;
+	uint32_t ppi_uid, ppi_gid;
+	char ppi_comm[16];
+} prov_pinfo_t;
+
+/* Info for thread tid (pid hint may be 0), from /proc cached per tid. */
+const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid);
+/* The thread changed its comm (exec, prctl): update the cache. */
+void prov_pcache_comm(int32_t tid, int32_t pid, const char *comm);
+/* The thread is gone: forget it. */
+void prov_pcache_forget(int32_t tid);
+
+#endif /* PROV_IMPL_H */

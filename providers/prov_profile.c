@@ -1,0 +1,452 @@
+/*
+ * prov_profile.c - the profile provider: tick-N and profile-N.
+ *
+ * tick-N fires on one timer thread (the tick queue) every N.  profile-N
+ * fires on every CPU: as root through perf cpu-clock sampling on each CPU
+ * (arg0 the kernel pc, arg1 the user pc of the interrupted thread); without
+ * privileges through one timer thread pinned to each CPU (no pc).
+ *
+ * A timer queue (struct tq) is a thread with a list of entries, each an
+ * enabled probe and its next deadline on CLOCK_MONOTONIC.  The thread
+ * never fires with its lock held (the shim may call kpo_disable with its
+ * own lock held).  Missed deadlines are not caught up: a late queue fires
+ * once and schedules the next deadline from now.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "prov_impl.h"
+
+#define MIN_PERIOD_NS 200000ull		/* 200us, as illumos profile */
+#define MAX_FIRE 64			/* firings per queue pass */
+
+typedef struct pprobe {
+	int pp_kind;			/* PROV_PROFILE_TICK or _PROFILE */
+	uint64_t pp_period;		/* ns */
+	dtrace_id_t pp_id;
+	prov_perf_src_t *pp_src;	/* perf route of profile-N */
+	int pp_on;			/* timer entries exist */
+} pprobe_t;
+
+typedef struct tentry {
+	pprobe_t *te_probe;
+	uint64_t te_next;
+	struct tentry *te_link;
+} tentry_t;
+
+typedef struct tq {
+	pthread_t tq_thr;
+	int tq_started, tq_stop;
+	int tq_cpu;			/* pinned CPU, or -1 */
+	pthread_mutex_t tq_lock;
+	pthread_cond_t tq_cond;		/* on CLOCK_MONOTONIC */
+	tentry_t *tq_list;
+} tq_t;
+
+static ks_provider_id_t prov_id;
+static pthread_mutex_t plock = PTHREAD_MUTEX_INITIALIZER;
+static tq_t tickq;
+static tq_t *cpuq;			/* one per CPU, made on demand */
+static int ncpuq;
+
+static const struct unit {
+	const char *u_name;
+	uint64_t u_ns;			/* 0: hz */
+} units[] = {
+	{ "", 0 }, { "hz", 0 }, { "ns", 1 }, { "nsec", 1 },
+	{ "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
+	{ "msec", 1000000 }, { "s", 1000000000ull },
+	{ "sec", 1000000000ull }, { "m", 60000000000ull },
+	{ "min", 60000000000ull }, { "h", 3600000000000ull },
+	{ "hour", 3600000000000ull }, { "d", 86400000000000ull },
+	{ "day", 86400000000000ull },
+};
+
+int prov_profile_parse(const char *name, int *kind, uint64_t *period_ns,
+    char *err, size_t errlen)
+{
+	const char *p;
+	char *end;
+	unsigned long long n;
+
+	if (strncmp(name, "tick-", 5) == 0) {
+		*kind = PROV_PROFILE_TICK;
+		p = name + 5;
+	} else if (strncmp(name, "profile-", 8) == 0) {
+		*kind = PROV_PROFILE_PROFILE;
+		p = name + 8;
+	} else {
+		snprintf(err, errlen, "profile probe \"%s\": name must be "
+		    "tick-N or profile-N", name);
+		return -1;
+	}
+	if (*p < '0' || *p > '9') {
+		snprintf(err, errlen, "profile probe \"%s\": N must start "
+		    "with a digit", name);
+		return -1;
+	}
+	errno = 0;
+	n = strtoull(p, &end, 10);
+	if (errno != 0 || n == 0) {
+		snprintf(err, errlen, "profile probe \"%s\": N must be a "
+		    "positive number", name);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].u_name) != 0)
+			continue;
+		if (units[i].u_ns == 0)
+			*period_ns = n > 1000000000ull ? 0 : 1000000000ull / n;
+		else if (n > UINT64_MAX / units[i].u_ns)
+			*period_ns = UINT64_MAX;
+		else
+			*period_ns = n * units[i].u_ns;
+		if (*period_ns < MIN_PERIOD_NS) {
+			snprintf(err, errlen, "profile probe \"%s\": interval "
+			    "below the 200us minimum", name);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "profile probe \"%s\": unknown unit \"%s\" "
+	    "(ns us ms s m h d hz)", name, end);
+	return -1;
+}
+
+/* ---- timer queues ---- */
+
+static void tq_init(tq_t *q, int cpu)
+{
+	pthread_condattr_t ca;
+
+	memset(q, 0, sizeof(*q));
+	q->tq_cpu = cpu;
+	pthread_mutex_init(&q->tq_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&q->tq_cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+/* Collect due entries into ids (at most MAX_FIRE); return the count and
+ * the earliest next deadline in *nextp.  Called with the lock held. */
+static int tq_due(tq_t *q, uint64_t now, dtrace_id_t *ids, uint64_t *nextp)
+{
+	int n = 0;
+
+	*nextp = UINT64_MAX;
+	for (tentry_t *e = q->tq_list; e != NULL; e = e->te_link) {
+		if (e->te_next <= now && n < MAX_FIRE) {
+			ids[n++] = e->te_probe->pp_id;
+			e->te_next += e->te_probe->pp_period;
+			if (e->te_next <= now)
+				e->te_next = now + e->te_probe->pp_period;
+		}
+		if (e->te_next < *nextp)
+			*nextp = e->te_next;
+	}
+	return n;
+}
+
+static void tq_fire(tq_t *q, const dtrace_id_t *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		ks_probe_ctx_t ctx;
+		int cpu = sched_getcpu();
+
+		ks_probe_ctx_self(&ctx, ids[i]);
+		ctx.kpc_cpu = q->tq_cpu >= 0 ? (uint32_t)q->tq_cpu :
+		    (uint32_t)(cpu < 0 ? 0 : cpu);
+		ks_probe_fire(&ctx);
+	}
+}
+
+static void *tq_main(void *arg)
+{
+	tq_t *q = arg;
+	dtrace_id_t ids[MAX_FIRE];
+
+	if (q->tq_cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(q->tq_cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	pthread_mutex_lock(&q->tq_lock);
+	while (!q->tq_stop) {
+		uint64_t next;
+		int n = tq_due(q, ks_gethrtime(), ids, &next);
+
+		if (n > 0) {
+			pthread_mutex_unlock(&q->tq_lock);
+			tq_fire(q, ids, n);
+			pthread_mutex_lock(&q->tq_lock);
+			continue;
+		}
+		if (next == UINT64_MAX) {
+			pthread_cond_wait(&q->tq_cond, &q->tq_lock);
+		} else {
+			struct timespec ts = { (time_t)(next / 1000000000ull),
+			    (long)(next % 1000000000ull) };
+			pthread_cond_timedwait(&q->tq_cond, &q->tq_lock, &ts);
+		}
+	}
+	pthread_mutex_unlock(&q->tq_lock);
+	return NULL;
+}
+
+static int tq_add(tq_t *q, pprobe_t *pp)
+{
+	tentry_t *e = calloc(1, sizeof(*e));
+
+	if (e == NULL) {
+		ks_provider_error("profile: out of memory");
+		return -1;
+	}
+	e->te_probe = pp;
+	pthread_mutex_lock(&q->tq_lock);
+	e->te_next = ks_gethrtime() + pp->pp_period;
+	e->te_link = q->tq_list;
+	q->tq_list = e;
+	if (!q->tq_started) {
+		q->tq_stop = 0;
+		if (pthread_create(&q->tq_thr, NULL, tq_main, q) != 0) {
+			q->tq_list = e->te_link;
+			pthread_mutex_unlock(&q->tq_lock);
+			free(e);
+			ks_provider_error("profile: cannot start timer thread");
+			return -1;
+		}
+		q->tq_started = 1;
+	}
+	pthread_cond_signal(&q->tq_cond);
+	pthread_mutex_unlock(&q->tq_lock);
+	return 0;
+}
+
+static void tq_remove(tq_t *q, pprobe_t *pp)
+{
+	pthread_mutex_lock(&q->tq_lock);
+	for (tentry_t **ep = &q->tq_list; *ep != NULL; ) {
+		tentry_t *e = *ep;
+
+		if (e->te_probe == pp) {
+			*ep = e->te_link;
+			free(e);
+		} else {
+			ep = &e->te_link;
+		}
+	}
+	pthread_cond_signal(&q->tq_cond);
+	pthread_mutex_unlock(&q->tq_lock);
+}
+
+static void tq_stop(tq_t *q)
+{
+	pthread_mutex_lock(&q->tq_lock);
+	if (!q->tq_started) {
+		pthread_mutex_unlock(&q->tq_lock);
+		return;
+	}
+	q->tq_stop = 1;
+	pthread_cond_signal(&q->tq_cond);
+	pthread_mutex_unlock(&q->tq_lock);
+	pthread_join(q->tq_thr, NULL);
+	q->tq_started = 0;
+	while (q->tq_list != NULL) {
+		tentry_t *e = q->tq_list;
+
+		q->tq_list = e->te_link;
+		free(e);
+	}
+}
+
+/* ---- profile-N ---- */
+
+static void perf_tick(void *arg, const prov_perf_sample_t *s)
+{
+	pprobe_t *pp = arg;
+	ks_probe_ctx_t ctx;
+
+	prov_perf_ctx(&ctx, pp->pp_id, s);
+	ctx.kpc_args[0] = s->pps_user ? 0 : s->pps_ip;
+	ctx.kpc_args[1] = s->pps_user ? s->pps_ip : 0;
+	ks_probe_fire(&ctx);
+}
+
+static int profile_perf_on(pprobe_t *pp)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = pp->pp_period;
+	pp->pp_src = prov_perf_open(&attr, prov_perf_wants_stack(pp->pp_id),
+	    perf_tick, pp);
+	return pp->pp_src != NULL ? 0 : -1;
+}
+
+static int profile_timers_on(pprobe_t *pp)
+{
+	int n = prov_perf_ncpus();
+
+	if (cpuq == NULL) {
+		cpuq = calloc((size_t)n, sizeof(*cpuq));
+		if (cpuq == NULL) {
+			ks_provider_error("profile: out of memory");
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			tq_init(&cpuq[i], i);
+		ncpuq = n;
+	}
+	for (int i = 0; i < ncpuq; i++) {
+		if (tq_add(&cpuq[i], pp) != 0) {
+			for (int j = 0; j < i; j++)
+				tq_remove(&cpuq[j], pp);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- provider ops ---- */
+
+static pprobe_t *probe_make(const char *name)
+{
+	char err[128];
+	int kind;
+	uint64_t period;
+	pprobe_t *pp;
+	dtrace_id_t id;
+
+	if (prov_profile_parse(name, &kind, &period, err, sizeof(err)) != 0)
+		return NULL;
+	id = ks_probe_lookup(prov_id, "", "", name);
+	if (id != DTRACE_IDNONE)
+		return NULL;
+	pp = calloc(1, sizeof(*pp));
+	if (pp == NULL)
+		return NULL;
+	pp->pp_kind = kind;
+	pp->pp_period = period;
+	pp->pp_id = ks_probe_create(prov_id, "", "", name, 0, pp);
+	if (pp->pp_id == DTRACE_IDNONE) {
+		free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+static void profile_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	static const char *const stock[] = {
+		"profile-97", "profile-199", "profile-499", "profile-997",
+		"profile-1999", "profile-4001", "profile-4999",
+		"tick-1", "tick-10", "tick-100", "tick-500", "tick-1000",
+		"tick-5000", "tick-1s", "tick-10s",
+	};
+
+	for (size_t i = 0; i < sizeof(stock) / sizeof(stock[0]); i++)
+		probe_make(stock[i]);
+	if (desc != NULL && desc->dtpd_name[0] != '\0' &&
+	    !prov_is_glob(desc->dtpd_name))
+		probe_make(desc->dtpd_name);
+}
+
+static int profile_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	pprobe_t *pp = arg;
+	int rc;
+
+	pthread_mutex_lock(&plock);
+	if (pp->pp_on) {
+		pthread_mutex_unlock(&plock);
+		return 0;
+	}
+	if (pp->pp_kind == PROV_PROFILE_TICK) {
+		rc = tq_add(&tickq, pp);
+	} else if (prov_is_privileged()) {
+		rc = profile_perf_on(pp);
+		if (rc != 0)
+			rc = profile_timers_on(pp);
+	} else {
+		rc = profile_timers_on(pp);
+	}
+	if (rc == 0)
+		pp->pp_on = 1;
+	pthread_mutex_unlock(&plock);
+	return rc;
+}
+
+static void profile_disable(void *parg, dtrace_id_t id, void *arg)
+{
+	pprobe_t *pp = arg;
+
+	pthread_mutex_lock(&plock);
+	if (pp->pp_on) {
+		if (pp->pp_src != NULL) {
+			prov_perf_close(pp->pp_src);
+			pp->pp_src = NULL;
+		} else if (pp->pp_kind == PROV_PROFILE_TICK) {
+			tq_remove(&tickq, pp);
+		} else {
+			for (int i = 0; i < ncpuq; i++)
+				tq_remove(&cpuq[i], pp);
+		}
+		pp->pp_on = 0;
+	}
+	pthread_mutex_unlock(&plock);
+}
+
+static void profile_getargdesc(void *parg, dtrace_id_t id, void *arg,
+    dtrace_argdesc_t *desc)
+{
+	pprobe_t *pp = arg;
+
+	if (pp->pp_kind != PROV_PROFILE_PROFILE || desc->dtargd_ndx > 1) {
+		desc->dtargd_ndx = DTRACE_ARGNONE;
+		return;
+	}
+	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native),
+	    "uint64_t");
+	desc->dtargd_mapping = desc->dtargd_ndx;
+}
+
+static void profile_destroy(void *parg, dtrace_id_t id, void *arg)
+{
+	profile_disable(parg, id, arg);
+	free(arg);
+}
+
+static const ks_provider_ops_t profile_ops = {
+	.kpo_provide = profile_provide,
+	.kpo_enable = profile_enable,
+	.kpo_disable = profile_disable,
+	.kpo_getargdesc = profile_getargdesc,
+	.kpo_destroy = profile_destroy,
+};
+
+int prov_profile_register(void)
+{
+	tq_init(&tickq, -1);
+	if (ks_provider_register("profile", &profile_ops, NULL, &prov_id) != 0)
+		return errno == EEXIST ? 0 : -1;
+	return 0;
+}
+
+void prov_profile_shutdown(void)
+{
+	pthread_mutex_lock(&plock);
+	tq_stop(&tickq);
+	for (int i = 0; i < ncpuq; i++)
+		tq_stop(&cpuq[i]);
+	pthread_mutex_unlock(&plock);
+}

@@ -1,0 +1,135 @@
+/*
+ * providers.c - registering every Linux provider, the route text, drop
+ * counters and small helpers the providers share.
+ *
+ * prov_register_all() is idempotent: the first call registers profile
+ * (always), then, when perf tracepoints are usable (root or CAP_PERFMON),
+ * syscall, proc, sched and sdt.  Without privileges those providers are
+ * not registered, so their probes are not listed.  Notes such as "mounted
+ * tracefs" are kept for prov_route(), because library code never prints.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include "providers.h"
+#include "prov_impl.h"
+
+#define NOTES_LEN 256
+#define MAX_DROP_CPUS 1024
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static int registered;
+static char notes[NOTES_LEN];
+static char route[NOTES_LEN + 64];
+static uint64_t drops[MAX_DROP_CPUS];
+
+/* The shim may offer a drop counter for providers; use it when linked. */
+extern void ks_provider_drops(uint32_t cpu, uint64_t n) __attribute__((weak));
+
+int prov_is_privileged(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (geteuid() == 0)
+		return 1;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return 0;
+	/* CAP_PERFMON is 38 (second word), CAP_SYS_ADMIN 21. */
+	return (data[1].effective & (1u << (38 - 32))) != 0 ||
+	    (data[0].effective & (1u << 21)) != 0;
+}
+
+void prov_note(const char *fmt, ...)
+{
+	char line[128];
+	va_list ap;
+	size_t n = strlen(notes);
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (strstr(notes, line) != NULL)
+		return;
+	snprintf(notes + n, sizeof(notes) - n, "%s%s", n ? "; " : "", line);
+}
+
+void prov_drops_add(uint32_t cpu, uint64_t n)
+{
+	if (cpu < MAX_DROP_CPUS)
+		__atomic_add_fetch(&drops[cpu], n, __ATOMIC_RELAXED);
+	if (ks_provider_drops != NULL)
+		ks_provider_drops(cpu, n);
+}
+
+uint64_t prov_drops(int cpu)
+{
+	uint64_t sum = 0;
+
+	if (cpu >= 0)
+		return cpu < MAX_DROP_CPUS ?
+		    __atomic_load_n(&drops[cpu], __ATOMIC_RELAXED) : 0;
+	for (int i = 0; i < MAX_DROP_CPUS; i++)
+		sum += __atomic_load_n(&drops[i], __ATOMIC_RELAXED);
+	return sum;
+}
+
+int prov_is_glob(const char *s)
+{
+	return strpbrk(s, "*?[\\") != NULL;
+}
+
+int prov_desc_allows(const char *field, const char *v)
+{
+	if (field == NULL || field[0] == '\0')
+		return 1;
+	return fnmatch(field, v, 0) == 0;
+}
+
+int prov_register_all(void)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	if (registered) {
+		pthread_mutex_unlock(&reg_lock);
+		return 0;
+	}
+	registered = 1;
+	if (prov_profile_register() != 0)
+		rc = -1;
+	if (!prov_is_privileged())
+		prov_note("syscall, proc, sched, sdt need root or CAP_PERFMON");
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+int prov_target_add(int pid)
+{
+	(void)pid;
+	return 0;
+}
+
+const char *prov_route(void)
+{
+	const char *base = prov_is_privileged() ?
+	    "perf (root)" : "timers only (unprivileged)";
+
+	snprintf(route, sizeof(route), "%s%s%s", base,
+	    notes[0] ? ": " : "", notes);
+	return route;
+}
+
+void prov_shutdown(void)
+{
+	prov_profile_shutdown();
+	prov_perf_shutdown();
+}
