@@ -48,7 +48,39 @@ int ks_dif_verify(const ks_difo_t *dp, char *err, size_t errlen);
  */
 uint64_t ks_dif_emulate(const ks_difo_t *dp, struct ks_mstate *ms);
 
+/*
+ * Free dp's tables and dp itself.  dp and every table must come from
+ * malloc (calloc); NULL is ignored.
+ */
 void ks_difo_free(ks_difo_t *dp);
+
+/*
+ * Dispatch variants of the emulator, for tests and the benchmark: the
+ * plain switch and the computed-goto loop run the same cases (STYLE.md
+ * section 9).  ks_dif_emulate() uses KS_DIF_DISPATCH_GOTO where the
+ * compiler supports it.
+ */
+#define KS_DIF_DISPATCH_SWITCH	0
+#define KS_DIF_DISPATCH_GOTO	1
+uint64_t ks_dif_emulate_with(const ks_difo_t *dp, struct ks_mstate *ms,
+    int dispatch);
+/* 1 if the computed-goto loop is compiled in (else GOTO runs the switch) */
+int ks_dif_have_goto(void);
+
+/*
+ * Helpers for whoever fills a ks_mstate_t (ecb.c):
+ *  - ks_dif_nlocals: how many uint64_t slots of clause-local storage dp
+ *    uses (clause-local id v lives in kms_locals[v - DIF_VAR_OTHER_UBASE]);
+ *    take the maximum over a clause's predicate and actions.
+ *  - ks_dif_scratch_size: scratch bytes to give each firing for strsize
+ *    (string results, alloca, copyin).  kms_scratch_used is reset to 0 at
+ *    the start of each clause; strings stay valid until then.
+ *  - ks_dif_fault_name: "invalid address", "divide-by-zero" ... as
+ *    dtrace(1M) words them, for messages.
+ */
+uint32_t ks_dif_nlocals(const ks_difo_t *dp);
+uint64_t ks_dif_scratch_size(uint64_t strsize);
+const char *ks_dif_fault_name(uint32_t fault);
 
 /* ---- variable storage (dif_var.c) ------------------------------------ */
 
@@ -70,6 +102,8 @@ int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
 uint64_t ks_vstate_dyndrops(const ks_vstate_t *vs);
 /* Bytes of dynamic variable space in use (memory-bound tests). */
 uint64_t ks_vstate_used(const ks_vstate_t *vs);
+/* The strsize the storage was created with. */
+uint64_t ks_vstate_strsize(const ks_vstate_t *vs);
 
 /* ---- machine state of one firing -------------------------------------- */
 

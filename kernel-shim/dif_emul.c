@@ -1,0 +1,184 @@
+/*
+ * dif_emul.c - the DIF emulator: runs one verified DIF object for one
+ * firing (spec ch. 7-8).
+ *
+ * The machine: 8 integer registers (%r0 = 0), condition codes cc_n, cc_z,
+ * cc_v, cc_c (Table 7.1), a tuple stack of KS_DIF_TUPLE_MAX entries for
+ * subroutine arguments and array keys.  The loop itself lives in
+ * dif_loop.h and is compiled twice (switch and computed goto).
+ *
+ * What it assumes (proved by dif_verify.c): valid opcodes, registers and
+ * table indices, %r0 never written, forward in-bounds branches, a final
+ * RET, known variables and subroutines.  What it checks, because it
+ * depends on run-time values: every address (dif_load.c), division by
+ * zero, tuple depth, scratch space, clause-local slots.  A fault stops the
+ * run with kms_fault, kms_fault_addr and kms_fault_pc set.
+ *
+ * cc_v is the real signed overflow of r1 - r2 (Table 7.1: "overflow
+ * occurred"), so signed branches are right at the INT64_MIN/INT64_MAX
+ * boundaries, where illumos (cc_v = 0) is not.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dif_impl.h"
+
+static inline uint64_t sdiv(uint64_t a, uint64_t b)
+{
+	if ((int64_t)b == -1)		/* INT64_MIN / -1 wraps */
+		return 0 - a;
+	return (uint64_t)((int64_t)a / (int64_t)b);
+}
+
+static inline uint64_t srem(uint64_t a, uint64_t b)
+{
+	if ((int64_t)b == -1)
+		return 0;
+	return (uint64_t)((int64_t)a % (int64_t)b);
+}
+
+/* A "kernel" load: aligned (BADALIGN) and inside a region (BADADDR). */
+static inline int kload(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
+{
+	if (addr & (size - 1)) {
+		ks_dif_fault(x, DTRACEFLT_BADALIGN, addr);
+		return 0;
+	}
+	return ks_dif_canload(x, addr, size);
+}
+
+/* A store: inside allocated scratch (BADADDR), aligned (BADALIGN). */
+static inline int kstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
+{
+	if (!ks_dif_canstore(x, addr, size))
+		return 0;
+	if (addr & (size - 1)) {
+		ks_dif_fault(x, DTRACEFLT_BADALIGN, addr);
+		return 0;
+	}
+	return 1;
+}
+
+/* strncmp(a, b, strsize) over readable memory; faults give 0. */
+static int scmp(ks_dif_exec_t *x, uint64_t a, uint64_t b)
+{
+	int64_t la, lb;
+	int c;
+
+	if (a == b)
+		return 0;
+	la = ks_dif_strlen(x, a);
+	lb = la < 0 ? -1 : ks_dif_strlen(x, b);
+	if (la < 0 || lb < 0)
+		return 0;
+	c = memcmp((const void *)(uintptr_t)a, (const void *)(uintptr_t)b,
+	    (size_t)(la < lb ? la : lb));
+	if (c != 0)
+		return c;
+	return la < lb ? -1 : la > lb;
+}
+
+static uint64_t ldls(ks_dif_exec_t *x, uint32_t id)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	uint32_t i = id - DIF_VAR_OTHER_UBASE;
+
+	if (ms->kms_locals == NULL || i >= ms->kms_nlocals) {
+		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
+		return 0;
+	}
+	return ms->kms_locals[i];
+}
+
+static void stls(ks_dif_exec_t *x, uint32_t id, uint64_t val)
+{
+	ks_mstate_t *ms = x->kdx_ms;
+	uint32_t i = id - DIF_VAR_OTHER_UBASE;
+
+	if (ms->kms_locals == NULL || i >= ms->kms_nlocals) {
+		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
+		return;
+	}
+	ms->kms_locals[i] = val;
+}
+
+/* PUSHTV/PUSHTR: a string reference records its length (<= strsize). */
+static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
+    uint64_t val, int ref)
+{
+	ks_dif_tuple_t *t;
+
+	if (x->kdx_ntup >= KS_DIF_TUPLE_MAX) {
+		ks_dif_fault(x, DTRACEFLT_TUPOFLOW, 0);
+		return;
+	}
+	t = &x->kdx_tup[x->kdx_ntup];
+	t->kdt_val = val;
+	t->kdt_type = (uint8_t)type;
+	t->kdt_size = 0;
+	if (ref && type == DIF_TYPE_STRING) {
+		int64_t len = ks_dif_strlen(x, val);
+
+		if (len < 0)
+			return;
+		t->kdt_size = (uint64_t)len;
+	} else if (ref) {
+		t->kdt_size = size;
+	}
+	x->kdx_ntup++;
+}
+
+#define DIF_LOOP_NAME	run_switch
+#define DIF_LOOP_GOTO	0
+#include "dif_loop.h"
+#undef DIF_LOOP_NAME
+#undef DIF_LOOP_GOTO
+
+#if defined(__GNUC__)
+#define KS_DIF_HAVE_GOTO 1
+#define DIF_LOOP_NAME	run_goto
+#define DIF_LOOP_GOTO	1
+#include "dif_loop.h"
+#undef DIF_LOOP_NAME
+#undef DIF_LOOP_GOTO
+#else
+#define KS_DIF_HAVE_GOTO 0
+#define run_goto run_switch
+#endif
+
+int ks_dif_have_goto(void)
+{
+	return KS_DIF_HAVE_GOTO;
+}
+
+uint64_t ks_dif_emulate_with(const ks_difo_t *dp, ks_mstate_t *ms,
+    int dispatch)
+{
+	ks_dif_exec_t x;
+
+	x.kdx_dp = dp;
+	x.kdx_ms = ms;
+	x.kdx_ntup = 0;
+	x.kdx_nrg = 0;
+	ms->kms_fault = 0;
+	ms->kms_fault_addr = 0;
+	ms->kms_fault_pc = 0;
+	if (dispatch == KS_DIF_DISPATCH_GOTO)
+		return run_goto(&x);
+	return run_switch(&x);
+}
+
+uint64_t ks_dif_emulate(const ks_difo_t *dp, ks_mstate_t *ms)
+{
+	return ks_dif_emulate_with(dp, ms, KS_DIF_DISPATCH_GOTO);
+}
+
+void ks_difo_free(ks_difo_t *dp)
+{
+	if (dp == NULL)
+		return;
+	free(dp->dtdo_buf);
+	free(dp->dtdo_inttab);
+	free(dp->dtdo_strtab);
+	free(dp->dtdo_vartab);
+	free(dp);
+}

@@ -1,0 +1,106 @@
+/*
+ * dif_impl.h - what the DIF files (dif_*.c) share and nobody else sees:
+ * the execution context of one ks_dif_emulate() call, the checked memory
+ * helpers every load and subroutine goes through, and the entry points of
+ * the variable and subroutine files.
+ *
+ * Invariants: everything here runs in probe context (no allocation, no
+ * printing, no blocking).  A helper that faults records the fault in the
+ * mstate (ks_dif_fault) and returns a failure value; the emulator loop
+ * stops before the next instruction and fills in kms_fault_pc.
+ */
+#ifndef KS_DIF_IMPL_H
+#define KS_DIF_IMPL_H
+
+#include <stdint.h>
+#include "dif.h"
+
+#define KS_DIF_NREGIONS		16	/* readable regions of one run */
+
+/* One tuple stack entry (PUSHTV: size 0; PUSHTR: size of the referent). */
+typedef struct ks_dif_tuple {
+	uint64_t kdt_val;		/* value, or address of the referent */
+	uint64_t kdt_size;		/* 0 for by-value entries */
+	uint8_t kdt_type;		/* DIF_TYPE_CTF or DIF_TYPE_STRING */
+} ks_dif_tuple_t;
+
+/* A range of shim memory DIF may read: [kdr_lo, kdr_hi). */
+typedef struct ks_dif_region {
+	uintptr_t kdr_lo, kdr_hi;
+} ks_dif_region_t;
+
+/* The state of one run of one DIF object. */
+typedef struct ks_dif_exec {
+	const ks_difo_t *kdx_dp;
+	ks_mstate_t *kdx_ms;
+	ks_dif_tuple_t kdx_tup[KS_DIF_TUPLE_MAX];
+	unsigned kdx_ntup;		/* entries on the tuple stack */
+	unsigned kdx_nrg;		/* regions computed (0: not yet) */
+	ks_dif_region_t kdx_rg[KS_DIF_NREGIONS];
+} ks_dif_exec_t;
+
+/* ---- dif_load.c: faults, regions, checked access ---------------------- */
+
+/* Record a fault (the first one wins). */
+void ks_dif_fault(ks_dif_exec_t *x, uint32_t kind, uint64_t addr);
+/* Is [addr, addr + size) inside one readable region?  Faults BADADDR if
+ * not and returns 0. */
+int ks_dif_canload(ks_dif_exec_t *x, uint64_t addr, uint64_t size);
+/* Is [addr, addr + size) inside allocated scratch?  Faults BADADDR if not. */
+int ks_dif_canstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size);
+/*
+ * Length of the string at addr, at most strsize, reading only readable
+ * memory: a string that runs off its region before a NUL and before
+ * strsize bytes faults BADADDR and gives -1.
+ */
+int64_t ks_dif_strlen(ks_dif_exec_t *x, uint64_t addr);
+/* 8-aligned scratch of size bytes, zeroed; NULL after a NOSCRATCH fault. */
+char *ks_dif_alloc(ks_dif_exec_t *x, uint64_t size);
+/* A scratch copy of the string at addr (at most strsize bytes plus NUL);
+ * NULL after a fault.  *lenp gets its length when lenp is not NULL. */
+char *ks_dif_strdup(ks_dif_exec_t *x, uint64_t addr, uint64_t *lenp);
+/* Read len bytes of the firing process's memory (captures first, then the
+ * live process); faults BADADDR and returns -1 when it cannot. */
+int ks_dif_copyin(ks_dif_exec_t *x, uint64_t uaddr, void *buf, uint64_t len);
+/* Read up to len bytes, stopping after a NUL; returns bytes read (>= 0,
+ * short at an unreadable page), -1 with BADADDR if none. */
+int64_t ks_dif_copyinstr(ks_dif_exec_t *x, uint64_t uaddr, char *buf,
+    uint64_t len);
+/* Write len bytes into the firing process (copyout); -1 with BADADDR. */
+int ks_dif_copyout(ks_dif_exec_t *x, const void *buf, uint64_t uaddr,
+    uint64_t len);
+
+/* ---- dif_var.c: variables ---------------------------------------------- */
+
+uint64_t ks_dif_builtin(ks_dif_exec_t *x, uint32_t id);
+uint64_t ks_dif_builtin_array(ks_dif_exec_t *x, uint32_t id, uint64_t ndx);
+uint64_t ks_dif_ldgs(ks_dif_exec_t *x, uint32_t id);
+void ks_dif_stgs(ks_dif_exec_t *x, uint32_t id, uint64_t val);
+/* Dynamic variables: thread-local scalars (tls = 1, no tuple) and
+ * associative arrays (tuple stack is the key; tls adds the tid). */
+uint64_t ks_dif_lddyn(ks_dif_exec_t *x, uint32_t id, int tls, int array);
+void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
+    uint64_t val);
+/* Regions of the variable storage, appended to rg; returns how many. */
+unsigned ks_vstate_regions(const ks_vstate_t *vs, ks_dif_region_t *rg,
+    unsigned max);
+/* strtok's per-thread saved string: a buffer of strsize + 1 bytes and the
+ * position in it, for tid (taken over from another thread if needed). */
+char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,
+    int reset);
+
+/* ---- dif_subr.c, dif_str.c: subroutines -------------------------------- */
+
+/* Run subroutine subr with the tuple stack as arguments; the result. */
+uint64_t ks_dif_call(ks_dif_exec_t *x, uint32_t subr);
+/* String subroutines (dif_str.c); 0 if subr is not one of them, with
+ * *handled = 0. */
+uint64_t ks_dif_call_str(ks_dif_exec_t *x, uint32_t subr, int *handled);
+
+/* Argument i of the current call (0 when absent). */
+static inline uint64_t ks_dif_arg(const ks_dif_exec_t *x, unsigned i)
+{
+	return i < x->kdx_ntup ? x->kdx_tup[i].kdt_val : 0;
+}
+
+#endif /* KS_DIF_IMPL_H */

@@ -1,0 +1,272 @@
+/*
+ * dif_load.c - memory access for DIF: faults, the regions of shim memory a
+ * DIF program may read or write, and user memory through the firing.
+ *
+ * DIF runs inside our process, so "kernel" loads must be safe by
+ * construction (DESIGN.md): an address is readable only inside
+ *   - the DIF object's string table,
+ *   - the scratch space allocated so far in this clause (also writable),
+ *   - the consumer's variable storage (ks_vstate_regions),
+ *   - the probe-name strings of the mstate and the firing's execname,
+ *   - the clause-local slots.
+ * The fixed regions are computed on the first checked access of a run;
+ * scratch grows during a run and is checked live.  User memory is read
+ * only through the firing context: captured ranges first, then the
+ * provider's kpc_copyin, else process_vm_readv on kpc_pid.
+ */
+#include <string.h>
+#include <sys/uio.h>
+#include "dif_impl.h"
+
+void ks_dif_fault(ks_dif_exec_t *x, uint32_t kind, uint64_t addr)
+{
+	ks_mstate_t *ms = x->kdx_ms;
+
+	if (ms->kms_fault != 0)
+		return;
+	ms->kms_fault = kind;
+	ms->kms_fault_addr = addr;
+}
+
+const char *ks_dif_fault_name(uint32_t fault)
+{
+	switch (fault) {
+	case DTRACEFLT_BADADDR: return "invalid address";
+	case DTRACEFLT_BADALIGN: return "invalid alignment";
+	case DTRACEFLT_ILLOP: return "illegal operation";
+	case DTRACEFLT_DIVZERO: return "divide-by-zero";
+	case DTRACEFLT_NOSCRATCH: return "out of scratch space";
+	case DTRACEFLT_KPRIV: return "invalid kernel access";
+	case DTRACEFLT_UPRIV: return "invalid user access";
+	case DTRACEFLT_TUPOFLOW: return "tuple stack overflow";
+	case DTRACEFLT_BADSTACK: return "bad stack";
+	case DTRACEFLT_BADSIZE: return "invalid size";
+	case DTRACEFLT_BADINDEX: return "index out of bounds";
+	case DTRACEFLT_LIBRARY: return "library-level fault";
+	default: return "unknown fault";
+	}
+}
+
+uint64_t ks_dif_scratch_size(uint64_t strsize)
+{
+	uint64_t n = 16 * (strsize + 16);
+
+	return n < 65536 ? 65536 : n;
+}
+
+static void add_region(ks_dif_exec_t *x, const void *p, uint64_t len)
+{
+	if (p == NULL || len == 0 || x->kdx_nrg >= KS_DIF_NREGIONS)
+		return;
+	x->kdx_rg[x->kdx_nrg].kdr_lo = (uintptr_t)p;
+	x->kdx_rg[x->kdx_nrg].kdr_hi = (uintptr_t)p + len;
+	x->kdx_nrg++;
+}
+
+/* Fill the fixed regions of this run (once). */
+static void regions(ks_dif_exec_t *x)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	const ks_difo_t *dp = x->kdx_dp;
+
+	x->kdx_nrg = 0;
+	add_region(x, dp->dtdo_strtab, dp->dtdo_strlen);
+	for (int i = 0; i < 4; i++) {
+		if (ms->kms_probe[i] != NULL)
+			add_region(x, ms->kms_probe[i],
+			    strlen(ms->kms_probe[i]) + 1);
+	}
+	if (ms->kms_ctx != NULL)
+		add_region(x, ms->kms_ctx->kpc_execname,
+		    sizeof (ms->kms_ctx->kpc_execname));
+	add_region(x, ms->kms_locals, (uint64_t)ms->kms_nlocals * 8);
+	if (ms->kms_vstate != NULL)
+		x->kdx_nrg += ks_vstate_regions(ms->kms_vstate,
+		    &x->kdx_rg[x->kdx_nrg], KS_DIF_NREGIONS - x->kdx_nrg);
+	if (x->kdx_nrg == 0) {		/* mark as computed */
+		x->kdx_rg[0].kdr_lo = x->kdx_rg[0].kdr_hi = 0;
+		x->kdx_nrg = 1;
+	}
+}
+
+/* End of the readable region holding addr, or 0 if none does. */
+static uintptr_t region_end(ks_dif_exec_t *x, uint64_t addr)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	uintptr_t a = (uintptr_t)addr;
+	uintptr_t s = (uintptr_t)ms->kms_scratch;
+
+	if (s != 0 && a >= s && a < s + ms->kms_scratch_used)
+		return s + ms->kms_scratch_used;
+	if (x->kdx_nrg == 0)
+		regions(x);
+	for (unsigned i = 0; i < x->kdx_nrg; i++) {
+		if (a >= x->kdx_rg[i].kdr_lo && a < x->kdx_rg[i].kdr_hi)
+			return x->kdx_rg[i].kdr_hi;
+	}
+	return 0;
+}
+
+int ks_dif_canload(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
+{
+	uintptr_t end;
+
+	if (size == 0)
+		return 1;
+	end = region_end(x, addr);
+	if (end == 0 || size > end - (uintptr_t)addr) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, addr);
+		return 0;
+	}
+	return 1;
+}
+
+int ks_dif_canstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	uintptr_t s = (uintptr_t)ms->kms_scratch;
+	uintptr_t a = (uintptr_t)addr;
+
+	if (s != 0 && a >= s && a <= s + ms->kms_scratch_used &&
+	    size <= s + ms->kms_scratch_used - a)
+		return 1;
+	ks_dif_fault(x, DTRACEFLT_BADADDR, addr);
+	return 0;
+}
+
+int64_t ks_dif_strlen(ks_dif_exec_t *x, uint64_t addr)
+{
+	uint64_t lim = x->kdx_ms->kms_strsize;
+	uintptr_t end = region_end(x, addr);
+	const char *nul;
+
+	if (end == 0) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, addr);
+		return -1;
+	}
+	if (end - (uintptr_t)addr < lim)
+		lim = end - (uintptr_t)addr;
+	nul = memchr((const void *)(uintptr_t)addr, 0, lim);
+	if (nul != NULL)
+		return nul - (const char *)(uintptr_t)addr;
+	if (lim == x->kdx_ms->kms_strsize)
+		return (int64_t)lim;
+	ks_dif_fault(x, DTRACEFLT_BADADDR, addr + lim);
+	return -1;
+}
+
+char *ks_dif_alloc(ks_dif_exec_t *x, uint64_t size)
+{
+	ks_mstate_t *ms = x->kdx_ms;
+	uint64_t used = (ms->kms_scratch_used + 7) & ~(uint64_t)7;
+	char *p;
+
+	if (ms->kms_scratch == NULL || used > ms->kms_scratch_size ||
+	    size > ms->kms_scratch_size - used) {
+		ks_dif_fault(x, DTRACEFLT_NOSCRATCH, 0);
+		return NULL;
+	}
+	p = ms->kms_scratch + used;
+	memset(p, 0, size);
+	ms->kms_scratch_used = used + size;
+	return p;
+}
+
+char *ks_dif_strdup(ks_dif_exec_t *x, uint64_t addr, uint64_t *lenp)
+{
+	int64_t len = ks_dif_strlen(x, addr);
+	char *p;
+
+	if (len < 0)
+		return NULL;
+	p = ks_dif_alloc(x, (uint64_t)len + 1);
+	if (p == NULL)
+		return NULL;
+	memcpy(p, (const void *)(uintptr_t)addr, (size_t)len);
+	if (lenp != NULL)
+		*lenp = (uint64_t)len;
+	return p;
+}
+
+/* Read exactly len bytes of user memory; 0 or -1 (no fault recorded). */
+static int uread(const ks_probe_ctx_t *ctx, uint64_t uaddr, void *buf,
+    uint64_t len)
+{
+	for (uint32_t i = 0; i < ctx->kpc_nucap; i++) {
+		const ks_ucapture_t *c = &ctx->kpc_ucap[i];
+
+		if (c->kuc_data != NULL && uaddr >= c->kuc_addr &&
+		    uaddr - c->kuc_addr <= c->kuc_len &&
+		    len <= c->kuc_len - (uaddr - c->kuc_addr)) {
+			memcpy(buf, c->kuc_data + (uaddr - c->kuc_addr), len);
+			return 0;
+		}
+	}
+	if (ctx->kpc_copyin != NULL)
+		return ctx->kpc_copyin(ctx->kpc_copyin_arg, ctx->kpc_pid, uaddr,
+		    buf, len) == (int64_t)len ? 0 : -1;
+	if (ctx->kpc_pid <= 0)
+		return -1;
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)uaddr, len };
+	return process_vm_readv(ctx->kpc_pid, &local, 1, &remote, 1, 0) ==
+	    (ssize_t)len ? 0 : -1;
+}
+
+int ks_dif_copyin(ks_dif_exec_t *x, uint64_t uaddr, void *buf, uint64_t len)
+{
+	const ks_probe_ctx_t *ctx = x->kdx_ms->kms_ctx;
+
+	if (len == 0)
+		return 0;
+	if (ctx == NULL || uaddr + len < uaddr ||
+	    uread(ctx, uaddr, buf, len) != 0) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, uaddr);
+		return -1;
+	}
+	return 0;
+}
+
+int64_t ks_dif_copyinstr(ks_dif_exec_t *x, uint64_t uaddr, char *buf,
+    uint64_t len)
+{
+	const ks_probe_ctx_t *ctx = x->kdx_ms->kms_ctx;
+	uint64_t got = 0;
+
+	while (ctx != NULL && got < len) {
+		uint64_t a = uaddr + got;
+		uint64_t chunk = 4096 - (a & 4095);
+
+		if (chunk > len - got)
+			chunk = len - got;
+		if (a < uaddr || uread(ctx, a, buf + got, chunk) != 0)
+			break;
+		const char *nul = memchr(buf + got, 0, chunk);
+		if (nul != NULL)
+			return (int64_t)(nul - buf);
+		got += chunk;
+	}
+	if (got == 0 && len > 0) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, uaddr);
+		return -1;
+	}
+	return (int64_t)got;
+}
+
+int ks_dif_copyout(ks_dif_exec_t *x, const void *buf, uint64_t uaddr,
+    uint64_t len)
+{
+	const ks_probe_ctx_t *ctx = x->kdx_ms->kms_ctx;
+	struct iovec local = { (void *)(uintptr_t)buf, len };
+	struct iovec remote = { (void *)(uintptr_t)uaddr, len };
+
+	if (len == 0)
+		return 0;
+	if (ctx == NULL || ctx->kpc_pid <= 0 || uaddr + len < uaddr ||
+	    process_vm_writev(ctx->kpc_pid, &local, 1, &remote, 1, 0) !=
+	    (ssize_t)len) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, uaddr);
+		return -1;
+	}
+	return 0;
+}
