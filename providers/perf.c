@@ -1,32 +1,82 @@
 /*
- * perf.c - perf_event_open rings per CPU and the drain thread (stub: the
- * perf route is not wired yet; every open fails with a message).
+ * perf.c - perf_event_open rings, one per CPU, and the drain thread that
+ * turns their records into probe firings.
+ *
+ * Each CPU has one ring: a dummy software event (comm, exec and task
+ * records on, so the process cache follows exec and exit in event order)
+ * whose mmap'ed buffer every other event on that CPU writes into through
+ * PERF_EVENT_IOC_SET_OUTPUT.  A source (prov_perf_src_t) is one event
+ * opened on every CPU; its samples start with PERF_SAMPLE_IDENTIFIER, and
+ * the id map sends each sample to its source's callback.
+ *
+ * The drain thread (probe context) waits in epoll for a ring's watermark
+ * or 20 ms, then consumes every ring from data_tail to data_head once,
+ * merging the rings by timestamp, and publishes the new tails: no record
+ * is read twice.  Every event samples IDENTIFIER, IP, TID, TIME and CPU,
+ * so a sample's time sits at a fixed offset and every record's sample_id
+ * trailer has the same layout.  PERF_RECORD_LOST and
+ * LOST_SAMPLES are counted as drops on the ring's CPU.
+ *
+ * Locking: the id map and the source list are guarded by maplk, held only
+ * for lookups and updates, never across a callback (the shim may call
+ * kpo_disable with its own lock held while this thread fires).  Closed
+ * sources go to a graveyard freed by the drain thread between passes, so
+ * a callback never runs on freed memory; records of a closed source that
+ * are still in a ring are ignored.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include "providers.h"
 #include "prov_impl.h"
 
-prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
-    int callchain, prov_perf_cb_t *cb, void *arg)
-{
-	ks_provider_error("perf route not available yet");
-	return NULL;
-}
+#define MAP_SLOTS 32768		/* id map (power of two) */
+#define MAX_CHAIN 256
+#define DEFAULT_RING_KB 1024
+#define MAX_MERGE 64		/* CPUs drained (more are not read) */
 
-void prov_perf_close(prov_perf_src_t *src)
-{
-}
+typedef struct ring {
+	int rg_fd;			/* dummy event owning the buffer */
+	struct perf_event_mmap_page *rg_meta;
+	uint8_t *rg_data;
+	uint64_t rg_size;		/* data area bytes (power of two) */
+	size_t rg_maplen;
+	uint64_t rg_head, rg_tail;	/* during a drain pass */
+} ring_t;
 
-prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
-    prov_perf_cb_t *cb, void *arg)
-{
-	ks_provider_error("perf route not available yet");
-	return NULL;
-}
+struct prov_perf_src {
+	int *ps_fds;			/* per CPU, -1 if none */
+	uint64_t *ps_ids;
+	uint64_t ps_type;		/* sample_type */
+	prov_perf_cb_t *ps_cb;
+	void *ps_arg;
+	struct prov_perf_src *ps_link;	/* graveyard */
+};
 
-void prov_perf_shutdown(void)
-{
-}
+static pthread_mutex_t maplk = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t openlk = PTHREAD_MUTEX_INITIALIZER;
+static struct { uint64_t id; prov_perf_src_t *src; } idmap[MAP_SLOTS];
+static prov_perf_src_t *graveyard;
+static ring_t *rings;
+static int ncpu;
+static unsigned ring_kb;
+static int epfd = -1, stopfd = -1;
+static pthread_t drainer;
+static int draining;
+static uint64_t wall_off;		/* realtime - monotonic, per pass */
+
+extern int ks_probe_wants_stack(dtrace_id_t id) __attribute__((weak));
 
 int prov_perf_ncpus(void)
 {
@@ -37,13 +87,603 @@ int prov_perf_ncpus(void)
 
 int prov_perf_wants_stack(dtrace_id_t id)
 {
+	if (ks_probe_wants_stack != NULL)
+		return ks_probe_wants_stack(id);
 	return 1;
+}
+
+int prov_set_ring_kb(unsigned kb)
+{
+	if (kb < 8 || (kb & (kb - 1)) != 0)
+		return -1;
+	ring_kb = kb;
+	return 0;
+}
+
+static int perf_open(struct perf_event_attr *attr, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group,
+	    PERF_FLAG_FD_CLOEXEC);
+}
+
+static void attr_common(struct perf_event_attr *a)
+{
+	a->size = sizeof(*a);
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->sample_id_all = 1;
+}
+
+/* ---- id map ---- */
+
+static size_t slot_of(uint64_t id)
+{
+	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 49) & (MAP_SLOTS - 1);
+}
+
+static void map_put(uint64_t id, prov_perf_src_t *src)
+{
+	size_t i = slot_of(id);
+
+	while (idmap[i].src != NULL && idmap[i].id != id)
+		i = (i + 1) & (MAP_SLOTS - 1);
+	idmap[i].id = id;
+	idmap[i].src = src;
+}
+
+/* Removal leaves a tombstone (src NULL, id kept) to keep probe chains. */
+static void map_del(uint64_t id)
+{
+	size_t i = slot_of(id);
+
+	for (int n = 0; n < MAP_SLOTS && (idmap[i].id != 0 ||
+	    idmap[i].src != NULL); n++, i = (i + 1) & (MAP_SLOTS - 1)) {
+		if (idmap[i].id == id) {
+			idmap[i].src = NULL;
+			return;
+		}
+	}
+}
+
+static prov_perf_src_t *map_get(uint64_t id)
+{
+	size_t i = slot_of(id);
+
+	for (int n = 0; n < MAP_SLOTS && idmap[i].id != 0; n++,
+	    i = (i + 1) & (MAP_SLOTS - 1))
+		if (idmap[i].id == id)
+			return idmap[i].src;
+	return NULL;
+}
+
+/* ---- rings ---- */
+
+static int ring_open(ring_t *r, int cpu)
+{
+	struct perf_event_attr a;
+	uint64_t kb = ring_kb ? ring_kb : DEFAULT_RING_KB;
+	long page = sysconf(_SC_PAGESIZE);
+
+	r->rg_fd = -1;
+	memset(&a, 0, sizeof(a));
+	attr_common(&a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+	    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	a.comm = 1;
+	a.comm_exec = 1;
+	a.task = 1;
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(kb * 1024 / 4);
+	r->rg_fd = perf_open(&a, cpu, -1);
+	if (r->rg_fd < 0)
+		return -1;
+	r->rg_size = kb * 1024;
+	r->rg_maplen = (size_t)(r->rg_size + (uint64_t)page);
+	r->rg_meta = mmap(NULL, r->rg_maplen, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, r->rg_fd, 0);
+	if (r->rg_meta == MAP_FAILED) {
+		close(r->rg_fd);
+		r->rg_fd = -1;
+		return -1;
+	}
+	r->rg_data = (uint8_t *)r->rg_meta + r->rg_meta->data_offset;
+	r->rg_size = r->rg_meta->data_size;
+	return 0;
+}
+
+static void *drain_main(void *arg);
+
+/* Create the rings and the drain thread on first use.  openlk held. */
+static int rings_start(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ok = 0;
+
+	const char *env = getenv("DTUI_PERF_RING_KB");
+
+	if (rings != NULL)
+		return 0;
+	if (env != NULL && ring_kb == 0)
+		prov_set_ring_kb((unsigned)atoi(env));
+	ncpu = prov_perf_ncpus();
+	if (ncpu > MAX_MERGE)
+		ncpu = MAX_MERGE;
+	rings = calloc((size_t)ncpu, sizeof(*rings));
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rings == NULL || epfd < 0 || stopfd < 0)
+		goto fail;
+	ev.data.u32 = UINT32_MAX;
+	epoll_ctl(epfd, EPOLL_CTL_ADD, stopfd, &ev);
+	for (int c = 0; c < ncpu; c++) {
+		if (ring_open(&rings[c], c) != 0)
+			continue;
+		ev.data.u32 = (uint32_t)c;
+		epoll_ctl(epfd, EPOLL_CTL_ADD, rings[c].rg_fd, &ev);
+		ok++;
+	}
+	if (ok == 0) {
+		ks_provider_error("perf_event_open: %s", strerror(errno));
+		goto fail;
+	}
+	if (pthread_create(&drainer, NULL, drain_main, NULL) != 0)
+		goto fail;
+	draining = 1;
+	return 0;
+fail:
+	prov_perf_shutdown();
+	return -1;
+}
+
+/* ---- sources ---- */
+
+static void src_free(prov_perf_src_t *s)
+{
+	free(s->ps_fds);
+	free(s->ps_ids);
+	free(s);
+}
+
+static int src_open_cpu(prov_perf_src_t *s, struct perf_event_attr *a,
+    int c)
+{
+	if (rings[c].rg_fd < 0)
+		return 0;
+	s->ps_fds[c] = perf_open(a, c, -1);
+	if (s->ps_fds[c] < 0)
+		return -1;
+	if (ioctl(s->ps_fds[c], PERF_EVENT_IOC_SET_OUTPUT, rings[c].rg_fd)
+	    != 0 || ioctl(s->ps_fds[c], PERF_EVENT_IOC_ID, &s->ps_ids[c]) != 0)
+		return -1;
+	pthread_mutex_lock(&maplk);
+	map_put(s->ps_ids[c], s);
+	pthread_mutex_unlock(&maplk);
+	return 0;
+}
+
+static void src_stop(prov_perf_src_t *s)
+{
+	for (int c = 0; c < ncpu; c++) {
+		if (s->ps_fds[c] < 0)
+			continue;
+		ioctl(s->ps_fds[c], PERF_EVENT_IOC_DISABLE, 0);
+		pthread_mutex_lock(&maplk);
+		map_del(s->ps_ids[c]);
+		pthread_mutex_unlock(&maplk);
+		close(s->ps_fds[c]);
+		s->ps_fds[c] = -1;
+	}
+}
+
+prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
+    int callchain, prov_perf_cb_t *cb, void *arg)
+{
+	struct perf_event_attr a = *attr;
+	prov_perf_src_t *s;
+
+	pthread_mutex_lock(&openlk);
+	if (rings_start() != 0) {
+		pthread_mutex_unlock(&openlk);
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s == NULL || (s->ps_fds = malloc(sizeof(int) * (size_t)ncpu))
+	    == NULL || (s->ps_ids = calloc((size_t)ncpu, 8)) == NULL)
+		goto nomem;
+	attr_common(&a);
+	a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+	    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	if (callchain)
+		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a.disabled = 1;
+	s->ps_type = a.sample_type;
+	s->ps_cb = cb;
+	s->ps_arg = arg;
+	for (int c = 0; c < ncpu; c++)
+		s->ps_fds[c] = -1;
+	for (int c = 0; c < ncpu; c++) {
+		if (src_open_cpu(s, &a, c) != 0) {
+			ks_provider_error("perf_event_open on CPU %d: %s", c,
+			    strerror(errno));
+			src_stop(s);
+			src_free(s);
+			pthread_mutex_unlock(&openlk);
+			return NULL;
+		}
+	}
+	for (int c = 0; c < ncpu; c++)
+		if (s->ps_fds[c] >= 0)
+			ioctl(s->ps_fds[c], PERF_EVENT_IOC_ENABLE, 0);
+	pthread_mutex_unlock(&openlk);
+	return s;
+nomem:
+	if (s != NULL)
+		src_free(s);
+	pthread_mutex_unlock(&openlk);
+	ks_provider_error("perf: out of memory");
+	return NULL;
+}
+
+prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
+    prov_perf_cb_t *cb, void *arg)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = (uint64_t)tpid;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_RAW;
+	return prov_perf_open(&a, callchain, cb, arg);
+}
+
+void prov_perf_close(prov_perf_src_t *src)
+{
+	if (src == NULL)
+		return;
+	pthread_mutex_lock(&openlk);
+	src_stop(src);
+	pthread_mutex_lock(&maplk);
+	if (draining) {
+		src->ps_link = graveyard;
+		graveyard = src;
+		src = NULL;
+	}
+	pthread_mutex_unlock(&maplk);
+	pthread_mutex_unlock(&openlk);
+	if (src != NULL)
+		src_free(src);
+}
+
+/* ---- parsing records ---- */
+
+/* Parse a sample of source s into out; 0 or -1 if it is truncated. */
+static int parse_sample(const prov_perf_src_t *s, const uint8_t *p,
+    const uint8_t *end, prov_perf_sample_t *out)
+{
+	uint64_t t = s->ps_type;
+
+#define TAKE(dst, n) do { if (p + (n) > end) return -1; \
+	memcpy((dst), p, (n)); p += (n); } while (0)
+	memset(out, 0, sizeof(*out));
+	p += 8;					/* IDENTIFIER */
+	if (t & PERF_SAMPLE_IP)
+		TAKE(&out->pps_ip, 8);
+	if (t & PERF_SAMPLE_TID) {
+		TAKE(&out->pps_pid, 4);
+		TAKE(&out->pps_tid, 4);
+	}
+	if (t & PERF_SAMPLE_TIME)
+		TAKE(&out->pps_time, 8);
+	if (t & PERF_SAMPLE_CPU) {
+		TAKE(&out->pps_cpu, 4);
+		p += 4;
+	}
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr;
+
+		TAKE(&nr, 8);
+		if (nr > (uint64_t)(end - p) / 8)
+			return -1;
+		out->pps_chain = (const uint64_t *)p;
+		out->pps_nchain = (uint32_t)nr;
+		p += nr * 8;
+	}
+	if (t & PERF_SAMPLE_RAW) {
+		uint32_t sz;
+
+		TAKE(&sz, 4);
+		if (sz > (uint64_t)(end - p))
+			return -1;
+		out->pps_raw = p;
+		out->pps_rawlen = sz;
+	}
+#undef TAKE
+	out->pps_user = out->pps_ip != 0 && out->pps_ip < 0x800000000000ull;
+	return 0;
+}
+
+static void on_sample(const uint8_t *rec, uint32_t len)
+{
+	prov_perf_src_t *s;
+	prov_perf_sample_t smp;
+	uint64_t id;
+
+	if (len < sizeof(struct perf_event_header) + 8)
+		return;
+	memcpy(&id, rec + sizeof(struct perf_event_header), 8);
+	pthread_mutex_lock(&maplk);
+	s = map_get(id);
+	pthread_mutex_unlock(&maplk);
+	if (s == NULL || parse_sample(s, rec + sizeof(struct perf_event_header),
+	    rec + len, &smp) != 0)
+		return;
+	s->ps_cb(s->ps_arg, &smp);
+}
+
+static void on_record(int cpu, const uint8_t *rec, uint32_t len)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	const uint8_t *body = rec + sizeof(*h);
+	uint32_t v[2];
+	uint64_t lost;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		on_sample(rec, len);
+		break;
+	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
+		if (len >= sizeof(*h) + 16) {
+			memcpy(&lost, body + 8, 8);
+			prov_drops_add((uint32_t)cpu, lost);
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
+		if (len >= sizeof(*h) + 8) {
+			memcpy(&lost, body, 8);
+			prov_drops_add((uint32_t)cpu, lost);
+		}
+		break;
+	case PERF_RECORD_COMM:		/* u32 pid, tid; char comm[] */
+		if (len >= sizeof(*h) + 9) {
+			char comm[16];
+
+			memcpy(v, body, 8);
+			snprintf(comm, sizeof(comm), "%.*s",
+			    (int)(len - sizeof(*h) - 8), (const char *)body + 8);
+			prov_pcache_comm((int32_t)v[1], (int32_t)v[0], comm);
+		}
+		break;
+	case PERF_RECORD_FORK:		/* u32 pid, ppid, tid, ptid */
+		if (len >= sizeof(*h) + 16) {
+			uint32_t f[4];
+
+			memcpy(f, body, 16);
+			prov_pcache_fork((int32_t)f[0], (int32_t)f[1],
+			    (int32_t)f[2], (int32_t)f[3]);
+		}
+		break;
+	case PERF_RECORD_EXIT:		/* u32 pid, ppid, tid, ptid */
+		if (len >= sizeof(*h) + 16) {
+			memcpy(v, body + 8, 4);
+			prov_pcache_forget((int32_t)v[0]);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The record at r's tail (copied to tmp if it wraps); NULL if the ring
+ * holds no complete record up to r->rg_head. */
+static const uint8_t *ring_peek(ring_t *r, uint8_t *tmp, uint32_t *lenp)
+{
+	struct perf_event_header h;
+	uint64_t mask = r->rg_size - 1, off = r->rg_tail & mask;
+	size_t first;
+
+	if (r->rg_tail >= r->rg_head)
+		return NULL;
+	if (off + sizeof(h) <= r->rg_size) {
+		memcpy(&h, r->rg_data + off, sizeof(h));
+	} else {
+		first = (size_t)(r->rg_size - off);
+		memcpy(&h, r->rg_data + off, first);
+		memcpy((uint8_t *)&h + first, r->rg_data, sizeof(h) - first);
+	}
+	if (h.size < sizeof(h) || r->rg_tail + h.size > r->rg_head) {
+		r->rg_tail = r->rg_head;	/* corrupt: skip the rest */
+		return NULL;
+	}
+	*lenp = h.size;
+	if (off + h.size <= r->rg_size)
+		return r->rg_data + off;
+	first = (size_t)(r->rg_size - off);
+	memcpy(tmp, r->rg_data + off, first);
+	memcpy(tmp + first, r->rg_data, h.size - first);
+	return tmp;
+}
+
+/* A record's timestamp: samples carry it after IDENTIFIER, IP and TID;
+ * other records in the sample_id trailer (TID, TIME, CPU, IDENTIFIER),
+ * identical for every event because they share those sample bits. */
+static uint64_t rec_time(const uint8_t *rec, uint32_t len)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	uint64_t t = 0;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (len >= sizeof(*h) + 32)
+			memcpy(&t, rec + sizeof(*h) + 24, 8);
+	} else if (len >= sizeof(*h) + 32) {
+		memcpy(&t, rec + len - 24, 8);
+	}
+	return t;
+}
+
+/* One pass: consume every record present in every ring exactly once, in
+ * timestamp order across rings (so a fork seen on one CPU is known before
+ * the child's first event on another), then publish the tails. */
+static void drain_pass(uint8_t (*tmp)[65536])
+{
+	const uint8_t *rec[MAX_MERGE];
+	uint32_t len[MAX_MERGE];
+	int n = ncpu < MAX_MERGE ? ncpu : MAX_MERGE;
+
+	for (int c = 0; c < n; c++) {
+		ring_t *r = &rings[c];
+
+		rec[c] = NULL;
+		if (r->rg_fd < 0)
+			continue;
+		r->rg_head = __atomic_load_n(&r->rg_meta->data_head,
+		    __ATOMIC_ACQUIRE);
+		r->rg_tail = r->rg_meta->data_tail;
+		rec[c] = ring_peek(r, tmp[c], &len[c]);
+	}
+	for (;;) {
+		int best = -1;
+		uint64_t bt = UINT64_MAX;
+
+		for (int c = 0; c < n; c++) {
+			uint64_t t;
+
+			if (rec[c] == NULL)
+				continue;
+			t = rec_time(rec[c], len[c]);
+			if (best < 0 || t < bt) {
+				best = c;
+				bt = t;
+			}
+		}
+		if (best < 0)
+			break;
+		on_record(best, rec[best], len[best]);
+		rings[best].rg_tail += len[best];
+		rec[best] = ring_peek(&rings[best], tmp[best], &len[best]);
+	}
+	for (int c = 0; c < n; c++)
+		if (rings[c].rg_fd >= 0)
+			__atomic_store_n(&rings[c].rg_meta->data_tail,
+			    rings[c].rg_tail, __ATOMIC_RELEASE);
+}
+
+static void bury(void)
+{
+	prov_perf_src_t *g;
+
+	pthread_mutex_lock(&maplk);
+	g = graveyard;
+	graveyard = NULL;
+	pthread_mutex_unlock(&maplk);
+	while (g != NULL) {
+		prov_perf_src_t *next = g->ps_link;
+
+		src_free(g);
+		g = next;
+	}
+}
+
+static void *drain_main(void *arg)
+{
+	static uint8_t tmp[MAX_MERGE][65536];
+	struct epoll_event evs[64];
+
+	for (;;) {
+		int n = epoll_wait(epfd, evs, 64, 20);
+
+		for (int i = 0; i < n; i++)
+			if (evs[i].data.u32 == UINT32_MAX)
+				return NULL;
+		wall_off = ks_getwalltime() - ks_gethrtime();
+		drain_pass(tmp);
+		bury();
+	}
+}
+
+/* ---- firing context ---- */
+
+static uint64_t kstack[MAX_CHAIN], ustack[MAX_CHAIN];
+
+/* Split a perf call chain at its context markers. */
+static void split_chain(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
+{
+	uint64_t *dst = NULL;
+	uint32_t *np = NULL;
+
+	for (uint32_t i = 0; i < s->pps_nchain; i++) {
+		uint64_t pc = s->pps_chain[i];
+
+		if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (pc == (uint64_t)PERF_CONTEXT_KERNEL) {
+				dst = kstack;
+				np = &ctx->kpc_nkstack;
+			} else if (pc == (uint64_t)PERF_CONTEXT_USER) {
+				dst = ustack;
+				np = &ctx->kpc_nustack;
+			} else {
+				dst = NULL;
+			}
+			continue;
+		}
+		if (dst != NULL && *np < MAX_CHAIN)
+			dst[(*np)++] = pc;
+	}
+	ctx->kpc_kstack = kstack;
+	ctx->kpc_ustack = ustack;
+	if (ctx->kpc_nkstack > 0)
+		ctx->kpc_caller = ctx->kpc_nkstack > 1 ? kstack[1] : 0;
+	if (ctx->kpc_nustack > 1)
+		ctx->kpc_ucaller = ustack[1];
 }
 
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s)
 {
+	const prov_pinfo_t *pi = prov_pcache_get(s->pps_tid, s->pps_pid);
+
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->kpc_id = id;
 	ctx->kpc_cpu = s->pps_cpu;
+	ctx->kpc_pid = s->pps_pid;
+	ctx->kpc_tid = s->pps_tid;
+	ctx->kpc_timestamp = s->pps_time;
+	ctx->kpc_walltimestamp = s->pps_time + wall_off;
+	if (pi != NULL) {
+		ctx->kpc_ppid = pi->ppi_ppid;
+		ctx->kpc_uid = pi->ppi_uid;
+		ctx->kpc_gid = pi->ppi_gid;
+		memcpy(ctx->kpc_execname, pi->ppi_comm, sizeof(pi->ppi_comm));
+	}
+	if (s->pps_nchain > 0)
+		split_chain(ctx, s);
+}
+
+void prov_perf_shutdown(void)
+{
+	if (draining) {
+		uint64_t one = 1;
+
+		if (write(stopfd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(drainer, NULL);
+		draining = 0;
+		bury();
+	}
+	if (rings != NULL) {
+		for (int c = 0; c < ncpu; c++) {
+			if (rings[c].rg_fd < 0)
+				continue;
+			munmap(rings[c].rg_meta, rings[c].rg_maplen);
+			close(rings[c].rg_fd);
+		}
+		free(rings);
+		rings = NULL;
+	}
+	if (epfd >= 0)
+		close(epfd);
+	if (stopfd >= 0)
+		close(stopfd);
+	epfd = stopfd = -1;
 }

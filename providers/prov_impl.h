@@ -125,6 +125,53 @@ int prov_perf_wants_stack(dtrace_id_t id);
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s);
 
+/* ---- shared tracepoints (tp.c) ---- */
+
+typedef void prov_tp_fire_t(void *arg, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt);
+/* Call fn(arg, sample, format) for every hit of tracepoint sys:event,
+ * opening it on first use.  id: the probe (for the stack hint).  0 or -1
+ * with ks_provider_error. */
+int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
+    prov_tp_fire_t *fn, void *arg);
+void prov_tp_unsubscribe(const char *sys, const char *event,
+    prov_tp_fire_t *fn, void *arg);
+/* The parsed format of sys:event (kept for the process), or NULL. */
+const prov_tf_format_t *prov_tp_format(const char *sys, const char *event);
+/* Fill ctx->kpc_args from the non-common fields from index first on;
+ * strings become addresses served from ctx->kpc_ucap (valid until the
+ * next call; drain thread only). */
+void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
+    const uint8_t *raw, uint32_t rawlen, int first);
+/* Describe argument desc->dtargd_ndx the way prov_tp_args fills it. */
+void prov_tp_argdesc(const prov_tf_format_t *fmt, int first,
+    dtrace_argdesc_t *desc);
+
+/* ---- table-driven providers (tprows.c) ---- */
+
+typedef struct prov_tprow {
+	const char *tr_name;		/* probe name */
+	const char *tr_sys, *tr_event;	/* the tracepoint feeding it */
+	/* Fill ctx's args (ctx already holds the sample's thread); return
+	 * 0 to skip this firing. */
+	int (*tr_fire)(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+	    const prov_tf_format_t *fmt);
+	const char *tr_args[DTRACE_MAXARGS];	/* argument types */
+	dtrace_id_t tr_id;		/* set when the probe is made */
+} prov_tprow_t;
+
+/* Register provider name over rows (kept; rows of one name adjacent). */
+int prov_tprows_register(const char *name, prov_tprow_t *rows, int nrows);
+/* Integer field of a sample by name (0 if the format lacks it). */
+int64_t prov_tp_get(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
+    const char *field);
+/* Copy a char[] field into out (unchanged if absent). */
+void prov_tp_comm(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
+    const char *field, char out[16]);
+/* Make ctx describe thread tid (not the sampled one): pid, ppid, uid, gid
+ * from the cache, execname comm if not NULL; stacks cleared. */
+void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm);
+
 /* ---- process cache (pcache.c), drain thread only ---- */
 
 typedef struct prov_pinfo {
@@ -137,6 +184,8 @@ typedef struct prov_pinfo {
 const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid);
 /* The thread changed its comm (exec, prctl): update the cache. */
 void prov_pcache_comm(int32_t tid, int32_t pid, const char *comm);
+/* Thread tid of process pid was created by ptid of ppid: inherit. */
+void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid);
 /* The thread is gone: forget it. */
 void prov_pcache_forget(int32_t tid);
 

@@ -106,8 +106,13 @@ int prov_register_all(void)
 	registered = 1;
 	if (prov_profile_register() != 0)
 		rc = -1;
-	if (!prov_is_privileged())
+	if (prov_is_privileged() && prov_tracefs_root() != NULL) {
+		if (prov_syscall_register() != 0 || prov_proc_register() != 0 ||
+		    prov_sched_register() != 0 || prov_sdt_register() != 0)
+			rc = -1;
+	} else if (!prov_is_privileged()) {
 		prov_note("syscall, proc, sched, sdt need root or CAP_PERFMON");
+	}
 	pthread_mutex_unlock(&reg_lock);
 	return rc;
 }

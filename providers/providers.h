@@ -27,6 +27,11 @@ const char *prov_route(void);
  * shim through ks_provider_drops() when the shim defines it. */
 uint64_t prov_drops(int cpu);
 
+/* Size of each per-CPU perf ring in KiB (a power of two, at least 8),
+ * effective when the rings are first created; default 1024.  The
+ * environment variable DTUI_PERF_RING_KB sets it too.  0 or -1. */
+int prov_set_ring_kb(unsigned kb);
+
 /* Stop every event source (before exit). */
 void prov_shutdown(void);
 

@@ -1,0 +1,150 @@
+/*
+ * prov_syscall.c - the syscall provider: syscall::<name>:entry and
+ * syscall::<name>:return for every system call of the running kernel.
+ *
+ * Names come from tracefs events/syscalls (sys_enter_<name>, without the
+ * prefix).  entry fires from syscalls:sys_enter_<name> with arg0..argN the
+ * call's arguments in format-file order (typed through kpo_getargdesc);
+ * return fires from sys_exit_<name> with arg0 = arg1 = the return value,
+ * or -1 with errno set when the kernel returned -errno.
+ *
+ * Pointer arguments are the caller's user addresses; copyin/copyinstr read
+ * the live process (the shim's default), so a buffer the process changes
+ * or frees before the drain thread gets to the record reads back changed:
+ * only bytes captured at event time (kpc_ucap) are guaranteed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prov_impl.h"
+
+typedef struct scprobe {
+	char sp_event[64];		/* sys_enter_X or sys_exit_X */
+	int sp_return;
+	dtrace_id_t sp_id;
+} scprobe_t;
+
+static ks_provider_id_t prov_id;
+static int provided;
+
+static void make_probe(void *arg, const char *sys, const char *event)
+{
+	scprobe_t *sp;
+	const char *name;
+	int ret;
+
+	if (strncmp(event, "sys_enter_", 10) == 0) {
+		name = event + 10;
+		ret = 0;
+	} else if (strncmp(event, "sys_exit_", 9) == 0) {
+		name = event + 9;
+		ret = 1;
+	} else {
+		return;
+	}
+	if (ks_probe_lookup(prov_id, "", name, ret ? "return" : "entry") !=
+	    DTRACE_IDNONE)
+		return;
+	sp = calloc(1, sizeof(*sp));
+	if (sp == NULL)
+		return;
+	snprintf(sp->sp_event, sizeof(sp->sp_event), "%s", event);
+	sp->sp_return = ret;
+	sp->sp_id = ks_probe_create(prov_id, "", name,
+	    ret ? "return" : "entry", 0, sp);
+	if (sp->sp_id == DTRACE_IDNONE)
+		free(sp);
+}
+
+static void sc_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	if (provided)
+		return;
+	if (prov_tracefs_each("syscalls", make_probe, NULL) == 0)
+		provided = 1;
+}
+
+/* Index of the first argument field (after __syscall_nr). */
+static int first_arg(const prov_tf_format_t *fmt)
+{
+	int i = prov_tracefs_field(fmt, "__syscall_nr");
+
+	return i < 0 ? 0 : i + 1;
+}
+
+static void sc_fire(void *arg, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	scprobe_t *sp = arg;
+	ks_probe_ctx_t ctx;
+
+	prov_perf_ctx(&ctx, sp->sp_id, s);
+	if (!sp->sp_return) {
+		prov_tp_args(&ctx, fmt, s->pps_raw, s->pps_rawlen,
+		    first_arg(fmt));
+	} else {
+		int i = prov_tracefs_field(fmt, "ret");
+		int64_t ret = i < 0 ? 0 : (int64_t)prov_tracefs_int(
+		    &fmt->tff_fields[i], s->pps_raw, s->pps_rawlen);
+
+		if (ret < 0 && ret >= -4095) {
+			ctx.kpc_errno = (int32_t)-ret;
+			ret = -1;
+		}
+		ctx.kpc_args[0] = ctx.kpc_args[1] = (uint64_t)ret;
+	}
+	ks_probe_fire(&ctx);
+}
+
+static int sc_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	scprobe_t *sp = arg;
+
+	return prov_tp_subscribe("syscalls", sp->sp_event, id, sc_fire, sp);
+}
+
+static void sc_disable(void *parg, dtrace_id_t id, void *arg)
+{
+	scprobe_t *sp = arg;
+
+	prov_tp_unsubscribe("syscalls", sp->sp_event, sc_fire, sp);
+}
+
+static void sc_getargdesc(void *parg, dtrace_id_t id, void *arg,
+    dtrace_argdesc_t *desc)
+{
+	scprobe_t *sp = arg;
+	const prov_tf_format_t *fmt;
+
+	if (sp->sp_return) {
+		if (desc->dtargd_ndx > 1) {
+			desc->dtargd_ndx = DTRACE_ARGNONE;
+			return;
+		}
+		snprintf(desc->dtargd_native, sizeof(desc->dtargd_native),
+		    "int64_t");
+		desc->dtargd_mapping = desc->dtargd_ndx;
+		return;
+	}
+	fmt = prov_tp_format("syscalls", sp->sp_event);
+	if (fmt == NULL) {
+		desc->dtargd_ndx = DTRACE_ARGNONE;
+		return;
+	}
+	prov_tp_argdesc(fmt, first_arg(fmt), desc);
+}
+
+static const ks_provider_ops_t sc_ops = {
+	.kpo_provide = sc_provide,
+	.kpo_enable = sc_enable,
+	.kpo_disable = sc_disable,
+	.kpo_getargdesc = sc_getargdesc,
+};
+
+int prov_syscall_register(void)
+{
+	if (ks_provider_register("syscall", &sc_ops, NULL, &prov_id) != 0)
+		return errno == EEXIST ? 0 : -1;
+	return 0;
+}

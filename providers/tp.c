@@ -1,0 +1,250 @@
+/*
+ * tp.c - tracepoints shared by several probes.
+ *
+ * A tracepoint (sched:sched_switch, syscalls:sys_exit_openat ...) may feed
+ * several probes at once: sched:::on-cpu and sched:::off-cpu both come
+ * from sched_switch, sdt:sched::sched_switch too.  A struct tp is one
+ * tracefs event opened through perf on every CPU, with its parsed format
+ * and up to TP_MAXSUB subscribers (a callback and its probe); it is opened
+ * with the first subscriber and closed with the last.
+ *
+ * The subscriber slots are read by the drain thread without a lock: a
+ * slot is published with a release store after it is filled and cleared
+ * by storing NULL, and subscriber arguments live as long as their probes.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prov_impl.h"
+
+#define TP_MAXSUB 8
+#define STRBUF 16384
+#define FAKE_BASE 0xffffff8000000000ull	/* never a user address */
+
+typedef struct tpsub {
+	prov_tp_fire_t *ts_fn;
+	void *ts_arg;
+} tpsub_t;
+
+typedef struct tp {
+	char tp_sys[64], tp_event[64];
+	prov_tf_format_t tp_fmt;
+	prov_perf_src_t *tp_src;
+	int tp_chain;			/* opened with call chains */
+	int tp_nsub;
+	tpsub_t tp_subs[TP_MAXSUB];
+	tpsub_t *tp_live[TP_MAXSUB];	/* what the drain thread reads */
+	struct tp *tp_link;
+} tp_t;
+
+static pthread_mutex_t tplk = PTHREAD_MUTEX_INITIALIZER;
+static tp_t *tps;
+
+/* Drain thread: run every subscriber of the tracepoint. */
+static void tp_sample(void *arg, const prov_perf_sample_t *s)
+{
+	tp_t *tp = arg;
+
+	for (int i = 0; i < TP_MAXSUB; i++) {
+		tpsub_t *sub = __atomic_load_n(&tp->tp_live[i],
+		    __ATOMIC_ACQUIRE);
+
+		if (sub != NULL)
+			sub->ts_fn(sub->ts_arg, s, &tp->tp_fmt);
+	}
+}
+
+static tp_t *tp_find(const char *sys, const char *event, int create)
+{
+	tp_t *tp;
+
+	for (tp = tps; tp != NULL; tp = tp->tp_link)
+		if (strcmp(tp->tp_sys, sys) == 0 &&
+		    strcmp(tp->tp_event, event) == 0)
+			return tp;
+	if (!create)
+		return NULL;
+	tp = calloc(1, sizeof(*tp));
+	if (tp == NULL) {
+		ks_provider_error("tracepoint %s:%s: out of memory", sys, event);
+		return NULL;
+	}
+	if (prov_tracefs_format(sys, event, &tp->tp_fmt) != 0) {
+		ks_provider_error("tracepoint %s:%s: cannot read its format",
+		    sys, event);
+		free(tp);
+		return NULL;
+	}
+	snprintf(tp->tp_sys, sizeof(tp->tp_sys), "%s", sys);
+	snprintf(tp->tp_event, sizeof(tp->tp_event), "%s", event);
+	tp->tp_link = tps;
+	tps = tp;
+	return tp;
+}
+
+/* (Re)open the perf source, with call chains if wanted. */
+static int tp_open(tp_t *tp, int chain)
+{
+	prov_perf_src_t *src;
+
+	if (tp->tp_src != NULL && (tp->tp_chain || !chain))
+		return 0;
+	src = prov_perf_tracepoint(tp->tp_fmt.tff_id, chain, tp_sample, tp);
+	if (src == NULL)
+		return -1;
+	if (tp->tp_src != NULL)
+		prov_perf_close(tp->tp_src);
+	tp->tp_src = src;
+	tp->tp_chain = chain;
+	return 0;
+}
+
+int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
+    prov_tp_fire_t *fn, void *arg)
+{
+	tp_t *tp;
+	int slot = -1, rc = -1;
+
+	pthread_mutex_lock(&tplk);
+	tp = tp_find(sys, event, 1);
+	if (tp == NULL)
+		goto out;
+	for (int i = 0; i < TP_MAXSUB; i++) {
+		if (tp->tp_live[i] != NULL && tp->tp_subs[i].ts_fn == fn &&
+		    tp->tp_subs[i].ts_arg == arg) {
+			rc = 0;
+			goto out;
+		}
+		if (tp->tp_live[i] == NULL && slot < 0)
+			slot = i;
+	}
+	if (slot < 0) {
+		ks_provider_error("tracepoint %s:%s: too many probes on it",
+		    sys, event);
+		goto out;
+	}
+	if (tp_open(tp, prov_perf_wants_stack(id)) != 0)
+		goto out;
+	tp->tp_subs[slot].ts_fn = fn;
+	tp->tp_subs[slot].ts_arg = arg;
+	__atomic_store_n(&tp->tp_live[slot], &tp->tp_subs[slot],
+	    __ATOMIC_RELEASE);
+	tp->tp_nsub++;
+	rc = 0;
+out:
+	pthread_mutex_unlock(&tplk);
+	return rc;
+}
+
+void prov_tp_unsubscribe(const char *sys, const char *event,
+    prov_tp_fire_t *fn, void *arg)
+{
+	tp_t *tp;
+
+	pthread_mutex_lock(&tplk);
+	tp = tp_find(sys, event, 0);
+	for (int i = 0; tp != NULL && i < TP_MAXSUB; i++) {
+		if (tp->tp_live[i] == NULL || tp->tp_subs[i].ts_fn != fn ||
+		    tp->tp_subs[i].ts_arg != arg)
+			continue;
+		__atomic_store_n(&tp->tp_live[i], NULL, __ATOMIC_RELEASE);
+		if (--tp->tp_nsub == 0) {
+			prov_perf_close(tp->tp_src);
+			tp->tp_src = NULL;
+			tp->tp_chain = 0;
+		}
+	}
+	pthread_mutex_unlock(&tplk);
+}
+
+const prov_tf_format_t *prov_tp_format(const char *sys, const char *event)
+{
+	const prov_tf_format_t *f;
+	tp_t *tp;
+
+	pthread_mutex_lock(&tplk);
+	tp = tp_find(sys, event, 1);
+	f = tp != NULL ? &tp->tp_fmt : NULL;
+	pthread_mutex_unlock(&tplk);
+	return f;
+}
+
+/* ---- arguments from a raw record (drain thread only) ---- */
+
+static char strbuf[STRBUF];
+static ks_ucapture_t ucaps[DTRACE_MAXARGS];
+
+void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
+    const uint8_t *raw, uint32_t rawlen, int first)
+{
+	uint32_t used = 0;
+	int n = 0, nucap = 0;
+
+	for (int i = first; i < fmt->tff_nfields && n < DTRACE_MAXARGS; i++) {
+		const prov_tf_field_t *f = &fmt->tff_fields[i];
+		const char *str;
+		uint32_t len;
+
+		if (f->tff_common)
+			continue;
+		str = prov_tracefs_str(f, raw, rawlen, &len);
+		if (str == NULL) {
+			ctx->kpc_args[n++] = prov_tracefs_int(f, raw, rawlen);
+			continue;
+		}
+		if (len + 1 > STRBUF - used) {
+			ctx->kpc_args[n++] = 0;
+			continue;
+		}
+		memcpy(strbuf + used, str, len);
+		strbuf[used + len] = '\0';
+		ucaps[nucap].kuc_addr = FAKE_BASE + used;
+		ucaps[nucap].kuc_len = len + 1;
+		ucaps[nucap].kuc_data = (const uint8_t *)strbuf + used;
+		ctx->kpc_args[n++] = FAKE_BASE + used;
+		nucap++;
+		used += len + 1;
+	}
+	ctx->kpc_ucap = ucaps;
+	ctx->kpc_nucap = (uint32_t)nucap;
+}
+
+/* C type of a field as D should see it: strings are char *, other
+ * pointers uintptr_t, integers by size and signedness (kernel typedefs
+ * such as umode_t mean nothing to D). */
+static void field_type(const prov_tf_field_t *f, char *buf, size_t len)
+{
+	if (prov_tracefs_is_str(f) || (strstr(f->tff_type, "char") != NULL &&
+	    strchr(f->tff_type, '*') != NULL))
+		snprintf(buf, len, "char *");
+	else if (f->tff_array > 0 || f->tff_dataloc ||
+	    strchr(f->tff_type, '*') != NULL)
+		snprintf(buf, len, "uintptr_t");
+	else if (f->tff_size == 1 || f->tff_size == 2 || f->tff_size == 4 ||
+	    f->tff_size == 8)
+		snprintf(buf, len, "%sint%u_t", f->tff_signed ? "" : "u",
+		    f->tff_size * 8);
+	else
+		snprintf(buf, len, "uint64_t");
+}
+
+void prov_tp_argdesc(const prov_tf_format_t *fmt, int first,
+    dtrace_argdesc_t *desc)
+{
+	int n = 0;
+
+	for (int i = first; fmt != NULL && i < fmt->tff_nfields; i++) {
+		const prov_tf_field_t *f = &fmt->tff_fields[i];
+
+		if (f->tff_common)
+			continue;
+		if (n++ == desc->dtargd_ndx) {
+			field_type(f, desc->dtargd_native,
+			    sizeof(desc->dtargd_native));
+			desc->dtargd_mapping = desc->dtargd_ndx;
+			return;
+		}
+	}
+	desc->dtargd_ndx = DTRACE_ARGNONE;
+}

@@ -1,0 +1,176 @@
+/*
+ * tprows.c - providers described by a table of rows, each row a probe
+ * name fed by one tracepoint (proc and sched use it).
+ *
+ * Several rows may carry the same name (proc:::exec comes from execve and
+ * execveat); they form one probe, enabled by subscribing every row.  A row
+ * with a NULL type list does not describe arguments (the first row of a
+ * name does).  A row's tr_fire fills the firing's arguments (and may change
+ * its process fields) and returns 0 to skip the firing.  A probe is made
+ * only when every tracepoint it needs exists here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prov_impl.h"
+
+typedef struct tptable {
+	ks_provider_id_t tt_prov;
+	prov_tprow_t *tt_rows;
+	int tt_nrows;
+	int tt_provided;
+} tptable_t;
+
+static int row_exists(const prov_tprow_t *r)
+{
+	return prov_tp_format(r->tr_sys, r->tr_event) != NULL;
+}
+
+static void rows_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	tptable_t *t = parg;
+
+	if (t->tt_provided)
+		return;
+	t->tt_provided = 1;
+	for (int i = 0; i < t->tt_nrows; i++) {
+		prov_tprow_t *r = &t->tt_rows[i];
+		int ok = 1;
+
+		if (i > 0 && strcmp(r->tr_name, t->tt_rows[i - 1].tr_name) == 0)
+			continue;	/* made with its first row */
+		for (int j = i; j < t->tt_nrows &&
+		    strcmp(t->tt_rows[j].tr_name, r->tr_name) == 0; j++)
+			ok = ok && row_exists(&t->tt_rows[j]);
+		if (!ok)
+			continue;
+		r->tr_id = ks_probe_create(t->tt_prov, "", "", r->tr_name, 0, r);
+		for (int j = i + 1; j < t->tt_nrows &&
+		    strcmp(t->tt_rows[j].tr_name, r->tr_name) == 0; j++)
+			t->tt_rows[j].tr_id = r->tr_id;
+	}
+}
+
+static void row_fire(void *arg, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	prov_tprow_t *r = arg;
+	ks_probe_ctx_t ctx;
+
+	prov_perf_ctx(&ctx, r->tr_id, s);
+	if (r->tr_fire(&ctx, s, fmt))
+		ks_probe_fire(&ctx);
+}
+
+static void rows_disable(void *parg, dtrace_id_t id, void *arg)
+{
+	tptable_t *t = parg;
+
+	for (int i = 0; i < t->tt_nrows; i++) {
+		prov_tprow_t *r = &t->tt_rows[i];
+
+		if (r->tr_id == id)
+			prov_tp_unsubscribe(r->tr_sys, r->tr_event, row_fire, r);
+	}
+}
+
+static int rows_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	tptable_t *t = parg;
+
+	for (int i = 0; i < t->tt_nrows; i++) {
+		prov_tprow_t *r = &t->tt_rows[i];
+
+		if (r->tr_id == id && prov_tp_subscribe(r->tr_sys,
+		    r->tr_event, id, row_fire, r) != 0) {
+			rows_disable(parg, id, arg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void rows_getargdesc(void *parg, dtrace_id_t id, void *arg,
+    dtrace_argdesc_t *desc)
+{
+	prov_tprow_t *r = arg;
+	int n = 0;
+
+	while (n < DTRACE_MAXARGS && r->tr_args[n] != NULL)
+		n++;
+	if (desc->dtargd_ndx < 0 || desc->dtargd_ndx >= n) {
+		desc->dtargd_ndx = DTRACE_ARGNONE;
+		return;
+	}
+	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native), "%s",
+	    r->tr_args[desc->dtargd_ndx]);
+	desc->dtargd_mapping = desc->dtargd_ndx;
+}
+
+static const ks_provider_ops_t rows_ops = {
+	.kpo_provide = rows_provide,
+	.kpo_enable = rows_enable,
+	.kpo_disable = rows_disable,
+	.kpo_getargdesc = rows_getargdesc,
+};
+
+int prov_tprows_register(const char *name, prov_tprow_t *rows, int nrows)
+{
+	tptable_t *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return -1;
+	t->tt_rows = rows;
+	t->tt_nrows = nrows;
+	if (ks_provider_register(name, &rows_ops, t, &t->tt_prov) != 0) {
+		free(t);
+		return errno == EEXIST ? 0 : -1;
+	}
+	return 0;
+}
+
+int64_t prov_tp_get(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
+    const char *field)
+{
+	int i = prov_tracefs_field(fmt, field);
+
+	if (i < 0)
+		return 0;
+	return (int64_t)prov_tracefs_int(&fmt->tff_fields[i], s->pps_raw,
+	    s->pps_rawlen);
+}
+
+void prov_tp_comm(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
+    const char *field, char out[16])
+{
+	int i = prov_tracefs_field(fmt, field);
+	const char *str;
+	uint32_t len;
+
+	if (i < 0)
+		return;
+	str = prov_tracefs_str(&fmt->tff_fields[i], s->pps_raw, s->pps_rawlen,
+	    &len);
+	if (str == NULL)
+		return;
+	if (len > 15)
+		len = 15;
+	memcpy(out, str, len);
+	out[len] = '\0';
+}
+
+void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm)
+{
+	const prov_pinfo_t *pi = prov_pcache_get(tid, 0);
+
+	ctx->kpc_tid = tid;
+	ctx->kpc_pid = pi->ppi_pid > 0 ? pi->ppi_pid : tid;
+	ctx->kpc_ppid = pi->ppi_ppid;
+	ctx->kpc_uid = pi->ppi_uid;
+	ctx->kpc_gid = pi->ppi_gid;
+	ctx->kpc_nkstack = ctx->kpc_nustack = 0;
+	memcpy(ctx->kpc_execname, comm != NULL ? comm : pi->ppi_comm,
+	    sizeof(ctx->kpc_execname));
+	ctx->kpc_execname[sizeof(ctx->kpc_execname) - 1] = '\0';
+}
