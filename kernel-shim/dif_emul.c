@@ -115,6 +115,7 @@ static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
 	t->kdt_val = val;
 	t->kdt_type = (uint8_t)type;
 	t->kdt_size = 0;
+	t->kdt_ref = (uint8_t)ref;
 	if (ref && type == DIF_TYPE_STRING) {
 		int64_t len = ks_dif_strlen(x, val);
 

@@ -22,6 +22,7 @@ typedef struct ks_dif_tuple {
 	uint64_t kdt_val;		/* value, or address of the referent */
 	uint64_t kdt_size;		/* 0 for by-value entries */
 	uint8_t kdt_type;		/* DIF_TYPE_CTF or DIF_TYPE_STRING */
+	uint8_t kdt_ref;		/* pushed by PUSHTR */
 } ks_dif_tuple_t;
 
 /* A range of shim memory DIF may read: [kdr_lo, kdr_hi). */
@@ -40,6 +41,12 @@ typedef struct ks_dif_exec {
 } ks_dif_exec_t;
 
 /* ---- dif_load.c: faults, regions, checked access ---------------------- */
+
+/* Constant strings DIF may read: "" at KS_DIF_EMPTY, "global" at
+ * KS_DIF_GLOBAL (zonename). */
+extern const char ks_dif_rodata[16];
+#define KS_DIF_EMPTY	((uint64_t)(uintptr_t)&ks_dif_rodata[0])
+#define KS_DIF_GLOBAL	((uint64_t)(uintptr_t)&ks_dif_rodata[1])
 
 /* Record a fault (the first one wins). */
 void ks_dif_fault(ks_dif_exec_t *x, uint32_t kind, uint64_t addr);
@@ -96,6 +103,14 @@ uint64_t ks_dif_call(ks_dif_exec_t *x, uint32_t subr);
 /* String subroutines (dif_str.c); 0 if subr is not one of them, with
  * *handled = 0. */
 uint64_t ks_dif_call_str(ks_dif_exec_t *x, uint32_t subr, int *handled);
+
+/* json, inet_ntop/ntoa/ntoa6, uuidstr (dif_fmt.c); *handled as above. */
+uint64_t ks_dif_call_fmt(ks_dif_exec_t *x, uint32_t subr, int *handled);
+/* The string argument i: its address (checked readable, length in *lenp),
+ * or NULL after a fault. */
+const char *ks_dif_str_arg(ks_dif_exec_t *x, unsigned i, uint64_t *lenp);
+/* A new scratch string of len bytes plus NUL; NULL after NOSCRATCH. */
+char *ks_dif_newstr(ks_dif_exec_t *x, uint64_t len);
 
 /* Argument i of the current call (0 when absent). */
 static inline uint64_t ks_dif_arg(const ks_dif_exec_t *x, unsigned i)

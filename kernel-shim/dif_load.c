@@ -18,6 +18,8 @@
 #include <sys/uio.h>
 #include "dif_impl.h"
 
+const char ks_dif_rodata[16] = "\0global";
+
 void ks_dif_fault(ks_dif_exec_t *x, uint32_t kind, uint64_t addr)
 {
 	ks_mstate_t *ms = x->kdx_ms;
@@ -70,6 +72,7 @@ static void regions(ks_dif_exec_t *x)
 	const ks_difo_t *dp = x->kdx_dp;
 
 	x->kdx_nrg = 0;
+	add_region(x, ks_dif_rodata, sizeof (ks_dif_rodata));
 	add_region(x, dp->dtdo_strtab, dp->dtdo_strlen);
 	for (int i = 0; i < 4; i++) {
 		if (ms->kms_probe[i] != NULL)
@@ -83,10 +86,6 @@ static void regions(ks_dif_exec_t *x)
 	if (ms->kms_vstate != NULL)
 		x->kdx_nrg += ks_vstate_regions(ms->kms_vstate,
 		    &x->kdx_rg[x->kdx_nrg], KS_DIF_NREGIONS - x->kdx_nrg);
-	if (x->kdx_nrg == 0) {		/* mark as computed */
-		x->kdx_rg[0].kdr_lo = x->kdx_rg[0].kdr_hi = 0;
-		x->kdx_nrg = 1;
-	}
 }
 
 /* End of the readable region holding addr, or 0 if none does. */

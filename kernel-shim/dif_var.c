@@ -1,66 +1,620 @@
 /*
- * dif_var.c - variable storage of one consumer (first version: built-ins
- * and stubs; the dynamic variable arena follows).
+ * dif_var.c - variables: the built-ins of ch. 9 and the storage of one
+ * consumer's user variables (ks_vstate_t).
+ *
+ * Storage, all allocated by ks_vstate_create (probe context never
+ * allocates):
+ *   - global scalars live in kvs_gstore, a block carved up at declare time
+ *     (integers 8 bytes; strings strsize + 1; other by-ref values their
+ *     declared size);
+ *   - dynamic variables (thread-local scalars, global and thread-local
+ *     associative array elements) live in the arena kvs_dyn of dynvarsize
+ *     bytes.  Each is one block: a dent header, its key, its value.  Blocks
+ *     come from a bump pointer or from per-size free lists (sizes are
+ *     multiples of 16), are found through a hash table of chains, and go
+ *     back to their free list when a zero is stored.  A store that finds
+ *     no block is dropped and counted in kvs_dyndrops.
+ * A key is the variable id and scope, then for thread-locals the tid, then
+ * the tuple stack: each element a tag ('V' value, 'S' string, 'R' other
+ * reference), a length for references, and the bytes.
+ *
+ * Variable ids: each user variable is declared once per consumer (global
+ * and thread-local ids are separate spaces), with its type; kvs_vi maps
+ * (space, id) to that information in pages of 256 ids.
+ *
+ * Concurrency: the shim serialises firings of a consumer (ecb.c), so the
+ * key buffer and the arena need no lock; loaded by-ref values point into
+ * the storage and stay valid until the firing ends.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dif_impl.h"
 
+#define NSPACE		2		/* 0 global, 1 thread-local */
+#define VPAGE		256
+#define NTOK		8		/* threads with strtok state */
+#define BLK		16		/* arena block granularity */
+
+typedef struct vinfo {
+	uint8_t vi_kind;		/* DIFV_KIND_* */
+	uint8_t vi_strtype;		/* value is a string */
+	uint8_t vi_byref;		/* value is copied in and out */
+	uint32_t vi_size;		/* bytes of the value */
+	uint64_t vi_off;		/* global scalars: offset in gstore */
+} vinfo_t;
+
+typedef struct dent {			/* one dynamic variable block */
+	uint32_t de_next;		/* chain: handle of the next, 0 end */
+	uint32_t de_hash;
+	uint32_t de_keylen;
+	uint32_t de_bsize;		/* block size, multiple of BLK */
+} dent_t;
+
+typedef struct tokstate {
+	int32_t ts_tid;
+	int ts_used;
+	uint64_t ts_pos;
+	char *ts_buf;			/* strsize + 1 bytes */
+} tokstate_t;
+
 struct ks_vstate {
 	uint64_t kvs_strsize;
 	uint64_t kvs_dyndrops;
-	uint64_t kvs_used;
+	uint64_t kvs_used;		/* bytes of live dynamic blocks */
+	vinfo_t *kvs_vi[NSPACE][VPAGE];	/* pages of 256 ids */
+	char *kvs_gstore;		/* global scalars */
+	uint64_t kvs_gsize, kvs_gused;
+	char *kvs_dyn;			/* dynamic variable arena */
+	uint64_t kvs_dynsize, kvs_bump;
+	uint32_t *kvs_bucket;		/* hash chains (handles) */
+	uint32_t kvs_nbucket;		/* power of two */
+	uint32_t *kvs_free;		/* free list per size class */
+	uint32_t kvs_nclass;
+	char *kvs_key;			/* key being built */
+	uint64_t kvs_keymax;
+	char *kvs_zero;			/* zeroed: missing by-ref values */
+	uint64_t kvs_zerosize;
+	uint64_t kvs_maxval;		/* largest value size */
+	tokstate_t kvs_tok[NTOK];
 };
+
+static uint64_t round_up(uint64_t n, uint64_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+static int sizes(ks_vstate_t *vs, uint64_t dynvarsize, uint64_t strsize)
+{
+	uint64_t elem = 5 + (strsize > 8 ? strsize : 8);
+
+	vs->kvs_strsize = strsize;
+	vs->kvs_maxval = strsize + 1 > 4096 ? strsize + 1 : 4096;
+	vs->kvs_keymax = 8 + (KS_DIF_TUPLE_MAX + 1) * elem;
+	vs->kvs_gsize = 65536 + 256 * round_up(strsize + 1, 8);
+	vs->kvs_zerosize = vs->kvs_maxval;
+	vs->kvs_dynsize = dynvarsize / BLK * BLK;
+	if (vs->kvs_dynsize > (uint64_t)BLK * UINT32_MAX)
+		vs->kvs_dynsize = (uint64_t)BLK * (UINT32_MAX - 1);
+	vs->kvs_nclass = (uint32_t)((sizeof (dent_t) + vs->kvs_keymax + 8 +
+	    vs->kvs_maxval) / BLK + 2);
+	vs->kvs_nbucket = 64;
+	while (vs->kvs_nbucket < (1u << 20) &&
+	    (uint64_t)vs->kvs_nbucket * 256 < vs->kvs_dynsize)
+		vs->kvs_nbucket <<= 1;
+	return 0;
+}
 
 ks_vstate_t *ks_vstate_create(uint64_t dynvarsize, uint64_t strsize)
 {
 	ks_vstate_t *vs = calloc(1, sizeof (*vs));
+	int ok = 1;
 
-	if (vs != NULL)
-		vs->kvs_strsize = strsize;
-	(void)dynvarsize;
+	if (vs == NULL || strsize == 0 || strsize > (1u << 24)) {
+		free(vs);
+		return NULL;
+	}
+	sizes(vs, dynvarsize, strsize);
+	vs->kvs_gstore = calloc(1, vs->kvs_gsize);
+	vs->kvs_dyn = calloc(1, vs->kvs_dynsize ? vs->kvs_dynsize : 1);
+	vs->kvs_bucket = calloc(vs->kvs_nbucket, sizeof (uint32_t));
+	vs->kvs_free = calloc(vs->kvs_nclass, sizeof (uint32_t));
+	vs->kvs_key = calloc(1, vs->kvs_keymax);
+	vs->kvs_zero = calloc(1, vs->kvs_zerosize);
+	ok = vs->kvs_gstore && vs->kvs_dyn && vs->kvs_bucket &&
+	    vs->kvs_free && vs->kvs_key && vs->kvs_zero;
+	for (int i = 0; ok && i < NTOK; i++) {
+		vs->kvs_tok[i].ts_buf = calloc(1, strsize + 1);
+		ok = vs->kvs_tok[i].ts_buf != NULL;
+	}
+	if (!ok) {
+		ks_vstate_destroy(vs);
+		return NULL;
+	}
 	return vs;
 }
 
 void ks_vstate_destroy(ks_vstate_t *vs)
 {
+	if (vs == NULL)
+		return;
+	for (int s = 0; s < NSPACE; s++)
+		for (int p = 0; p < VPAGE; p++)
+			free(vs->kvs_vi[s][p]);
+	for (int i = 0; i < NTOK; i++)
+		free(vs->kvs_tok[i].ts_buf);
+	free(vs->kvs_gstore);
+	free(vs->kvs_dyn);
+	free(vs->kvs_bucket);
+	free(vs->kvs_free);
+	free(vs->kvs_key);
+	free(vs->kvs_zero);
 	free(vs);
 }
 
-int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
-    size_t errlen)
+uint64_t ks_vstate_dyndrops(const ks_vstate_t *vs)
 {
-	return 0;
+	return vs->kvs_dyndrops;
 }
 
-uint64_t ks_vstate_dyndrops(const ks_vstate_t *vs) { return vs->kvs_dyndrops; }
-uint64_t ks_vstate_used(const ks_vstate_t *vs) { return vs->kvs_used; }
-uint64_t ks_vstate_strsize(const ks_vstate_t *vs) { return vs->kvs_strsize; }
+uint64_t ks_vstate_used(const ks_vstate_t *vs)
+{
+	return vs->kvs_used;
+}
+
+uint64_t ks_vstate_strsize(const ks_vstate_t *vs)
+{
+	return vs->kvs_strsize;
+}
 
 unsigned ks_vstate_regions(const ks_vstate_t *vs, ks_dif_region_t *rg,
     unsigned max)
 {
-	return 0;
+	const struct { const char *p; uint64_t n; } r[] = {
+		{ vs->kvs_gstore, vs->kvs_gsize },
+		{ vs->kvs_dyn, vs->kvs_dynsize },
+		{ vs->kvs_zero, vs->kvs_zerosize },
+	};
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < 3 && n < max; i++) {
+		if (r[i].n == 0)
+			continue;
+		rg[n].kdr_lo = (uintptr_t)r[i].p;
+		rg[n].kdr_hi = (uintptr_t)r[i].p + r[i].n;
+		n++;
+	}
+	return n;
 }
 
 char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,
     int reset)
 {
+	tokstate_t *t = &vs->kvs_tok[(uint32_t)tid % NTOK];
+
+	if (!reset && (!t->ts_used || t->ts_tid != tid))
+		return NULL;
+	if (reset) {
+		t->ts_used = 1;
+		t->ts_tid = tid;
+		t->ts_pos = 0;
+	}
+	*posp = &t->ts_pos;
+	return t->ts_buf;
+}
+
+/* ---- declarations ------------------------------------------------------ */
+
+static vinfo_t *vinfo(const ks_vstate_t *vs, unsigned space, uint32_t id)
+{
+	vinfo_t *page = vs->kvs_vi[space][(id >> 8) & 0xff];
+
+	if (page == NULL || page[id & 0xff].vi_size == 0)
+		return NULL;
+	return &page[id & 0xff];
+}
+
+/* Describe dv's value; -1 with a message if it cannot be stored. */
+static int describe(ks_vstate_t *vs, const dtrace_difv_t *dv, vinfo_t *vi,
+    char *err, size_t errlen)
+{
+	const dtrace_diftype_t *t = &dv->dtdv_type;
+
+	memset(vi, 0, sizeof (*vi));
+	vi->vi_kind = dv->dtdv_kind;
+	vi->vi_strtype = t->dtdt_kind == DIF_TYPE_STRING;
+	vi->vi_byref = vi->vi_strtype || (t->dtdt_flags & DIF_TF_BYREF);
+	if (vi->vi_strtype)
+		vi->vi_size = (uint32_t)vs->kvs_strsize + 1;
+	else if (vi->vi_byref)
+		vi->vi_size = t->dtdt_size;
+	else
+		vi->vi_size = 8;
+	if (vi->vi_size == 0 || vi->vi_size > vs->kvs_maxval) {
+		snprintf(err, errlen, "variable %#x: by-reference size %u is "
+		    "not in 1..%llu", dv->dtdv_id, t->dtdt_size,
+		    (unsigned long long)vs->kvs_maxval);
+		return -1;
+	}
+	return 0;
+}
+
+static int declare_one(ks_vstate_t *vs, const dtrace_difv_t *dv, char *err,
+    size_t errlen)
+{
+	unsigned space = dv->dtdv_scope == DIFV_SCOPE_THREAD;
+	uint32_t id = dv->dtdv_id & 0xffff;
+	vinfo_t vi, *old, **page;
+
+	if (describe(vs, dv, &vi, err, errlen) != 0)
+		return -1;
+	old = vinfo(vs, space, id);
+	if (old != NULL) {
+		if (old->vi_kind == vi.vi_kind && old->vi_size == vi.vi_size &&
+		    old->vi_strtype == vi.vi_strtype)
+			return 0;
+		snprintf(err, errlen, "variable %#x is declared twice with "
+		    "different types", id);
+		return -1;
+	}
+	if (!space && vi.vi_kind == DIFV_KIND_SCALAR) {
+		uint64_t need = round_up(vi.vi_size, 8);
+
+		if (need > vs->kvs_gsize - vs->kvs_gused) {
+			snprintf(err, errlen, "variable %#x: no room for more "
+			    "global variables (%llu bytes)", id,
+			    (unsigned long long)vs->kvs_gsize);
+			return -1;
+		}
+		vi.vi_off = vs->kvs_gused;
+		vs->kvs_gused += need;
+	}
+	page = &vs->kvs_vi[space][id >> 8];
+	if (*page == NULL && (*page = calloc(VPAGE, sizeof (vinfo_t))) == NULL) {
+		snprintf(err, errlen, "out of memory declaring variables");
+		return -1;
+	}
+	(*page)[id & 0xff] = vi;
+	return 0;
+}
+
+int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
+    size_t errlen)
+{
+	for (uint32_t i = 0; i < dp->dtdo_varlen; i++) {
+		const dtrace_difv_t *dv = &dp->dtdo_vartab[i];
+
+		if (dv->dtdv_scope == DIFV_SCOPE_LOCAL)
+			continue;
+		if (declare_one(vs, dv, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- built-in variables ------------------------------------------------- */
+
+static const ks_probe_ctx_t nullctx;
+
+static uint64_t probestr(const ks_mstate_t *ms, int i)
+{
+	return ms->kms_probe[i] ? (uint64_t)(uintptr_t)ms->kms_probe[i] :
+	    KS_DIF_EMPTY;
+}
+
+uint64_t ks_dif_builtin(ks_dif_exec_t *x, uint32_t id)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	const ks_probe_ctx_t *c = ms->kms_ctx ? ms->kms_ctx : &nullctx;
+
+	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9)
+		return c->kpc_args[id - DIF_VAR_ARG0];
+	switch (id) {
+	case DIF_VAR_TIMESTAMP: return c->kpc_timestamp;
+	case DIF_VAR_VTIMESTAMP: return c->kpc_vtimestamp;
+	case DIF_VAR_WALLTIMESTAMP: return c->kpc_walltimestamp;
+	case DIF_VAR_EPID: return ms->kms_epid;
+	case DIF_VAR_ID: return c->kpc_id;
+	case DIF_VAR_STACKDEPTH: return c->kpc_nkstack;
+	case DIF_VAR_USTACKDEPTH: return c->kpc_nustack;
+	case DIF_VAR_CALLER: return c->kpc_caller;
+	case DIF_VAR_UCALLER: return c->kpc_ucaller;
+	case DIF_VAR_PROBEPROV: return probestr(ms, 0);
+	case DIF_VAR_PROBEMOD: return probestr(ms, 1);
+	case DIF_VAR_PROBEFUNC: return probestr(ms, 2);
+	case DIF_VAR_PROBENAME: return probestr(ms, 3);
+	case DIF_VAR_PID: return (uint64_t)(int64_t)c->kpc_pid;
+	case DIF_VAR_PPID: return (uint64_t)(int64_t)c->kpc_ppid;
+	case DIF_VAR_TID: return (uint64_t)(int64_t)c->kpc_tid;
+	case DIF_VAR_UID: return c->kpc_uid;
+	case DIF_VAR_GID: return c->kpc_gid;
+	case DIF_VAR_ERRNO: return (uint64_t)(int64_t)c->kpc_errno;
+	case DIF_VAR_CPU: return c->kpc_cpu;
+	case DIF_VAR_EXECNAME:
+		return ms->kms_ctx ? (uint64_t)(uintptr_t)c->kpc_execname :
+		    KS_DIF_EMPTY;
+	case DIF_VAR_ZONENAME: return KS_DIF_GLOBAL;
+	default: return 0;		/* curthread, ipl: no Linux meaning */
+	}
+}
+
+uint64_t ks_dif_builtin_array(ks_dif_exec_t *x, uint32_t id, uint64_t ndx)
+{
+	const ks_probe_ctx_t *c = x->kdx_ms->kms_ctx;
+
+	if (c == NULL)
+		c = &nullctx;
+	switch (id) {
+	case DIF_VAR_ARGS:
+		return ndx < DTRACE_MAXARGS ? c->kpc_args[ndx] : 0;
+	case DIF_VAR_UREGS:
+		if (c->kpc_uregs == NULL || ndx >= c->kpc_nuregs) {
+			ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
+			return 0;
+		}
+		return c->kpc_uregs[ndx];
+	default:
+		return 0;		/* regs[]: kernel registers */
+	}
+}
+
+/* ---- global scalars ---------------------------------------------------- */
+
+/* The declaration of a variable, or NULL after an ILLOP fault. */
+static const vinfo_t *need(ks_dif_exec_t *x, unsigned space, uint32_t id,
+    unsigned kind)
+{
+	const ks_vstate_t *vs = x->kdx_ms->kms_vstate;
+	const vinfo_t *vi = vs ? vinfo(vs, space, id) : NULL;
+
+	if (vi == NULL || vi->vi_kind != kind) {
+		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
+		return NULL;
+	}
+	return vi;
+}
+
+uint64_t ks_dif_ldgs(ks_dif_exec_t *x, uint32_t id)
+{
+	const vinfo_t *vi = need(x, 0, id, DIFV_KIND_SCALAR);
+	char *p;
+	uint64_t v;
+
+	if (vi == NULL)
+		return 0;
+	p = x->kdx_ms->kms_vstate->kvs_gstore + vi->vi_off;
+	if (vi->vi_byref)
+		return (uint64_t)(uintptr_t)p;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * Copy a by-ref value into dst (size bytes): strings up to strsize bytes
+ * and a NUL, others exactly size bytes.  0, or -1 after a fault.
+ */
+static int copy_value(ks_dif_exec_t *x, const vinfo_t *vi, char *dst,
+    uint64_t val)
+{
+	if (vi->vi_strtype) {
+		int64_t len = val ? ks_dif_strlen(x, val) : 0;
+
+		if (len < 0)
+			return -1;
+		memmove(dst, (const void *)(uintptr_t)val, (size_t)len);
+		dst[len] = '\0';
+		return 0;
+	}
+	if (!ks_dif_canload(x, val, vi->vi_size))
+		return -1;
+	memmove(dst, (const void *)(uintptr_t)val, vi->vi_size);
+	return 0;
+}
+
+void ks_dif_stgs(ks_dif_exec_t *x, uint32_t id, uint64_t val)
+{
+	const vinfo_t *vi = need(x, 0, id, DIFV_KIND_SCALAR);
+	char *p;
+
+	if (vi == NULL)
+		return;
+	p = x->kdx_ms->kms_vstate->kvs_gstore + vi->vi_off;
+	if (!vi->vi_byref)
+		memcpy(p, &val, 8);
+	else if (val == 0)
+		memset(p, 0, vi->vi_size);
+	else
+		copy_value(x, vi, p, val);
+}
+
+/* ---- dynamic variables --------------------------------------------------- */
+
+static dent_t *dent_at(const ks_vstate_t *vs, uint32_t h)
+{
+	return (dent_t *)(void *)(vs->kvs_dyn + (uint64_t)(h - 1) * BLK);
+}
+
+static char *dent_val(dent_t *d)
+{
+	return (char *)(d + 1) + round_up(d->de_keylen, 8);
+}
+
+static uint32_t hash(const char *k, uint64_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint64_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)k[i]) * 16777619u;
+	return h;
+}
+
+/* Append n bytes to the key; -1 (BADSIZE) if it would overflow. */
+static int put(ks_dif_exec_t *x, uint64_t *len, const void *p, uint64_t n)
+{
+	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
+
+	if (n > vs->kvs_keymax - *len) {
+		ks_dif_fault(x, DTRACEFLT_BADSIZE, 0);
+		return -1;
+	}
+	memcpy(vs->kvs_key + *len, p, n);
+	*len += n;
+	return 0;
+}
+
+static int put_elem(ks_dif_exec_t *x, uint64_t *len,
+    const ks_dif_tuple_t *t)
+{
+	uint64_t sz = t->kdt_size;
+	char tag = !t->kdt_ref ? 'V' : t->kdt_type == DIF_TYPE_STRING ?
+	    'S' : 'R';
+	uint32_t n32 = (uint32_t)sz;
+
+	if (tag == 'V')
+		return (put(x, len, &tag, 1) || put(x, len, &t->kdt_val, 8)) ?
+		    -1 : 0;
+	if (sz > x->kdx_ms->kms_vstate->kvs_strsize) {
+		ks_dif_fault(x, DTRACEFLT_BADSIZE, t->kdt_val);
+		return -1;
+	}
+	if (!ks_dif_canload(x, t->kdt_val, sz))
+		return -1;
+	return (put(x, len, &tag, 1) || put(x, len, &n32, 4) ||
+	    put(x, len, (const void *)(uintptr_t)t->kdt_val, sz)) ? -1 : 0;
+}
+
+/* Build the key of a dynamic variable in kvs_key; its length, or 0. */
+static uint64_t build_key(ks_dif_exec_t *x, uint32_t id, int tls,
+    int array)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	uint32_t head = id | (uint32_t)tls << 16 | (uint32_t)array << 17;
+	uint64_t len = 0;
+
+	if (put(x, &len, &head, 4) != 0)
+		return 0;
+	if (tls) {
+		int64_t tid = ms->kms_ctx ? ms->kms_ctx->kpc_tid : 0;
+
+		if (put(x, &len, &tid, 8) != 0)
+			return 0;
+	}
+	for (unsigned i = 0; array && i < x->kdx_ntup; i++) {
+		if (put_elem(x, &len, &x->kdx_tup[i]) != 0)
+			return 0;
+	}
+	return len;
+}
+
+/* Find the block with this key; *prevp gets the link that points at it. */
+static dent_t *lookup(ks_vstate_t *vs, uint64_t klen, uint32_t h,
+    uint32_t **prevp)
+{
+	uint32_t *link = &vs->kvs_bucket[h & (vs->kvs_nbucket - 1)];
+
+	while (*link != 0) {
+		dent_t *d = dent_at(vs, *link);
+
+		if (d->de_hash == h && d->de_keylen == klen &&
+		    memcmp(d + 1, vs->kvs_key, klen) == 0) {
+			*prevp = link;
+			return d;
+		}
+		link = &d->de_next;
+	}
+	*prevp = link;
 	return NULL;
 }
 
-uint64_t ks_dif_builtin(ks_dif_exec_t *x, uint32_t id) { return 0; }
-uint64_t ks_dif_builtin_array(ks_dif_exec_t *x, uint32_t id, uint64_t ndx)
-{
-	return 0;
-}
-uint64_t ks_dif_ldgs(ks_dif_exec_t *x, uint32_t id) { return 0; }
-void ks_dif_stgs(ks_dif_exec_t *x, uint32_t id, uint64_t val) { }
 uint64_t ks_dif_lddyn(ks_dif_exec_t *x, uint32_t id, int tls, int array)
 {
-	return 0;
+	const vinfo_t *vi = need(x, (unsigned)tls, id,
+	    array ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR);
+	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
+	uint64_t klen, v;
+	uint32_t *link;
+	dent_t *d;
+
+	if (vi == NULL || (klen = build_key(x, id, tls, array)) == 0)
+		return 0;
+	d = lookup(vs, klen, hash(vs->kvs_key, klen), &link);
+	if (d == NULL)
+		return vi->vi_byref ? (uint64_t)(uintptr_t)vs->kvs_zero : 0;
+	if (vi->vi_byref)
+		return (uint64_t)(uintptr_t)dent_val(d);
+	memcpy(&v, dent_val(d), 8);
+	return v;
 }
+
+/* A free block of bsize bytes (a handle), or 0 if the arena is full. */
+static uint32_t dyn_alloc(ks_vstate_t *vs, uint64_t bsize)
+{
+	uint32_t cls = (uint32_t)(bsize / BLK), h;
+
+	if (cls < vs->kvs_nclass && vs->kvs_free[cls] != 0) {
+		h = vs->kvs_free[cls];
+		vs->kvs_free[cls] = dent_at(vs, h)->de_next;
+		return h;
+	}
+	if (bsize > vs->kvs_dynsize - vs->kvs_bump)
+		return 0;
+	h = (uint32_t)(vs->kvs_bump / BLK) + 1;
+	vs->kvs_bump += bsize;
+	return h;
+}
+
+static void dyn_delete(ks_vstate_t *vs, dent_t *d, uint32_t *link)
+{
+	uint32_t h = *link, cls = d->de_bsize / BLK;
+
+	*link = d->de_next;
+	vs->kvs_used -= d->de_bsize;
+	d->de_next = vs->kvs_free[cls];
+	vs->kvs_free[cls] = h;
+}
+
 void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
     uint64_t val)
 {
+	const vinfo_t *vi = need(x, (unsigned)tls, id,
+	    array ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR);
+	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
+	uint64_t klen, bsize;
+	uint32_t *link, hv, h;
+	dent_t *d;
+
+	if (vi == NULL || (klen = build_key(x, id, tls, array)) == 0)
+		return;
+	hv = hash(vs->kvs_key, klen);
+	d = lookup(vs, klen, hv, &link);
+	if (val == 0) {			/* storing zero deletes */
+		if (d != NULL)
+			dyn_delete(vs, d, link);
+		return;
+	}
+	if (vi->vi_byref && vi->vi_strtype && ks_dif_strlen(x, val) < 0)
+		return;
+	if (vi->vi_byref && !vi->vi_strtype &&
+	    !ks_dif_canload(x, val, vi->vi_size))
+		return;
+	if (d == NULL) {
+		bsize = round_up(sizeof (dent_t) + round_up(klen, 8) +
+		    vi->vi_size, BLK);
+		if ((h = dyn_alloc(vs, bsize)) == 0) {
+			vs->kvs_dyndrops++;
+			return;
+		}
+		d = dent_at(vs, h);
+		d->de_hash = hv;
+		d->de_keylen = (uint32_t)klen;
+		d->de_bsize = (uint32_t)bsize;
+		memcpy(d + 1, vs->kvs_key, klen);
+		d->de_next = *link;
+		*link = h;
+		vs->kvs_used += bsize;
+	}
+	if (vi->vi_byref)
+		copy_value(x, vi, dent_val(d), val);
+	else
+		memcpy(dent_val(d), &val, 8);
 }
