@@ -1,0 +1,359 @@
+/*
+ * enable.c - adding a loaded enabling to a consumer state (ENABLE).
+ *
+ * Steps, each undone if a later one fails, so a refused ENABLE leaves the
+ * state as it was:
+ *   1. merge the enabling's options with the state's (sizes must agree;
+ *      nothing may change what is already allocated);
+ *   2. create the variable storage on the first ENABLE and declare every
+ *      DIF object's variables;
+ *   3. match each probe description (providers provide first), make one
+ *      ECB per matched probe and start the providers' event sources;
+ *   4. under the fire lock: grow the EPID, aggregation and format tables
+ *      and the staging areas, give ids, and link the ECBs onto their
+ *      probes, in enabling order.  From then on the probes may fire.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ks_impl.h"
+
+/* Options whose value fixes memory or layout. */
+static int opt_fixed(int opt)
+{
+	switch (opt) {
+	case DTRACEOPT_BUFSIZE: case DTRACEOPT_AGGSIZE:
+	case DTRACEOPT_DYNVARSIZE: case DTRACEOPT_SPECSIZE:
+	case DTRACEOPT_NSPEC: case DTRACEOPT_STRSIZE:
+	case DTRACEOPT_BUFPOLICY:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const char *opt_name(int opt)
+{
+	switch (opt) {
+	case DTRACEOPT_BUFSIZE: return "bufsize";
+	case DTRACEOPT_AGGSIZE: return "aggsize";
+	case DTRACEOPT_DYNVARSIZE: return "dynvarsize";
+	case DTRACEOPT_SPECSIZE: return "specsize";
+	case DTRACEOPT_NSPEC: return "nspec";
+	case DTRACEOPT_STRSIZE: return "strsize";
+	case DTRACEOPT_BUFPOLICY: return "bufpolicy";
+	default: return "option";
+	}
+}
+
+/* Merge en's options into opts; -1 if a fixed one would change. */
+static int merge_options(ks_state_t *st, const ks_enabling_t *en,
+    dtrace_optval_t *opts)
+{
+	int i;
+
+	memcpy(opts, st->st_opts, sizeof(st->st_opts));
+	for (i = 0; i < DTRACEOPT_MAX; i++) {
+		dtrace_optval_t v = en->en_opts[i];
+		int started = st->st_allocated || (st->st_vstate != NULL &&
+		    (i == DTRACEOPT_STRSIZE || i == DTRACEOPT_DYNVARSIZE));
+
+		if (v == DTRACEOPT_UNSET)
+			continue;
+		if (opt_fixed(i) && v != ks_state_opt(st, i) &&
+		    (opts[i] != DTRACEOPT_UNSET || started))
+			return ks_state_seterr(st, EINVAL, "%s cannot change "
+			    "from %lld to %lld once set", opt_name(i),
+			    (long long)ks_state_opt(st, i), (long long)v);
+		opts[i] = v;
+	}
+	return 0;
+}
+
+static int declare_vars(ks_state_t *st, const ks_enabling_t *en)
+{
+	char err[KS_ERRLEN];
+	uint32_t i;
+
+	if (st->st_vstate == NULL) {
+		st->st_vstate = ks_vstate_create(
+		    (uint64_t)ks_state_opt(st, DTRACEOPT_DYNVARSIZE),
+		    (uint64_t)ks_state_opt(st, DTRACEOPT_STRSIZE));
+		if (st->st_vstate == NULL)
+			return ks_state_seterr(st, ENOMEM, "not enough memory "
+			    "for dynamic variables");
+	}
+	for (i = 0; i < en->en_nsecs; i++) {
+		if (en->en_difos[i] != NULL && ks_vstate_declare(st->st_vstate,
+		    en->en_difos[i], err, sizeof(err)) != 0)
+			return ks_state_seterr(st, EINVAL, "DOF section %u: %s",
+			    i, err);
+	}
+	return 0;
+}
+
+/* ECBs made by this ENABLE, before they are attached. */
+typedef struct newecbs {
+	ks_ecb_t **v;
+	uint32_t n, cap;
+} newecbs_t;
+
+static int push_ecb(newecbs_t *ne, ks_state_t *st, ks_probe_t *p,
+    ks_clause_t *c)
+{
+	ks_ecb_t *e;
+
+	if (ne->n == ne->cap) {
+		uint32_t cap = ne->cap ? ne->cap * 2 : 16;
+		ks_ecb_t **v = realloc(ne->v, cap * sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		ne->v = v;
+		ne->cap = cap;
+	}
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		return -1;
+	e->ke_state = st;
+	e->ke_probe = p;
+	e->ke_clause = c;
+	ne->v[ne->n++] = e;
+	return 0;
+}
+
+static void drop_ecbs(newecbs_t *ne, uint32_t nenabled)
+{
+	uint32_t i;
+
+	for (i = 0; i < ne->n; i++) {
+		if (i < nenabled)
+			ks_probe_disable(ne->v[i]->ke_probe);
+		free(ne->v[i]);
+	}
+	free(ne->v);
+}
+
+/* Make ECBs for every probe matching every description. */
+static int match_probes(ks_state_t *st, const ks_enabling_t *en,
+    newecbs_t *ne)
+{
+	int d;
+
+	for (d = 0; d < en->en_ndescs; d++) {
+		const dtrace_probedesc_t *desc = &en->en_descs[d].ked_desc;
+		dtrace_id_t id, n;
+
+		ks_probe_provide(desc);
+		n = ks_probe_count();
+		for (id = 1; id <= n; id++) {
+			ks_probe_t *p = ks_probe_get(id);
+
+			if (p == NULL || !ks_probe_matches(p, desc) ||
+			    (desc->dtpd_id != DTRACE_IDNONE &&
+			    desc->dtpd_id != id))
+				continue;
+			if (push_ecb(ne, st, p, en->en_descs[d].ked_clause))
+				return ks_state_seterr(st, ENOMEM,
+				    "out of memory");
+		}
+	}
+	return 0;
+}
+
+static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t c = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if ((p = realloc(*v, c * size)) == NULL)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+/* Grow the staging record, aggregation key and clause-local areas. */
+static int staging(ks_state_t *st, uint32_t rec, uint32_t key, uint32_t loc)
+{
+	if (rec > st->st_recmax) {
+		char *p = realloc(st->st_rec, rec);
+
+		if (p == NULL)
+			goto nomem;
+		st->st_rec = p;
+		st->st_recmax = rec;
+	}
+	if (key > st->st_keymax) {
+		char *p = realloc(st->st_key, key);
+
+		if (p == NULL)
+			goto nomem;
+		memset(p, 0, key);
+		st->st_key = p;
+		st->st_keymax = key;
+	}
+	if (loc > st->st_nlocals) {
+		uint64_t *p = realloc(st->st_locals, loc * sizeof(*p));
+
+		if (p == NULL)
+			goto nomem;
+		st->st_locals = p;
+		st->st_nlocals = loc;
+	}
+	return 0;
+nomem:
+	return ks_state_seterr(st, ENOMEM, "out of memory");
+}
+
+/* Room for the new ids and the largest record. */
+static int reserve_tables(ks_state_t *st, const ks_enabling_t *en,
+    const newecbs_t *ne)
+{
+	uint32_t naggs = 0, nfmts = 0, rec = st->st_recmax, key = st->st_keymax;
+	uint32_t loc = st->st_nlocals;
+	int i, k;
+
+	for (i = 0; i < en->en_nclauses; i++) {
+		const ks_clause_t *c = en->en_clauses[i];
+
+		naggs += (uint32_t)c->kc_naggs;
+		for (k = 0; k < c->kc_nacts; k++)
+			nfmts += c->kc_acts[k].ka_fmt != NULL;
+		rec = c->kc_size > rec ? c->kc_size : rec;
+		key = c->kc_keymax > key ? c->kc_keymax : key;
+		loc = c->kc_nlocals > loc ? c->kc_nlocals : loc;
+	}
+	/* fire lock held: probe context reads these tables */
+	if (grow((void **)&st->st_ecbs, &st->st_ecbcap, st->st_necbs + ne->n,
+	    sizeof(*st->st_ecbs)) || grow((void **)&st->st_aggs,
+	    &st->st_aggcap, st->st_naggs + naggs, sizeof(*st->st_aggs)) ||
+	    grow((void **)&st->st_formats, &st->st_fmtcap,
+	    st->st_nformats + nfmts, sizeof(*st->st_formats)))
+		return ks_state_seterr(st, ENOMEM, "out of memory");
+	return staging(st, rec, key, loc);
+}
+
+/* Give a clause's aggregations and formats their ids (once). */
+static void attach_clause(ks_state_t *st, ks_clause_t *c)
+{
+	int i, r = 0;
+
+	if (c->kc_attached)
+		return;
+	c->kc_attached = 1;
+	for (i = 0; i < c->kc_naggs; i++) {
+		ks_agg_t *g = &c->kc_aggs[i];
+
+		g->kg_id = ++st->st_naggs;
+		g->kg_recs[0].dtrd_uarg = 0;
+		st->st_aggs[g->kg_id - 1] = g;
+	}
+	for (i = 0; i < c->kc_nacts; i++) {
+		const ks_act_t *a = &c->kc_acts[i];
+
+		if (a->ka_role != KS_ROLE_RECORD)
+			continue;
+		if (a->ka_fmt != NULL) {
+			st->st_formats[st->st_nformats++] = a->ka_fmt;
+			c->kc_recs[r].dtrd_format = (uint16_t)st->st_nformats;
+		}
+		r++;
+	}
+}
+
+/* Give each new ECB its EPID and put it last on its probe. */
+static void attach(ks_state_t *st, ks_enabling_t *en, const newecbs_t *ne)
+{
+	uint32_t i;
+	int k;
+
+	for (k = 0; k < en->en_nclauses; k++)
+		attach_clause(st, en->en_clauses[k]);
+	for (i = 0; i < ne->n; i++) {
+		ks_ecb_t *e = ne->v[i], **pp = &e->ke_probe->kp_ecbs;
+		ks_clause_t *c = e->ke_clause;
+
+		e->ke_epid = ++st->st_necbs;
+		st->st_ecbs[e->ke_epid - 1] = e;
+		for (k = 0; k < c->kc_naggs; k++)
+			if (c->kc_aggs[k].kg_epid == DTRACE_EPIDNONE)
+				c->kc_aggs[k].kg_epid = e->ke_epid;
+		if (e->ke_probe->kp_id == KS_PROBE_END && c->kc_writes)
+			st->st_endreserve += c->kc_size;
+		while (*pp != NULL)
+			pp = &(*pp)->ke_pnext;
+		*pp = e;
+	}
+	en->en_next = st->st_enablings;
+	st->st_enablings = en;
+}
+
+/* Bytes END's new ECBs would add to the fill reservation. */
+static uint64_t end_bytes(const newecbs_t *ne)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < ne->n; i++)
+		if (ne->v[i]->ke_probe->kp_id == KS_PROBE_END &&
+		    ne->v[i]->ke_clause->kc_writes)
+			n += ne->v[i]->ke_clause->kc_size;
+	return n;
+}
+
+static int enable_probes(ks_state_t *st, newecbs_t *ne, uint32_t *done)
+{
+	char err[KS_ERRLEN];
+
+	for (*done = 0; *done < ne->n; (*done)++)
+		if (ks_probe_enable(ne->v[*done]->ke_probe, err, sizeof(err)))
+			return ks_state_seterr(st, EINVAL, "%s", err);
+	return 0;
+}
+
+int ks_state_enable(ks_state_t *st, ks_enabling_t *en, uint32_t *nmatched)
+{
+	dtrace_optval_t saved[DTRACEOPT_MAX], opts[DTRACEOPT_MAX];
+	int had_vstate = st->st_vstate != NULL;
+	newecbs_t ne = { 0 };
+	uint32_t enabled = 0;
+
+	if (merge_options(st, en, opts) != 0)
+		return -1;
+	memcpy(saved, st->st_opts, sizeof(saved));
+	memcpy(st->st_opts, opts, sizeof(opts));
+	if (declare_vars(st, en) != 0 || match_probes(st, en, &ne) != 0)
+		goto fail;
+	if (ks_state_opt(st, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_FILL &&
+	    st->st_endreserve + end_bytes(&ne) >
+	    (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE)) {
+		ks_state_seterr(st, E2BIG,
+		    "END enablings exceed size of principal buffer");
+		goto fail;
+	}
+	if (enable_probes(st, &ne, &enabled) != 0)
+		goto fail;
+	pthread_mutex_lock(&ks_fire_lock);
+	if (reserve_tables(st, en, &ne) != 0) {
+		pthread_mutex_unlock(&ks_fire_lock);
+		goto fail;
+	}
+	attach(st, en, &ne);
+	pthread_mutex_unlock(&ks_fire_lock);
+	if (nmatched != NULL)
+		*nmatched = ne.n;
+	free(ne.v);
+	return 0;
+fail:
+	drop_ecbs(&ne, enabled);
+	memcpy(st->st_opts, saved, sizeof(saved));
+	if (!had_vstate && st->st_vstate != NULL) {
+		ks_vstate_destroy(st->st_vstate);
+		st->st_vstate = NULL;
+	}
+	return -1;
+}

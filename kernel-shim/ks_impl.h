@@ -1,0 +1,313 @@
+/*
+ * ks_impl.h - what the kernel shim's files share; not public.
+ *
+ * The shim has two halves.  The registry (probe.c, glob.c, prov_dtrace.c)
+ * holds providers and probes, process-wide.  A consumer state (state.c,
+ * ioctl.c) holds enablings loaded from DOF (dof_load.c), the ECBs that tie
+ * clauses to probes (ecb.c), and the memory sized from its options at GO:
+ * per-CPU principal buffers (buf.c), aggregation buffers (agg.c) and
+ * speculation buffers (spec.c).
+ *
+ * Locking (the one rule to remember):
+ *   - ks_reg_lock guards registration and the probe hash.  Probes are never
+ *     freed, and ks_probe_get() reads the id table without a lock.
+ *   - ks_fire_lock serialises every firing of every probe in every state,
+ *     and everything that changes what a firing touches: a probe's ECB
+ *     list, a state's buffers, aggregations, speculations and counters.
+ *     Consumer calls take it briefly; providers never see it.  Probe
+ *     context holds it and never allocates, prints or blocks on anything
+ *     else.
+ *   - Provider callbacks (kpo_provide/enable/disable) run with neither lock
+ *     held, so a provider may fire from its own threads at any time.
+ */
+#ifndef KS_IMPL_H
+#define KS_IMPL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "ks.h"
+#include "ks_provider.h"
+#include "dif.h"
+
+#define KS_ERRLEN		256
+#define KS_MAXPROVIDERS		64
+
+extern pthread_mutex_t ks_fire_lock;
+
+/* ---- registry (probe.c) ---------------------------------------------- */
+
+typedef struct ks_provider {
+	ks_provider_id_t kv_id;		/* index + 1 */
+	char kv_name[DTRACE_PROVNAMELEN];
+	ks_provider_ops_t kv_ops;
+	void *kv_arg;
+} ks_provider_t;
+
+struct ks_ecb;
+
+typedef struct ks_probe {
+	dtrace_id_t kp_id;
+	ks_provider_t *kp_prov;
+	char *kp_mod, *kp_func, *kp_name;	/* one allocation */
+	int kp_aframes;
+	void *kp_arg;
+	struct ks_probe *kp_hnext;	/* hash chain (ks_reg_lock) */
+	struct ks_ecb *kp_ecbs;		/* ECBs of every state (fire lock) */
+	uint32_t kp_nenabled;		/* ECBs enabled (fire lock; atomic rd) */
+} ks_probe_t;
+
+/* Borrow a probe by id, NULL if none.  Lock-free; probes are never freed. */
+ks_probe_t *ks_probe_get(dtrace_id_t id);
+/* Number of probe ids handed out so far (ids are 1..count). */
+dtrace_id_t ks_probe_count(void);
+/* Call every provider's kpo_provide for desc (NULL: all). */
+void ks_probe_provide(const dtrace_probedesc_t *desc);
+/* Does probe p match the globs of desc (empty field matches all)? */
+int ks_probe_matches(const ks_probe_t *p, const dtrace_probedesc_t *desc);
+/* Fill out from p. */
+void ks_probe_describe(const ks_probe_t *p, dtrace_probedesc_t *out);
+/* Start/stop the provider's event source on the first/last ECB. */
+int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen);
+void ks_probe_disable(ks_probe_t *p);
+/* Ask the provider to describe an argument (PROBEARG). */
+int ks_probe_argdesc(dtrace_argdesc_t *desc);
+/* ks_provider_register without the registry initialisation (for the
+ * dtrace provider, which that initialisation registers). */
+int ks_provider_add(const char *name, const ks_provider_ops_t *ops,
+    void *parg, ks_provider_id_t *idp);
+/* Make sure the dtrace provider exists (ids 1, 2, 3). */
+void ks_registry_init(void);
+
+/* glob.c: sh-style glob over one field; "" matches everything. */
+int ks_glob_match(const char *pat, const char *s);
+
+/* prov_dtrace.c */
+#define KS_PROBE_BEGIN	1
+#define KS_PROBE_END	2
+#define KS_PROBE_ERROR	3
+void ks_prov_dtrace_register(void);
+
+/* ---- buffers (buf.c) --------------------------------------------------- */
+
+#define KS_BUF_SPEC	3		/* plain linear buffer (speculations) */
+
+typedef struct ks_buf {
+	char *kb_data[2];		/* [1] only under the switch policy */
+	int kb_active;			/* switch: which one is traced into */
+	int kb_policy;			/* DTRACEOPT_BUFPOLICY_* or KS_BUF_SPEC */
+	uint64_t kb_size;
+	uint64_t kb_offset;		/* next write (ring: head) */
+	uint64_t kb_oldest;		/* ring: first byte of the oldest record */
+	uint64_t kb_lim;		/* ring, wrapped: end of the older part */
+	int kb_wrapped;			/* ring: data is [oldest,lim) + [0,off) */
+	int kb_filled;			/* fill: no more tracing */
+	uint64_t kb_drops;		/* drops since the last snapshot */
+	uint64_t kb_totdrops, kb_records, kb_bytes;
+	uint64_t kb_errors, kb_aggdrops;
+} ks_buf_t;
+
+struct ks_state;
+int ks_buf_init(ks_buf_t *b, uint64_t size, int policy);
+void ks_buf_fini(ks_buf_t *b);
+/* Room for n bytes (a multiple of 8) or NULL (drop counted).  resv: bytes
+ * kept free for END under the fill policy. */
+char *ks_buf_reserve(struct ks_state *st, ks_buf_t *b, uint64_t n,
+    uint64_t resv);
+void ks_buf_reset(ks_buf_t *b);
+/* Bytes of data held (linear length). */
+uint64_t ks_buf_used(const ks_buf_t *b);
+/* BUFSNAP under the fire lock (switch copies outside it). */
+int ks_buf_snap(struct ks_state *st, ks_buf_t *b, dtrace_bufdesc_t *d);
+
+/* ---- aggregations (agg.c) --------------------------------------------- */
+
+typedef struct ks_agg {
+	dtrace_aggid_t kg_id;
+	dtrace_epid_t kg_epid;		/* first ECB of its clause */
+	dtrace_actkind_t kg_kind;	/* DTRACEAGG_* */
+	uint64_t kg_arg;		/* lquantize/llquantize encoding */
+	uint64_t kg_varid;		/* compiler's variable id */
+	uint32_t kg_size;		/* record size, multiple of 8 */
+	uint32_t kg_keysize;		/* bytes compared: aggid + keys */
+	uint32_t kg_valoff, kg_valsize;
+	int kg_nrecs;			/* aggid, keys, value */
+	dtrace_recdesc_t *kg_recs;
+} ks_agg_t;
+
+typedef struct ks_aggbuf {
+	char *ka_data;			/* aggsize bytes: table, then entries */
+	uint64_t ka_size;
+	uint64_t ka_first;		/* first entry offset */
+	uint64_t ka_used;		/* end of the last entry */
+	uint32_t *ka_hash;		/* bucket -> entry offset, 0 = none */
+	uint32_t ka_nbuckets;
+} ks_aggbuf_t;
+
+/* Lay out an aggregation: keys[nkeys] describe the key records (action,
+ * size, alignment); fills kg_recs, sizes.  -1 with err if bad. */
+int ks_agg_layout(ks_agg_t *g, const dtrace_recdesc_t *keys, int nkeys,
+    char *err, size_t errlen);
+/* Check lquantize/llquantize arguments at load. */
+int ks_agg_check(dtrace_actkind_t kind, uint64_t arg, char *err,
+    size_t errlen);
+int ks_aggbuf_init(ks_aggbuf_t *ab, uint64_t size);
+void ks_aggbuf_fini(ks_aggbuf_t *ab);
+/* Apply val/incr to the entry keyed by key (kg_keysize bytes, aggid
+ * first).  Returns 0, or -1 when the buffer is full (caller counts). */
+int ks_agg_apply(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
+    uint64_t val, uint64_t incr);
+int ks_aggbuf_snap(ks_aggbuf_t *ab, dtrace_bufdesc_t *d);
+/* Bucket index math, exposed for tests. */
+int ks_agg_quantize_bucket(int64_t val);
+int ks_agg_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t high,
+    uint16_t nsteps, int64_t val);
+
+/* ---- clauses and ECBs (ecb.c) ----------------------------------------- */
+
+enum ks_role {
+	KS_ROLE_RECORD,			/* writes a record in the ECB's data */
+	KS_ROLE_KEY,			/* an aggregation key */
+	KS_ROLE_INCR,			/* an aggregation increment */
+	KS_ROLE_AGG			/* the aggregating action itself */
+};
+
+typedef struct ks_act {
+	dtrace_actkind_t ka_kind;
+	uint8_t ka_role;		/* enum ks_role */
+	ks_difo_t *ka_difo;		/* borrowed from the enabling */
+	uint64_t ka_arg;
+	uint64_t ka_uarg;
+	uint32_t ka_ntuple;
+	uint32_t ka_offset;		/* in the record or the agg key */
+	uint32_t ka_size;
+	const char *ka_fmt;		/* printf-like format (enabling) */
+	int ka_agg;			/* index of ks_clause.kc_aggs */
+} ks_act_t;
+
+typedef struct ks_clause {
+	ks_difo_t *kc_pred;		/* borrowed from the enabling */
+	ks_act_t *kc_acts;
+	int kc_nacts;
+	dtrace_recdesc_t *kc_recs;	/* records in the ECB data */
+	int kc_nrecs;
+	uint32_t kc_size;		/* header + records, 8-rounded */
+	int kc_writes;			/* writes a record when it fires */
+	uint64_t kc_uarg;
+	uint32_t kc_nlocals;
+	int kc_destructive;
+	ks_agg_t *kc_aggs;		/* per aggregating action */
+	int kc_naggs;
+	uint32_t kc_keymax;		/* largest aggregation record */
+	int kc_attached;		/* aggs and formats have ids */
+	uint32_t kc_predsec, kc_actsec;	/* DOF sections it came from */
+} ks_clause_t;
+
+typedef struct ks_ecb {
+	dtrace_epid_t ke_epid;
+	struct ks_state *ke_state;
+	ks_probe_t *ke_probe;
+	ks_clause_t *ke_clause;
+	struct ks_ecb *ke_pnext;	/* next on the probe (fire lock) */
+} ks_ecb_t;
+
+/* Lay out a clause's records (needs strsize).  -1 with err. */
+int ks_clause_layout(ks_clause_t *c, uint64_t strsize, char *err,
+    size_t errlen);
+void ks_clause_free(ks_clause_t *c);
+/* Run the ECBs of one probe in st (NULL: every active state).  Fire lock
+ * held. */
+void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx);
+
+/* ---- enablings (dof_load.c) ------------------------------------------- */
+
+typedef struct ks_ecbdesc {
+	dtrace_probedesc_t ked_desc;	/* globs */
+	ks_clause_t *ked_clause;
+} ks_ecbdesc_t;
+
+typedef struct ks_enabling {
+	struct ks_enabling *en_next;
+	ks_difo_t **en_difos;		/* by section index, NULL if none */
+	uint32_t en_nsecs;
+	ks_clause_t **en_clauses;	/* by ACTDESC/pred pair */
+	int en_nclauses;
+	ks_ecbdesc_t *en_descs;
+	int en_ndescs;
+	char *en_image;			/* aligned copy of the DOF image */
+	dtrace_optval_t en_opts[DTRACEOPT_MAX];
+} ks_enabling_t;
+
+/* Validate a DOF image completely; build an enabling or NULL with err.
+ * strsize: the state's string size if already fixed, else 0. */
+ks_enabling_t *ks_dof_load(const void *dof, uint64_t size,
+    dtrace_optval_t strsize_fixed, char *err, size_t errlen);
+void ks_enabling_free(ks_enabling_t *en);
+
+/* ---- speculations (spec.c) -------------------------------------------- */
+
+enum { KS_SPEC_INACTIVE, KS_SPEC_ACTIVE, KS_SPEC_COMMITTING,
+	KS_SPEC_DISCARDING };
+
+typedef struct ks_spec {
+	int ksp_state;
+	ks_buf_t *ksp_bufs;		/* per CPU */
+} ks_spec_t;
+
+int ks_spec_alloc(struct ks_state *st);
+void ks_spec_free(struct ks_state *st);
+int ks_spec_new(struct ks_state *st);	/* speculation(): id or 0 */
+ks_buf_t *ks_spec_buffer(struct ks_state *st, uint64_t id, unsigned cpu);
+void ks_spec_commit(struct ks_state *st, uint64_t id, unsigned cpu);
+void ks_spec_discard(struct ks_state *st, uint64_t id);
+void ks_spec_clean(struct ks_state *st);	/* fire lock held */
+
+/* ---- consumer state (state.c) ----------------------------------------- */
+
+enum { KS_ST_INACTIVE, KS_ST_ACTIVE, KS_ST_DRAINING, KS_ST_STOPPED };
+
+struct ks_state {
+	int st_activity;		/* KS_ST_* */
+	dtrace_optval_t st_opts[DTRACEOPT_MAX];
+	char st_err[KS_ERRLEN];
+	ks_enabling_t *st_enablings;
+	ks_ecb_t **st_ecbs;		/* by epid - 1 */
+	uint32_t st_necbs, st_ecbcap;
+	ks_agg_t **st_aggs;		/* by aggid - 1 */
+	uint32_t st_naggs, st_aggcap;
+	const char **st_formats;	/* by format id - 1 */
+	uint32_t st_nformats, st_fmtcap;
+	unsigned st_ncpus;
+	int st_allocated;		/* buffers exist */
+	ks_buf_t *st_bufs;		/* principal, per CPU */
+	ks_aggbuf_t *st_aggbufs;	/* per CPU */
+	ks_spec_t *st_specs;		/* nspec of them */
+	uint32_t st_nspec;
+	ks_vstate_t *st_vstate;
+	char *st_scratch;
+	uint64_t st_scratch_size;
+	char *st_rec;			/* staging for one ECB's record */
+	uint32_t st_recmax;
+	char *st_key;			/* staging for one aggregation key */
+	uint32_t st_keymax;
+	uint64_t *st_locals;
+	uint32_t st_nlocals;
+	uint64_t st_endreserve;		/* bytes of END's ECBs */
+	dtrace_status_t st_status;
+	int32_t st_exitstatus;
+	int st_inerror;			/* running ERROR's ECBs */
+};
+
+/* Size of the record that starts with epid in st, 0 if unknown. */
+uint32_t ks_state_recsize(const struct ks_state *st, dtrace_epid_t epid);
+int ks_state_seterr(struct ks_state *st, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Effective option: set value or DTrace's default. */
+dtrace_optval_t ks_state_opt(const struct ks_state *st, int opt);
+/* Add an enabling: options, ECBs, aggregation ids, formats. */
+int ks_state_enable(struct ks_state *st, ks_enabling_t *en,
+    uint32_t *nmatched);
+int ks_state_go(struct ks_state *st, uint32_t *cpu);
+int ks_state_stop(struct ks_state *st, uint32_t *cpu);
+unsigned ks_cpu_current(void);
+
+#endif /* KS_IMPL_H */

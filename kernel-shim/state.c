@@ -1,0 +1,288 @@
+/*
+ * state.c - consumer states: open, close, options, the memory sized from
+ * them, GO and STOP, and the small queries of ks.h.
+ *
+ * A state moves INACTIVE -> (GO) ACTIVE -> (exit() or STOP) DRAINING ->
+ * (STOP) STOPPED.  Its memory (principal, aggregation and speculation
+ * buffers per CPU, the dynamic variable space, scratch) is allocated once
+ * at GO from the options in force, and freed at close: probe context never
+ * allocates and the state's footprint is bounded by
+ *   ncpus * (bufsize * (switch ? 2 : 1) + aggsize + nspec * specsize)
+ *   + dynvarsize + scratch + staging for the largest ECB.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include "ks_impl.h"
+
+/* DTrace's defaults for the options the shim uses. */
+static dtrace_optval_t opt_default(int opt)
+{
+	switch (opt) {
+	case DTRACEOPT_BUFSIZE:		return 4 << 20;
+	case DTRACEOPT_AGGSIZE:		return 4 << 20;
+	case DTRACEOPT_DYNVARSIZE:	return 1 << 20;
+	case DTRACEOPT_SPECSIZE:	return 32 << 10;
+	case DTRACEOPT_NSPEC:		return 1;
+	case DTRACEOPT_STRSIZE:		return 256;
+	case DTRACEOPT_STACKFRAMES:	return 20;
+	case DTRACEOPT_USTACKFRAMES:	return 100;
+	case DTRACEOPT_BUFPOLICY:	return DTRACEOPT_BUFPOLICY_SWITCH;
+	case DTRACEOPT_CPU:		return -1;
+	case DTRACEOPT_CLEANRATE:	return 9900990;	/* 101 Hz in ns */
+	default:			return DTRACEOPT_UNSET;
+	}
+}
+
+dtrace_optval_t ks_state_opt(const ks_state_t *st, int opt)
+{
+	if (opt < 0 || opt >= DTRACEOPT_MAX)
+		return DTRACEOPT_UNSET;
+	if (st->st_opts[opt] != DTRACEOPT_UNSET)
+		return st->st_opts[opt];
+	return opt_default(opt);
+}
+
+unsigned ks_ncpus(void)
+{
+	static unsigned n;
+	unsigned v = __atomic_load_n(&n, __ATOMIC_RELAXED);
+
+	if (v == 0) {
+		int c = get_nprocs_conf();
+
+		v = c > 0 ? (unsigned)c : 1;
+		__atomic_store_n(&n, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+ks_state_t *ks_open(void)
+{
+	ks_state_t *st = calloc(1, sizeof(*st));
+	int i;
+
+	if (st == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ks_registry_init();
+	for (i = 0; i < DTRACEOPT_MAX; i++)
+		st->st_opts[i] = DTRACEOPT_UNSET;
+	st->st_ncpus = ks_ncpus();
+	st->st_activity = KS_ST_INACTIVE;
+	return st;
+}
+
+int ks_state_seterr(ks_state_t *st, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->st_err, sizeof(st->st_err), fmt, ap);
+	va_end(ap);
+	errno = err;
+	return -1;
+}
+
+const char *ks_errmsg(const ks_state_t *st)
+{
+	return st != NULL ? st->st_err : "no state";
+}
+
+dtrace_optval_t ks_getopt(const ks_state_t *st, int option)
+{
+	return st != NULL ? ks_state_opt(st, option) : DTRACEOPT_UNSET;
+}
+
+uint32_t ks_state_recsize(const ks_state_t *st, dtrace_epid_t epid)
+{
+	if (epid == DTRACE_EPIDNONE || epid > st->st_necbs)
+		return 0;
+	return st->st_ecbs[epid - 1]->ke_clause->kc_size;
+}
+
+/* Scratch for one clause: strings, alloca and copyin. */
+static uint64_t scratch_size(const ks_state_t *st)
+{
+	uint64_t s = 16 * (uint64_t)ks_state_opt(st, DTRACEOPT_STRSIZE);
+
+	return s < (64 << 10) ? (64 << 10) : s;
+}
+
+static void free_buffers(ks_state_t *st)
+{
+	unsigned c;
+
+	if (st->st_bufs != NULL)
+		for (c = 0; c < st->st_ncpus; c++)
+			ks_buf_fini(&st->st_bufs[c]);
+	if (st->st_aggbufs != NULL)
+		for (c = 0; c < st->st_ncpus; c++)
+			ks_aggbuf_fini(&st->st_aggbufs[c]);
+	ks_spec_free(st);
+	free(st->st_bufs);
+	free(st->st_aggbufs);
+	free(st->st_scratch);
+	st->st_bufs = NULL;
+	st->st_aggbufs = NULL;
+	st->st_scratch = NULL;
+	st->st_allocated = 0;
+}
+
+/* Allocate every buffer from the options in force (at GO). */
+static int alloc_buffers(ks_state_t *st)
+{
+	uint64_t bufsize = (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE);
+	uint64_t aggsize = (uint64_t)ks_state_opt(st, DTRACEOPT_AGGSIZE);
+	int policy = (int)ks_state_opt(st, DTRACEOPT_BUFPOLICY);
+	unsigned c;
+
+	st->st_bufs = calloc(st->st_ncpus, sizeof(*st->st_bufs));
+	st->st_aggbufs = calloc(st->st_ncpus, sizeof(*st->st_aggbufs));
+	st->st_scratch_size = scratch_size(st);
+	st->st_scratch = malloc(st->st_scratch_size);
+	if (st->st_bufs == NULL || st->st_aggbufs == NULL ||
+	    st->st_scratch == NULL)
+		goto fail;
+	for (c = 0; c < st->st_ncpus; c++) {
+		if (ks_buf_init(&st->st_bufs[c], bufsize, policy) != 0 ||
+		    ks_aggbuf_init(&st->st_aggbufs[c], aggsize) != 0)
+			goto fail;
+	}
+	if (ks_spec_alloc(st) != 0)
+		goto fail;
+	st->st_allocated = 1;
+	return 0;
+fail:
+	free_buffers(st);
+	return ks_state_seterr(st, ENOMEM, "not enough memory for buffers "
+	    "(bufsize %llu, aggsize %llu, %u CPUs)",
+	    (unsigned long long)bufsize, (unsigned long long)aggsize,
+	    st->st_ncpus);
+}
+
+/* Fire BEGIN or END in st only, on the calling thread's CPU. */
+static unsigned fire_own(ks_state_t *st, dtrace_id_t id)
+{
+	ks_probe_ctx_t ctx;
+
+	ks_probe_ctx_self(&ctx, id);
+	ks_ecb_fire_locked(st, &ctx);
+	return ctx.kpc_cpu;
+}
+
+int ks_state_go(ks_state_t *st, uint32_t *cpu)
+{
+	uint64_t bufsize = (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE);
+	unsigned c;
+
+	if (st->st_activity != KS_ST_INACTIVE)
+		return ks_state_seterr(st, EBUSY, "tracing already started");
+	if (ks_state_opt(st, DTRACEOPT_BUFPOLICY) ==
+	    DTRACEOPT_BUFPOLICY_FILL && st->st_endreserve > bufsize)
+		return ks_state_seterr(st, E2BIG,
+		    "END enablings exceed size of principal buffer");
+	if (alloc_buffers(st) != 0)
+		return -1;
+	pthread_mutex_lock(&ks_fire_lock);
+	st->st_activity = KS_ST_ACTIVE;
+	c = fire_own(st, KS_PROBE_BEGIN);
+	pthread_mutex_unlock(&ks_fire_lock);
+	if (cpu != NULL)
+		*cpu = c;
+	return 0;
+}
+
+int ks_state_stop(ks_state_t *st, uint32_t *cpu)
+{
+	unsigned c;
+
+	if (st->st_activity == KS_ST_INACTIVE)
+		return ks_state_seterr(st, EBUSY, "tracing not started");
+	if (st->st_activity == KS_ST_STOPPED)
+		return ks_state_seterr(st, EBUSY, "tracing already stopped");
+	pthread_mutex_lock(&ks_fire_lock);
+	st->st_activity = KS_ST_DRAINING;
+	c = fire_own(st, KS_PROBE_END);
+	st->st_activity = KS_ST_STOPPED;
+	pthread_mutex_unlock(&ks_fire_lock);
+	if (cpu != NULL)
+		*cpu = c;
+	return 0;
+}
+
+/* Unlink every ECB of st from its probe, then stop the event sources. */
+static void detach_ecbs(ks_state_t *st)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&ks_fire_lock);
+	for (i = 0; i < st->st_necbs; i++) {
+		ks_ecb_t *e = st->st_ecbs[i], **pp = &e->ke_probe->kp_ecbs;
+
+		while (*pp != NULL && *pp != e)
+			pp = &(*pp)->ke_pnext;
+		if (*pp == e)
+			*pp = e->ke_pnext;
+	}
+	st->st_activity = KS_ST_STOPPED;
+	pthread_mutex_unlock(&ks_fire_lock);
+	for (i = 0; i < st->st_necbs; i++)
+		ks_probe_disable(st->st_ecbs[i]->ke_probe);
+}
+
+void ks_close(ks_state_t *st)
+{
+	ks_enabling_t *en, *next;
+	uint32_t i;
+
+	if (st == NULL)
+		return;
+	detach_ecbs(st);
+	for (i = 0; i < st->st_necbs; i++)
+		free(st->st_ecbs[i]);
+	free(st->st_ecbs);
+	free(st->st_aggs);
+	free(st->st_formats);
+	for (en = st->st_enablings; en != NULL; en = next) {
+		next = en->en_next;
+		ks_enabling_free(en);
+	}
+	free_buffers(st);
+	if (st->st_vstate != NULL)
+		ks_vstate_destroy(st->st_vstate);
+	free(st->st_rec);
+	free(st->st_key);
+	free(st->st_locals);
+	free(st);
+}
+
+int ks_bufstat(ks_state_t *st, unsigned cpu, ks_bufstat_t *out)
+{
+	const ks_buf_t *b;
+
+	if (st == NULL || out == NULL || cpu >= st->st_ncpus) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->kbs_policy = (int)ks_state_opt(st, DTRACEOPT_BUFPOLICY);
+	out->kbs_size = (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE);
+	if (!st->st_allocated)
+		return 0;
+	pthread_mutex_lock(&ks_fire_lock);
+	b = &st->st_bufs[cpu];
+	out->kbs_used = ks_buf_used(b);
+	out->kbs_records = b->kb_records;
+	out->kbs_bytes = b->kb_bytes;
+	out->kbs_drops = b->kb_totdrops;
+	out->kbs_aggdrops = b->kb_aggdrops;
+	out->kbs_errors = b->kb_errors;
+	out->kbs_filled = b->kb_filled;
+	pthread_mutex_unlock(&ks_fire_lock);
+	return 0;
+}
