@@ -87,7 +87,7 @@ int prov_perf_ncpus(void)
 
 int prov_perf_wants_stack(dtrace_id_t id)
 {
-	if (ks_probe_wants_stack != NULL)
+	if (ks_probe_wants_stack != NULL && id != DTRACE_IDNONE)
 		return ks_probe_wants_stack(id);
 	return 1;
 }
@@ -324,6 +324,11 @@ nomem:
 	pthread_mutex_unlock(&openlk);
 	ks_provider_error("perf: out of memory");
 	return NULL;
+}
+
+int prov_perf_src_fd(const prov_perf_src_t *src, int cpu)
+{
+	return cpu >= 0 && cpu < ncpu ? src->ps_fds[cpu] : -1;
 }
 
 prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,

@@ -125,6 +125,31 @@ int prov_perf_wants_stack(dtrace_id_t id);
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s);
 
+/* The source's perf fd on cpu (-1 if none there). */
+int prov_perf_src_fd(const prov_perf_src_t *src, int cpu);
+
+/* ---- string capture at event time (bpf.c) ---- */
+
+/* What the capture program emits for each hit (RAW data of a sample). */
+typedef struct prov_bpf_rec {
+	uint64_t pbr_tag;		/* the capture's tag */
+	uint8_t pbr_rec[64];		/* syscall parameter block, as the
+					 * format file lays it out (the first
+					 * 8 bytes are zero) */
+	char pbr_str[256];		/* the string, NUL-terminated */
+	int64_t pbr_len;		/* bytes incl. NUL, or -errno */
+} prov_bpf_rec_t;
+
+/* Attach a capture program to syscall tracepoint tpid (records of
+ * recsize bytes, at most 64 copied): on each hit it reads the user string
+ * whose pointer is at stroff in the parameter block and emits a
+ * prov_bpf_rec_t with tag; cb receives those samples on the drain thread.
+ * Returns the attachment (give it to prov_bpf_release) or -1 when BPF is
+ * not usable here. */
+int prov_bpf_capture(int tpid, int recsize, int stroff, uint64_t tag,
+    prov_perf_cb_t *cb);
+void prov_bpf_release(int attachment);
+
 /* ---- shared tracepoints (tp.c) ---- */
 
 typedef void prov_tp_fire_t(void *arg, const prov_perf_sample_t *s,

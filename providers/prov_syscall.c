@@ -8,10 +8,14 @@
  * return fires from sys_exit_<name> with arg0 = arg1 = the return value,
  * or -1 with errno set when the kernel returned -errno.
  *
- * Pointer arguments are the caller's user addresses; copyin/copyinstr read
- * the live process (the shim's default), so a buffer the process changes
- * or frees before the drain thread gets to the record reads back changed:
- * only bytes captured at event time (kpc_ucap) are guaranteed.
+ * Pointer arguments are the caller's user addresses.  For an entry probe
+ * whose arguments include a string (openat's path, execve's file ...) a
+ * BPF program (bpf.c) copies the first such string (up to 255 bytes) at
+ * event time and the firing serves it through kpc_ucap, so copyinstr()
+ * reads what the process passed.  Other pointers, longer strings, or
+ * kernels where BPF cannot load, read the live process (the shim's
+ * default), so a buffer the process changes or frees before the drain
+ * thread gets to the record reads back changed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,10 +27,15 @@ typedef struct scprobe {
 	char sp_event[64];		/* sys_enter_X or sys_exit_X */
 	int sp_return;
 	dtrace_id_t sp_id;
+	int sp_capture;			/* BPF attachment, or -1 */
+	int sp_stri;			/* captured field index */
 } scprobe_t;
+
+#define MAX_CAPTURES 1024
 
 static ks_provider_id_t prov_id;
 static int provided;
+static scprobe_t *captures[MAX_CAPTURES];	/* by tag */
 
 static void make_probe(void *arg, const char *sys, const char *event)
 {
@@ -51,6 +60,7 @@ static void make_probe(void *arg, const char *sys, const char *event)
 		return;
 	snprintf(sp->sp_event, sizeof(sp->sp_event), "%s", event);
 	sp->sp_return = ret;
+	sp->sp_capture = -1;
 	sp->sp_id = ks_probe_create(prov_id, "", name,
 	    ret ? "return" : "entry", 0, sp);
 	if (sp->sp_id == DTRACE_IDNONE)
@@ -97,10 +107,92 @@ static void sc_fire(void *arg, const prov_perf_sample_t *s,
 	ks_probe_fire(&ctx);
 }
 
+/* A capture record from the BPF program: fire with the string captured
+ * at event time served at the pointer's own address. */
+static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
+{
+	const prov_bpf_rec_t *r = (const void *)s->pps_raw;
+	static ks_ucapture_t cap;
+	const prov_tf_format_t *fmt;
+	ks_probe_ctx_t ctx;
+	scprobe_t *sp;
+
+	if (s->pps_rawlen < sizeof(*r) || r->pbr_tag >= MAX_CAPTURES)
+		return;
+	sp = __atomic_load_n(&captures[r->pbr_tag], __ATOMIC_ACQUIRE);
+	if (sp == NULL || (fmt = prov_tp_format("syscalls", sp->sp_event))
+	    == NULL)
+		return;
+	prov_perf_ctx(&ctx, sp->sp_id, s);
+	prov_tp_args(&ctx, fmt, r->pbr_rec, sizeof(r->pbr_rec),
+	    first_arg(fmt));
+	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[sp->sp_stri],
+	    r->pbr_rec, sizeof(r->pbr_rec));
+	cap.kuc_len = r->pbr_len > 0 ? (uint32_t)r->pbr_len : 0;
+	cap.kuc_data = (const uint8_t *)r->pbr_str;
+	ctx.kpc_ucap = &cap;
+	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;
+	ks_probe_fire(&ctx);
+}
+
+/* Index of the first char * argument of an entry probe, or -1. */
+static int string_arg(const prov_tf_format_t *fmt)
+{
+	for (int i = first_arg(fmt); i < fmt->tff_nfields; i++) {
+		const prov_tf_field_t *f = &fmt->tff_fields[i];
+
+		if (strstr(f->tff_type, "char") != NULL &&
+		    strchr(f->tff_type, '*') != NULL &&
+		    strstr(f->tff_type, "* *") == NULL &&
+		    strstr(f->tff_type, "*const *") == NULL &&
+		    f->tff_offset + 8 <= 64)
+			return i;
+	}
+	return -1;
+}
+
+static int record_size(const prov_tf_format_t *fmt)
+{
+	uint32_t end = 0;
+
+	for (int i = 0; i < fmt->tff_nfields; i++) {
+		const prov_tf_field_t *f = &fmt->tff_fields[i];
+
+		if (f->tff_offset + f->tff_size > end)
+			end = f->tff_offset + f->tff_size;
+	}
+	return (int)end;
+}
+
+/* Try the capturing route for an entry probe with a string argument. */
+static int capture_on(scprobe_t *sp)
+{
+	const prov_tf_format_t *fmt = prov_tp_format("syscalls", sp->sp_event);
+	uint64_t tag;
+
+	if (sp->sp_return || fmt == NULL || (sp->sp_stri = string_arg(fmt)) < 0)
+		return -1;
+	for (tag = 0; tag < MAX_CAPTURES && captures[tag] != NULL; tag++)
+		continue;
+	if (tag == MAX_CAPTURES)
+		return -1;
+	__atomic_store_n(&captures[tag], sp, __ATOMIC_RELEASE);
+	sp->sp_capture = prov_bpf_capture(fmt->tff_id, record_size(fmt),
+	    (int)fmt->tff_fields[sp->sp_stri].tff_offset, tag,
+	    sc_fire_captured);
+	if (sp->sp_capture < 0) {
+		__atomic_store_n(&captures[tag], NULL, __ATOMIC_RELEASE);
+		return -1;
+	}
+	return 0;
+}
+
 static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	scprobe_t *sp = arg;
 
+	if (sp->sp_capture >= 0 || capture_on(sp) == 0)
+		return 0;
 	return prov_tp_subscribe("syscalls", sp->sp_event, id, sc_fire, sp);
 }
 
@@ -108,6 +200,15 @@ static void sc_disable(void *parg, dtrace_id_t id, void *arg)
 {
 	scprobe_t *sp = arg;
 
+	if (sp->sp_capture >= 0) {
+		prov_bpf_release(sp->sp_capture);
+		sp->sp_capture = -1;
+		for (int i = 0; i < MAX_CAPTURES; i++)
+			if (captures[i] == sp)
+				__atomic_store_n(&captures[i], NULL,
+				    __ATOMIC_RELEASE);
+		return;
+	}
 	prov_tp_unsubscribe("syscalls", sp->sp_event, sc_fire, sp);
 }
 
