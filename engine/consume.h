@@ -67,4 +67,134 @@ void eng_cons_free(struct eng_consumer *c);
 void eng_agg_free(struct eng_aggstate *a);
 void eng_sym_free(struct eng_symtab *s);
 
+/* ---- record.c: one probe firing's records -------------------------- */
+
+/* Format every record in buf[0..size) (one CPU's snapshot) to fp, or to
+ * the buffered handler when fp is NULL.  Returns 0 or -1 with errmsg. */
+int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
+    size_t size);
+/* Format record i of the firing at base (EPID ep) to fp as text;
+ * returns the number of records it used (printf arguments...). */
+int eng_rec_one(eng_hdl_t *h, FILE *fp, const eng_epcache_t *ep,
+    const char *base, int i);
+/* The cached description of epid (EPROBE + probe names), NULL if the
+ * shim does not know it (message set). */
+const eng_epcache_t *eng_rec_epid(eng_hdl_t *h, dtrace_epid_t epid);
+/* dtrace's trace() of bytes: a string if it looks like one, else a hex
+ * dump (always a hex dump with forceraw or -x rawbytes). */
+void eng_rec_bytes(eng_hdl_t *h, FILE *fp, const char *p, size_t n,
+    int width, int quiet, int forceraw);
+/* Stack records: one frame per line after a newline, indented by
+ * stackindent; fmt ("%s" if NULL) formats each frame's text. */
+void eng_rec_stack(eng_hdl_t *h, FILE *fp, const char *fmt, const char *p,
+    int depth, int size);
+void eng_rec_ustack(eng_hdl_t *h, FILE *fp, const char *fmt, const char *p,
+    int depth);
+/* sym/mod/usym/umod/uaddr records (act = DTRACEACT_*), fmt NULL for the
+ * default "  %-50s". */
+void eng_rec_sym(eng_hdl_t *h, FILE *fp, const char *fmt, int act,
+    const char *p);
+/* A record's integer value: by size, sign-extended when sign is set. */
+int64_t eng_rec_int(const char *p, size_t size, int sign);
+
+/* ---- printf.c ----------------------------------------------------------- */
+
+/* One printf argument: its record description and data. */
+typedef struct eng_pfarg {
+	const dtrace_recdesc_t *pa_rec;
+	const char *pa_data;
+	int64_t pa_normal;		/* aggregation values: normalization */
+} eng_pfarg_t;
+/* Format fmt with args (consumed in order by conversions, '*' widths and
+ * precisions) and aggs (consumed by %@ conversions).  Returns the number
+ * of bytes written, or -1 with errmsg on a bad format. */
+int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
+    const eng_pfarg_t *args, int nargs, const eng_pfarg_t *aggs, int naggs);
+
+/* ---- sym.c -------------------------------------------------------------- */
+
+#define ENG_SYM_NAME	0	/* "obj`name" (sym, usym) */
+#define ENG_SYM_MOD	1	/* "obj" (mod, umod) */
+#define ENG_SYM_OFF	2	/* "obj`name+0x1c" (stacks, uaddr, %a) */
+/* Text for address addr of process pid (0 = kernel) as dtrace prints
+ * it; falls back to "obj`0x..." and "0x...".  Never fails. */
+void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
+    char *buf, size_t len);
+
+/* ---- hist.c ------------------------------------------------------------- */
+
+/* Draw a quantize/lquantize/llquantize value (record layout of the
+ * clause protocol) as dtrace does; zoom scales to the largest bucket. */
+int eng_hist_print(FILE *fp, int func, const int64_t *data, size_t size,
+    int64_t normal, int zoom);
+/* Bucket labels and counts in a flat form (for eng_agg_walk). */
+int eng_hist_buckets(int func, const int64_t *data, size_t size,
+    uint64_t *argp, const int64_t **bucketsp);
+
+/* ---- drops.c ------------------------------------------------------------ */
+
+/* Report new per-CPU drops and global drop counters through the drop
+ * handler (or stderr-ready text in eng_dropdata_t). */
+void eng_drops_cpu(eng_hdl_t *h, int cpu, dtrace_dropkind_t kind,
+    uint64_t n);
+void eng_drops_status(eng_hdl_t *h, const dtrace_status_t *now);
+/* Format and deliver an ERROR-clause record. */
+void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep,
+    const char *data);
+/* The fault text for DTRACEFLT_* ("invalid address"...). */
+const char *eng_drops_faultstr(int fault);
+
+/* ---- json.c (-x oformat=json) -------------------------------------------- */
+
+/* One probe firing as one JSON object on a line. */
+void eng_json_firing(eng_hdl_t *h, FILE *fp, const eng_epcache_t *ep,
+    const char *base, int cpu);
+/* Aggregations as JSON: ids[0..n) (printa) or, with all, every variable
+ * not printed yet. */
+int eng_json_aggs(eng_hdl_t *h, FILE *fp, const dtrace_aggvarid_t *ids,
+    int n, int all);
+/* Write s as a JSON string (with quotes). */
+void eng_json_str(FILE *fp, const char *s, size_t max);
+
+/* ---- agg.c -------------------------------------------------------------- */
+
+/* Library actions on aggregations by variable id. */
+int eng_agg_clear_id(eng_hdl_t *h, dtrace_aggvarid_t id);
+int eng_agg_trunc_id(eng_hdl_t *h, dtrace_aggvarid_t id, int64_t n);
+int eng_agg_normalize_id(eng_hdl_t *h, dtrace_aggvarid_t id, int64_t n);
+/* One merged aggregation entry (all CPUs), in the last snapshot. */
+typedef struct eng_aggrow {
+	dtrace_aggvarid_t ar_varid;
+	const dtrace_aggdesc_t *ar_desc;	/* layout (records) */
+	char *ar_data;			/* dtagd_size bytes, value merged */
+	uint64_t ar_seq;		/* insertion order, for ties */
+	int ar_hidden;			/* truncated away */
+} eng_aggrow_t;
+/* Rows of the last snapshot, unsorted. */
+size_t eng_agg_nrows(const struct eng_aggstate *a);
+eng_aggrow_t *eng_agg_row(struct eng_aggstate *a, size_t i);
+/* The value record of a row's layout. */
+const dtrace_recdesc_t *eng_agg_valrec(const dtrace_aggdesc_t *d);
+/* Rows of the last snapshot for varid (0: every variable), sorted as
+ * printa sorts (sortpos ignored); *np gets the count.  The array is
+ * malloc'd (caller frees), rows are borrowed until the next snapshot. */
+eng_aggrow_t **eng_agg_sorted(eng_hdl_t *h, dtrace_aggvarid_t varid,
+    size_t *np);
+/* Compare two rows' keys / values as dtrace sorts them. */
+int eng_agg_keycmp(eng_hdl_t *h, const eng_aggrow_t *a, const eng_aggrow_t *b);
+int eng_agg_valcmp(const eng_aggrow_t *a, const eng_aggrow_t *b);
+/* The normalization factor and printed flag of variable varid. */
+int64_t eng_agg_normal(eng_hdl_t *h, dtrace_aggvarid_t varid);
+void eng_agg_set_printed(eng_hdl_t *h, dtrace_aggvarid_t varid);
+int eng_agg_printed(eng_hdl_t *h, dtrace_aggvarid_t varid);
+/* Every variable id seen, ascending; *np gets the count (borrowed). */
+const dtrace_aggvarid_t *eng_agg_varids(eng_hdl_t *h, size_t *np);
+/* The name of variable varid ("" for @, "?" if unknown). */
+const char *eng_agg_name(eng_hdl_t *h, dtrace_aggvarid_t varid);
+/* stddev() of a value record (count, sum, sumsq high, sumsq low). */
+uint64_t eng_agg_stddev(const uint64_t *data, int64_t normal);
+/* printa(): with fmt (NULL for the default layout) for ids[0..n). */
+int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
+    const dtrace_aggvarid_t *ids, int n);
+
 #endif /* ENG_CONSUME_H */

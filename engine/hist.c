@@ -1,0 +1,296 @@
+/*
+ * hist.c - quantize(), lquantize() and llquantize() drawn as dtrace(1M)
+ * draws them.
+ *
+ * Value layouts (clause protocol): quantize 127 buckets (zero bucket at
+ * 63); lquantize an encoding word then underflow, levels, overflow;
+ * llquantize an encoding word then underflow, the buckets, overflow.
+ * Rows printed run from the bucket before the first non-zero one to the
+ * bucket after the last one (all-zero: the rows around zero, or the first
+ * rows).  A bar is round(|count| * 40 / total) '@'s, total being the sum
+ * of |counts| over the printed rows (aggzoom: 40 for the largest bucket);
+ * negative-only data draws leftwards, mixed signs draw two half bars.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "consume.h"
+
+static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+static const char spaces[] = "                                        ";
+
+/* The distribution part of one row: bar and count. */
+static void bar(FILE *fp, int64_t val, int64_t normal, long double total,
+    int pos, int neg)
+{
+	unsigned len = 40, depth = 0;
+
+	if (normal == 0)
+		normal = 1;
+	if (!neg) {
+		if (pos && total > 0)
+			depth = (unsigned)(fabsl((long double)val) * len /
+			    total + 0.5);
+		if (depth > len)
+			depth = len;
+		fprintf(fp, "|%s%s %-9lld\n", ats + len - depth,
+		    spaces + depth, (long long)(val / normal));
+		return;
+	}
+	if (!pos) {
+		depth = (unsigned)(fabsl((long double)val) * len / total + 0.5);
+		if (depth > len)
+			depth = len;
+		fprintf(fp, "%s%s| %-9lld\n", spaces + depth,
+		    ats + len - depth, (long long)(val / normal));
+		return;
+	}
+	len /= 2;
+	depth = (unsigned)(fabsl((long double)val) * len / total + 0.5);
+	if (depth > len)
+		depth = len;
+	if (val <= 0)
+		fprintf(fp, "%s%s|%*s %-9lld\n", spaces + 20 + depth,
+		    ats + 40 - depth, (int)len, "", (long long)(val / normal));
+	else
+		fprintf(fp, "%20s|%s%s %-9lld\n", "", ats + 40 - depth,
+		    spaces + 20 + depth, (long long)(val / normal));
+}
+
+/* First and last rows to print of n buckets; zero-data rows given. */
+static void range(const int64_t *b, int n, int zfirst, int zlast,
+    int *first, int *last)
+{
+	int f = 0, l = n - 1;
+
+	while (f < n && b[f] == 0)
+		f++;
+	if (f == n) {
+		*first = zfirst;
+		*last = zlast;
+		return;
+	}
+	if (f > 0)
+		f--;
+	while (l > 0 && b[l] == 0)
+		l--;
+	if (l < n - 1)
+		l++;
+	*first = f;
+	*last = l;
+}
+
+/* Sign summary and the total the bars are scaled to. */
+static long double scale(const int64_t *b, int first, int last, int zoom,
+    int *pos, int *neg)
+{
+	long double total = 0, max = 0;
+
+	*pos = *neg = 0;
+	for (int i = first; i <= last; i++) {
+		long double a = fabsl((long double)b[i]);
+
+		*pos |= b[i] > 0;
+		*neg |= b[i] < 0;
+		total += a;
+		if (a > max)
+			max = a;
+	}
+	return zoom ? max : total;
+}
+
+static void head(FILE *fp)
+{
+	fprintf(fp, "\n%16s %41s %-9s\n", "value",
+	    "------------- Distribution -------------", "count");
+}
+
+static void quantize(FILE *fp, const int64_t *b, int64_t normal, int zoom)
+{
+	int n = DTRACE_QUANTIZE_NBUCKETS, first, last, pos, neg;
+	int z = DTRACE_QUANTIZE_ZEROBUCKET;
+	long double total;
+
+	range(b, n, z - 1, z + 1, &first, &last);
+	if (first == n - 1 && b[n - 1] == 0) {
+		first = z - 1;
+		last = z + 1;
+	}
+	total = scale(b, first, last, zoom, &pos, &neg);
+	head(fp);
+	for (int i = first; i <= last; i++) {
+		fprintf(fp, "%16lld ",
+		    (long long)DTRACE_QUANTIZE_BUCKETVAL((size_t)i));
+		bar(fp, b[i], normal, total, pos, neg);
+	}
+}
+
+static void lquantize(FILE *fp, const int64_t *d, size_t size,
+    int64_t normal, int zoom)
+{
+	uint64_t arg = (uint64_t)d[0];
+	int32_t base = DTRACE_LQUANTIZE_BASE(arg);
+	int step = DTRACE_LQUANTIZE_STEP(arg);
+	int levels = DTRACE_LQUANTIZE_LEVELS(arg);
+	const int64_t *b = d + 1;
+	int first, last, pos, neg;
+	long double total;
+	char c[32];
+
+	if (size != (size_t)(levels + 3) * 8)
+		return;
+	range(b, levels + 2, 0, 2, &first, &last);
+	if (last > levels + 1)
+		last = levels + 1;
+	total = scale(b, first, last, zoom, &pos, &neg);
+	head(fp);
+	for (int i = first; i <= last; i++) {
+		if (i == 0) {
+			snprintf(c, sizeof (c), "< %d", base);
+			fprintf(fp, "%16s ", c);
+		} else if (i == levels + 1) {
+			snprintf(c, sizeof (c), ">= %d", base + levels * step);
+			fprintf(fp, "%16s ", c);
+		} else {
+			fprintf(fp, "%16d ", base + (i - 1) * step);
+		}
+		bar(fp, b[i], normal, total, pos, neg);
+	}
+}
+
+/* llquantize bucket i's lower bound (i from 1); row count in *n. */
+static int64_t llbound(uint64_t arg, int i, int *n)
+{
+	int factor = DTRACE_LLQUANTIZE_FACTOR(arg);
+	int low = DTRACE_LLQUANTIZE_LMAG(arg);
+	int high = DTRACE_LLQUANTIZE_HMAG(arg);
+	int nsteps = DTRACE_LLQUANTIZE_STEPS(arg);
+	int64_t value = 1, next, step;
+	int order, bin = 1;
+
+	for (order = 0; order < low; order++)
+		value *= factor;
+	next = value * factor;
+	step = next > nsteps ? next / nsteps : 1;
+	while (order <= high) {
+		if (bin == i)
+			return value;
+		bin++;
+		if ((value += step) != next)
+			continue;
+		next = value * factor;
+		step = next > nsteps ? next / nsteps : 1;
+		order++;
+	}
+	if (n != NULL)
+		*n = bin + 1;
+	return value;
+}
+
+static void llquantize(FILE *fp, const int64_t *d, size_t size,
+    int64_t normal, int zoom)
+{
+	uint64_t arg = (uint64_t)d[0];
+	const int64_t *b = d + 1;
+	int levels = (int)(size / 8) - 1, first, last, pos, neg, nrows = 0;
+	long double total;
+	char c[32];
+
+	if (DTRACE_LLQUANTIZE_FACTOR(arg) < 2 || levels < 2 ||
+	    DTRACE_LLQUANTIZE_LMAG(arg) >= DTRACE_LLQUANTIZE_HMAG(arg) ||
+	    DTRACE_LLQUANTIZE_STEPS(arg) == 0)
+		return;
+	llbound(arg, -1, &nrows);
+	if (nrows < levels)
+		levels = nrows;
+	range(b, levels, 0, 1, &first, &last);
+	total = scale(b, first, last, zoom, &pos, &neg);
+	head(fp);
+	for (int i = first; i <= last; i++) {
+		if (i == 0) {
+			snprintf(c, sizeof (c), "< %lld",
+			    (long long)llbound(arg, 1, NULL));
+			fprintf(fp, "%16s ", c);
+		} else if (i == levels - 1) {
+			snprintf(c, sizeof (c), ">= %lld",
+			    (long long)llbound(arg, i, NULL));
+			fprintf(fp, "%16s ", c);
+		} else {
+			fprintf(fp, "%16lld ", (long long)llbound(arg, i, NULL));
+		}
+		bar(fp, b[i], normal, total, pos, neg);
+	}
+}
+
+int eng_hist_print(FILE *fp, int func, const int64_t *data, size_t size,
+    int64_t normal, int zoom)
+{
+	switch (func) {
+	case DTRACEAGG_QUANTIZE:
+		if (size != DTRACE_QUANTIZE_NBUCKETS * 8)
+			return -1;
+		quantize(fp, data, normal, zoom);
+		return 0;
+	case DTRACEAGG_LQUANTIZE:
+		lquantize(fp, data, size, normal, zoom);
+		return 0;
+	case DTRACEAGG_LLQUANTIZE:
+		llquantize(fp, data, size, normal, zoom);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int eng_hist_buckets(int func, const int64_t *data, size_t size,
+    uint64_t *argp, const int64_t **bucketsp)
+{
+	if (func == DTRACEAGG_QUANTIZE) {
+		*argp = 0;
+		*bucketsp = data;
+		return (int)(size / 8);
+	}
+	*argp = (uint64_t)data[0];
+	*bucketsp = data + 1;
+	return (int)(size / 8) - 1;
+}
+
+void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
+    size_t len)
+{
+	uint64_t arg = ent->eae_hist_arg;
+
+	switch (ent->eae_func) {
+	case DTRACEAGG_QUANTIZE:
+		snprintf(buf, len, "%lld",
+		    (long long)DTRACE_QUANTIZE_BUCKETVAL((size_t)i));
+		return;
+	case DTRACEAGG_LQUANTIZE: {
+		int32_t base = DTRACE_LQUANTIZE_BASE(arg);
+		int step = DTRACE_LQUANTIZE_STEP(arg);
+		int levels = DTRACE_LQUANTIZE_LEVELS(arg);
+
+		if (i == 0)
+			snprintf(buf, len, "< %d", base);
+		else if (i >= levels + 1)
+			snprintf(buf, len, ">= %d", base + levels * step);
+		else
+			snprintf(buf, len, "%d", base + (i - 1) * step);
+		return;
+	}
+	case DTRACEAGG_LLQUANTIZE:
+		if (i == 0)
+			snprintf(buf, len, "< %lld",
+			    (long long)llbound(arg, 1, NULL));
+		else if (i == ent->eae_nbuckets - 1)
+			snprintf(buf, len, ">= %lld",
+			    (long long)llbound(arg, i, NULL));
+		else
+			snprintf(buf, len, "%lld",
+			    (long long)llbound(arg, i, NULL));
+		return;
+	default:
+		snprintf(buf, len, "%d", i);
+		return;
+	}
+}

@@ -1,0 +1,248 @@
+/*
+ * work.c - running a session: go, stop, status, sleep/wakeup, and the
+ * consumption of principal buffers (eng_work).
+ *
+ * eng_work snapshots every CPU's principal buffer with BUFSNAP (under the
+ * switch policy that swaps the CPU's buffer pair) into one reusable
+ * buffer (grown on ENOSPC) and hands it to record.c.  Under the ring
+ * policy buffers are read only once tracing has stopped, as dtrace(1M)
+ * does.  eng_sleep waits on a pipe that eng_wakeup writes (safe in a
+ * signal handler) until the nearest switchrate/aggrate/statusrate
+ * deadline.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "consume.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t rate(eng_hdl_t *h, int opt)
+{
+	dtrace_optval_t v = eng_opt_get(h, opt);
+
+	return v > 0 ? (uint64_t)v : 1000000000ull;
+}
+
+int eng_go(eng_hdl_t *h)
+{
+	struct eng_consumer *c = h->eh_cons;
+	uint32_t cpu = 0;
+	uint64_t t = now_ns();
+
+	if (h->eh_go)
+		return eng_error(h, "tracing is already active");
+	if (ks_ioctl(h->eh_ks, DTRACEIOC_GO, &cpu) != 0)
+		return eng_error(h, "could not enable tracing: %s",
+		    ks_errmsg(h->eh_ks));
+	h->eh_go = 1;
+	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
+	c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
+	c->ec_nextstatus = t + rate(h, DTRACEOPT_STATUSRATE);
+	return 0;
+}
+
+int eng_stop(eng_hdl_t *h)
+{
+	uint32_t cpu = 0;
+
+	if (!h->eh_go)
+		return eng_error(h, "tracing is not active");
+	if (h->eh_stopped)
+		return 0;
+	if (ks_ioctl(h->eh_ks, DTRACEIOC_STOP, &cpu) != 0)
+		return eng_error(h, "couldn't stop tracing: %s",
+		    ks_errmsg(h->eh_ks));
+	h->eh_stopped = 1;
+	return 0;
+}
+
+enum eng_status eng_status(eng_hdl_t *h)
+{
+	struct eng_consumer *c = h->eh_cons;
+	dtrace_status_t st;
+
+	if (!h->eh_go)
+		return ENG_STATUS_NONE;
+	memset(&st, 0, sizeof (st));
+	if (ks_ioctl(h->eh_ks, DTRACEIOC_STATUS, &st) != 0) {
+		eng_error(h, "couldn't get status: %s", ks_errmsg(h->eh_ks));
+		return ENG_STATUS_NONE;
+	}
+	eng_drops_status(h, &st);
+	c->ec_status = st;
+	c->ec_nextstatus = now_ns() + rate(h, DTRACEOPT_STATUSRATE);
+	if (st.dtst_exiting || st.dtst_killed || c->ec_exited)
+		return ENG_STATUS_EXITED;
+	if (st.dtst_filled)
+		return ENG_STATUS_FILLED;
+	if (h->eh_stopped)
+		return ENG_STATUS_STOPPED;
+	return ENG_STATUS_OKAY;
+}
+
+int eng_exit_status(const eng_hdl_t *h)
+{
+	return h->eh_cons->ec_exitstatus;
+}
+
+void eng_sleep(eng_hdl_t *h)
+{
+	struct eng_consumer *c = h->eh_cons;
+	uint64_t t = now_ns(), next = c->ec_nextswitch;
+	struct pollfd pfd = { .fd = c->ec_wakefd[0], .events = POLLIN };
+	char junk[64];
+
+	if (c->ec_nextagg < next)
+		next = c->ec_nextagg;
+	if (c->ec_nextstatus < next)
+		next = c->ec_nextstatus;
+	if (next > t) {
+		uint64_t ms = (next - t + 999999) / 1000000;
+
+		if (poll(&pfd, 1, ms > 60000 ? 60000 : (int)ms) < 0 &&
+		    errno != EINTR)
+			return;
+	}
+	while (read(c->ec_wakefd[0], junk, sizeof (junk)) > 0)
+		continue;
+}
+
+void eng_wakeup(eng_hdl_t *h)
+{
+	int saved = errno;
+
+	if (h != NULL && h->eh_cons != NULL && h->eh_cons->ec_wakefd[1] >= 0)
+		(void)!write(h->eh_cons->ec_wakefd[1], "", 1);
+	errno = saved;
+}
+
+/* BUFSNAP one CPU into the consumer's buffer; *sizep gets the bytes. */
+static int snap(eng_hdl_t *h, int cpu, size_t *sizep)
+{
+	struct eng_consumer *c = h->eh_cons;
+	dtrace_bufdesc_t bd;
+
+	for (;;) {
+		memset(&bd, 0, sizeof (bd));
+		bd.dtbd_cpu = (uint32_t)cpu;
+		bd.dtbd_size = c->ec_bufsize;
+		bd.dtbd_data = c->ec_buf;
+		if (ks_ioctl(h->eh_ks, DTRACEIOC_BUFSNAP, &bd) == 0)
+			break;
+		if (errno == ENOENT) {
+			*sizep = 0;
+			return 0;
+		}
+		if (errno != ENOSPC || c->ec_bufsize >= ((size_t)1 << 32))
+			return eng_error(h, "failed to snapshot the buffer of "
+			    "CPU %d: %s", cpu, ks_errmsg(h->eh_ks));
+		char *nb = realloc(c->ec_buf, c->ec_bufsize * 2);
+		if (nb == NULL)
+			return eng_error(h, "out of memory");
+		c->ec_buf = nb;
+		c->ec_bufsize *= 2;
+	}
+	if (bd.dtbd_drops > 0)
+		eng_drops_cpu(h, cpu, DTRACEDROP_PRINCIPAL, bd.dtbd_drops);
+	*sizep = bd.dtbd_size <= c->ec_bufsize ? bd.dtbd_size : 0;
+	return 0;
+}
+
+int eng_work(eng_hdl_t *h, FILE *fp)
+{
+	struct eng_consumer *c = h->eh_cons;
+	uint64_t t = now_ns();
+
+	if (!h->eh_go)
+		return eng_error(h, "tracing is not active");
+	if (c->ec_buf == NULL) {
+		dtrace_optval_t sz = eng_opt_get(h, DTRACEOPT_BUFSIZE);
+
+		c->ec_bufsize = sz > 0 && sz <= (1 << 28) ? (size_t)sz : 4 << 20;
+		if ((c->ec_buf = malloc(c->ec_bufsize)) == NULL)
+			return eng_error(h, "out of memory");
+	}
+	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
+	if (t >= c->ec_nextagg)
+		c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
+	if (eng_opt_get(h, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_RING &&
+	    !h->eh_stopped)
+		return 0;
+	for (int cpu = 0; cpu < c->ec_ncpus; cpu++) {
+		size_t n;
+		FILE *out = c->ec_out != NULL ? c->ec_out : fp;
+
+		if (snap(h, cpu, &n) != 0)
+			return -1;
+		if (n > 0 && eng_rec_consume(h, out, cpu, c->ec_buf, n) != 0)
+			return -1;
+		if (out != NULL)
+			fflush(out);
+	}
+	return 0;
+}
+
+int eng_handle_buffered(eng_hdl_t *h, eng_buffered_f *cb, void *arg)
+{
+	h->eh_cons->ec_buffered = cb;
+	h->eh_cons->ec_buffered_arg = arg;
+	return 0;
+}
+
+int eng_handle_drop(eng_hdl_t *h, eng_drop_f *cb, void *arg)
+{
+	h->eh_cons->ec_drop = cb;
+	h->eh_cons->ec_drop_arg = arg;
+	return 0;
+}
+
+int eng_handle_err(eng_hdl_t *h, eng_err_f *cb, void *arg)
+{
+	h->eh_cons->ec_err = cb;
+	h->eh_cons->ec_err_arg = arg;
+	return 0;
+}
+
+int eng_ncpus(eng_hdl_t *h)
+{
+	return h->eh_cons->ec_ncpus;
+}
+
+int eng_cpustat(eng_hdl_t *h, int cpu, eng_cpustat_t *out)
+{
+	ks_bufstat_t bs;
+
+	if (cpu < 0 || cpu >= h->eh_cons->ec_ncpus)
+		return eng_error(h, "no CPU %d", cpu);
+	if (ks_bufstat(h->eh_ks, (unsigned)cpu, &bs) != 0)
+		return eng_error(h, "no buffer state for CPU %d: %s", cpu,
+		    ks_errmsg(h->eh_ks));
+	memset(out, 0, sizeof (*out));
+	out->ecs_cpu = cpu;
+	out->ecs_policy = bs.kbs_policy;
+	out->ecs_size = bs.kbs_size;
+	out->ecs_used = bs.kbs_used;
+	out->ecs_records = bs.kbs_records;
+	out->ecs_bytes = bs.kbs_bytes;
+	out->ecs_drops = bs.kbs_drops;
+	out->ecs_aggdrops = bs.kbs_aggdrops;
+	out->ecs_errors = bs.kbs_errors;
+	out->ecs_filled = bs.kbs_filled;
+	return 0;
+}
+
+int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out)
+{
+	*out = h->eh_cons->ec_status;
+	return 0;
+}
