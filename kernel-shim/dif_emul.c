@@ -101,7 +101,8 @@ static void stls(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 	ms->kms_locals[i] = val;
 }
 
-/* PUSHTV/PUSHTR: a string reference records its length (<= strsize). */
+/* PUSHTV/PUSHTR: a string reference records its length (<= strsize);
+ * a NULL string (strtok(NULL, ...)) is pushed as is. */
 static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
     uint64_t val, int ref)
 {
@@ -116,7 +117,7 @@ static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
 	t->kdt_type = (uint8_t)type;
 	t->kdt_size = 0;
 	t->kdt_ref = (uint8_t)ref;
-	if (ref && type == DIF_TYPE_STRING) {
+	if (ref && type == DIF_TYPE_STRING && val != 0) {
 		int64_t len = ks_dif_strlen(x, val);
 
 		if (len < 0)
