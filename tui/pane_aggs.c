@@ -1,0 +1,203 @@
+/*
+ * pane_aggs.c - the aggregations pane: every aggregation of the last
+ * snapshot, keyed tables and histograms, scrolled as one virtual list.
+ *
+ * Rows are counted in a virtual space starting at tp_top; blocks above
+ * the top are drawn at negative rows, which the surface clips, so
+ * scrolling never has to split a histogram by hand.  tp_sel is the
+ * selected aggregation (Left/Right), tp_zoom shows only that one,
+ * tp_mode is 1 for per-interval values, tp_sort 0 printa order, 1 by
+ * key, 2 by value (descending).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tui.h"
+#include "dtrace_abi.h"
+
+static const char *func_name(int f)
+{
+	switch (f) {
+	case DTRACEAGG_COUNT: return "count";
+	case DTRACEAGG_MIN: return "min";
+	case DTRACEAGG_MAX: return "max";
+	case DTRACEAGG_AVG: return "avg";
+	case DTRACEAGG_SUM: return "sum";
+	case DTRACEAGG_STDDEV: return "stddev";
+	case DTRACEAGG_QUANTIZE: return "quantize";
+	case DTRACEAGG_LQUANTIZE: return "lquantize";
+	case DTRACEAGG_LLQUANTIZE: return "llquantize";
+	default: return "?";
+	}
+}
+
+static int64_t shown_value(const tui_aggent_t *e, int delta)
+{
+	return delta ? e->ta_value - e->ta_prev : e->ta_value;
+}
+
+static const tui_aggent_t *sort_ents;
+static int sort_delta;
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(sort_ents[*(const int *)a].ta_key,
+	    sort_ents[*(const int *)b].ta_key);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	int64_t x = shown_value(&sort_ents[*(const int *)a], sort_delta);
+	int64_t y = shown_value(&sort_ents[*(const int *)b], sort_delta);
+
+	return x < y ? 1 : x > y ? -1 : by_key(a, b);
+}
+
+/* Entry order for drawing: an index array, malloc'd (NULL: as given). */
+static int *order(const tui_pane_t *p, const tui_agg_t *a)
+{
+	int *ix;
+
+	if (p->tp_sort == 0 || a->tag_nents < 2)
+		return NULL;
+	if ((ix = malloc(a->tag_nents * sizeof(*ix))) == NULL)
+		return NULL;
+	for (int i = 0; i < a->tag_nents; i++)
+		ix[i] = i;
+	sort_ents = a->tag_ents;
+	sort_delta = p->tp_mode;
+	qsort(ix, a->tag_nents, sizeof(*ix), p->tp_sort == 1 ? by_key :
+	    by_value);
+	return ix;
+}
+
+static int hist_rows(const tui_aggent_t *e, int delta)
+{
+	int64_t c[512];
+	int n = e->ta_nbuckets < 512 ? e->ta_nbuckets : 512, lo, hi;
+
+	for (int i = 0; i < n; i++)
+		c[i] = e->ta_buckets[i] - (delta ? e->ta_pbuckets[i] : 0);
+	tui_hist_trim(c, n, &lo, &hi);
+	return hi - lo + 2;
+}
+
+/* Draw aggregation a from virtual row y; returns rows used. */
+static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
+    const tui_agg_t *a, int selected)
+{
+	int *ix = order(p, a), y0 = y;
+	int hist = tui_is_hist(a->tag_func);
+
+	tui_surface_fill(s, 0, y, s->ts_w, selected ? TUI_R_SELECT :
+	    TUI_R_TITLE, ' ');
+	tui_surface_printf(s, 0, y++, selected ? TUI_R_SELECT : TUI_R_TITLE,
+	    "%s@%s  %s  %d entr%s%s", selected ? ">" : " ", a->tag_name,
+	    func_name(a->tag_func), a->tag_nents, a->tag_nents == 1 ? "y" :
+	    "ies", p->tp_mode ? "  (per interval)" : "");
+	for (int k = 0; k < a->tag_nents && y < s->ts_h; k++) {
+		const tui_aggent_t *e = &a->tag_ents[ix ? ix[k] : k];
+
+		if (!hist) {
+			if (y >= 0) {
+				int w = s->ts_w - 22;
+
+				tui_surface_printf(s, 2, y, TUI_R_KEY, "%-*.*s",
+				    w > 0 ? w : 0, w > 0 ? w : 0, e->ta_key);
+				tui_surface_printf(s, s->ts_w - 20, y,
+				    TUI_R_COUNT, "%20lld",
+				    (long long)shown_value(e, p->tp_mode));
+			}
+			y++;
+			continue;
+		}
+		if (e->ta_key[0] != '\0')
+			tui_surface_printf(s, 2, y++, TUI_R_KEY, "%s",
+			    e->ta_key);
+		if (y + hist_rows(e, p->tp_mode) <= 0) {
+			y += hist_rows(e, p->tp_mode);
+			continue;
+		}
+		y += tui_hist_draw(s, y, s->ts_h - y, e, p->tp_mode);
+		y++;
+	}
+	free(ix);
+	return y - y0;
+}
+
+static void aggs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
+{
+	int y = -p->tp_top;
+
+	if (m->tm_naggs == 0) {
+		tui_surface_puts(s, 0, 0, TUI_R_DIM, "(no aggregations yet)");
+		return;
+	}
+	if (p->tp_sel >= m->tm_naggs)
+		p->tp_sel = m->tm_naggs - 1;
+	for (int i = 0; i < m->tm_naggs && y < s->ts_h; i++) {
+		if (p->tp_zoom && i != p->tp_sel)
+			continue;
+		y += draw_agg(p, s, y, &m->tm_aggs[i], i == p->tp_sel);
+		y++;
+	}
+}
+
+static unsigned agg_action(tui_pane_t *p, tui_model_t *m, const char *what)
+{
+	if (m->tm_naggs == 0)
+		return TUI_HANDLED;
+	snprintf(p->tp_action, sizeof(p->tp_action), ":%s @%s", what,
+	    m->tm_aggs[p->tp_sel].tag_name);
+	return TUI_HANDLED | TUI_ACTION | TUI_REDRAW;
+}
+
+static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
+    tui_model_t *m)
+{
+	int h = p->tp_rows;
+
+	switch (c->tc_kind) {
+	case TUI_C_UP: p->tp_top--; break;
+	case TUI_C_DOWN: p->tp_top++; break;
+	case TUI_C_PGUP: p->tp_top -= h; break;
+	case TUI_C_PGDN: p->tp_top += h; break;
+	case TUI_C_HOME: p->tp_top = 0; break;
+	case TUI_C_LEFT: p->tp_sel--; p->tp_top = 0; break;
+	case TUI_C_RIGHT: p->tp_sel++; p->tp_top = 0; break;
+	case TUI_C_SORT: p->tp_sort = (p->tp_sort + 1) % 3; break;
+	case TUI_C_CUMUL: p->tp_mode = !p->tp_mode; break;
+	case TUI_C_ZOOM: p->tp_zoom = !p->tp_zoom; p->tp_top = 0; break;
+	case TUI_C_CLEAR: return agg_action(p, m, "clear");
+	case TUI_C_TRUNC: return agg_action(p, m, "trunc");
+	case TUI_C_HEAT:
+		if (m->tm_naggs > 0 &&
+		    tui_heat_choose(m, m->tm_aggs[p->tp_sel].tag_name,
+		    NULL) == 0)
+			tui_model_message(m, 0, "heatmap: @%s",
+			    m->tm_aggs[p->tp_sel].tag_name);
+		else
+			tui_model_message(m, 1,
+			    "heatmap: select a histogram aggregation");
+		break;
+	default:
+		return 0;
+	}
+	if (p->tp_top < 0)
+		p->tp_top = 0;
+	if (p->tp_sel >= m->tm_naggs)
+		p->tp_sel = m->tm_naggs - 1;
+	if (p->tp_sel < 0)
+		p->tp_sel = 0;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static void aggs_resize(tui_pane_t *p, int cols, int rows)
+{
+	p->tp_cols = cols;
+	p->tp_rows = rows;
+}
+
+const struct tui_pane_ops tui_pane_aggs_ops = {
+	"Aggregations", aggs_draw, aggs_handle, aggs_resize, NULL
+};

@@ -1,0 +1,77 @@
+/*
+ * pane_heat.c - the heatmap: for the chosen histogram aggregation and key
+ * (tui_heat_choose), buckets down the side and time across, one column
+ * per refresh with the newest on the right.  Intensity is log-scaled to
+ * the largest count shown, drawn with shade glyphs in three roles.
+ */
+#include <math.h>
+#include "tui.h"
+
+static void cell(tui_surface_t *s, int x, int y, int64_t v, int64_t max)
+{
+	static const uint32_t g[] = { 0x2591, 0x2592, 0x2593, 0x2588 };
+	double f;
+	int i;
+
+	if (v <= 0 || max <= 0) {
+		tui_surface_putc(s, x, y, TUI_R_DIM, ' ');
+		return;
+	}
+	f = log((double)v + 1) / log((double)max + 1);
+	i = (int)(f * 3.999);
+	tui_surface_putc(s, x, y, i < 1 ? TUI_R_HEAT_LO : i < 3 ?
+	    TUI_R_HEAT_MID : TUI_R_HEAT_HI, g[i]);
+}
+
+static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
+{
+	const tui_heat_t *h = &m->tm_heat;
+	int w = s->ts_w - 13, ncol, lo = -1, hi = -1, rows;
+	int64_t max = 0;
+
+	if (h->th_agg == NULL) {
+		tui_surface_puts(s, 0, 0, TUI_R_DIM, "(no heatmap: select a "
+		    "histogram in Aggregations and press H)");
+		return;
+	}
+	tui_surface_printf(s, 0, 0, TUI_R_TITLE, "@%s %s  (%d refreshes)",
+	    h->th_agg, h->th_key, h->th_ncols);
+	ncol = w < h->th_ncols ? w : h->th_ncols;
+	for (int c = 0; c < ncol; c++)
+		for (int b = 0; b < h->th_nbuckets; b++) {
+			int64_t v = tui_heat_at(h, c, b);
+
+			if (v > 0) {
+				lo = lo < 0 || b < lo ? b : lo;
+				hi = b > hi ? b : hi;
+				max = v > max ? v : max;
+			}
+		}
+	if (lo < 0)
+		return;
+	rows = s->ts_h - 1;
+	if (hi - lo + 1 > rows)
+		lo = hi - rows + 1;
+	for (int b = hi, y = 1; b >= lo; b--, y++) {
+		tui_surface_printf(s, 0, y, TUI_R_KEY, "%11s ",
+		    h->th_labels[b]);
+		for (int c = 0; c < ncol; c++)
+			cell(s, 12 + w - 1 - c, y, tui_heat_at(h, c, b), max);
+	}
+}
+
+static unsigned heat_handle(tui_pane_t *p, const tui_cmd_t *c,
+    tui_model_t *m)
+{
+	return 0;
+}
+
+static void heat_resize(tui_pane_t *p, int cols, int rows)
+{
+	p->tp_cols = cols;
+	p->tp_rows = rows;
+}
+
+const struct tui_pane_ops tui_pane_heat_ops = {
+	"Heatmap", heat_draw, heat_handle, heat_resize, NULL
+};

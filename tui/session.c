@@ -1,0 +1,563 @@
+/*
+ * session.c - the engine behind the model: the only TUI file that calls
+ * engine.h.  It compiles and enables clauses (again and again while
+ * tracing; aggregations already collected stay), consumes buffers into
+ * the output lines, snapshots aggregations at aggrate, samples per-CPU
+ * buffer state, and runs the prompt's ':' commands.
+ *
+ * Engine callbacks (buffered output, drops, errors) write straight into
+ * the model; the session keeps no copy of what the model holds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine.h"
+#include "tui.h"
+
+#define TICK_MS 100		/* consume and sample at 10 Hz */
+
+struct tui_session {
+	eng_hdl_t *ts_h;
+	tui_model_t *ts_m;
+	double ts_last;		/* time of the last sample, seconds */
+	double ts_lastagg;	/* time of the last aggregation snapshot */
+	double ts_aggrate;	/* seconds between snapshots */
+	uint64_t ts_lastrec;	/* records at the last sample, all CPUs */
+	char ts_theme[64];	/* ":theme NAME" waiting for main.c */
+	int ts_target;		/* $target, 0 if none */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void on_output(const eng_bufdata_t *bd, void *arg)
+{
+	tui_session_t *s = arg;
+
+	tui_model_output(s->ts_m, bd->ebd_text, bd->ebd_len, bd->ebd_cpu);
+}
+
+static enum tui_dropk drop_kind(dtrace_dropkind_t k)
+{
+	switch (k) {
+	case DTRACEDROP_PRINCIPAL: return TUI_DROP_BUF;
+	case DTRACEDROP_AGGREGATION: return TUI_DROP_AGG;
+	case DTRACEDROP_DYNAMIC: case DTRACEDROP_DYNRINSE:
+	case DTRACEDROP_DYNDIRTY: return TUI_DROP_DYN;
+	default: return TUI_DROP_SPEC;
+	}
+}
+
+static void on_drop(const eng_dropdata_t *dd, void *arg)
+{
+	tui_session_t *s = arg;
+
+	tui_model_drop(s->ts_m, dd->edd_cpu, drop_kind(dd->edd_kind),
+	    dd->edd_drops);
+}
+
+static void on_err(const eng_errdata_t *ed, void *arg)
+{
+	tui_session_t *s = arg;
+
+	tui_model_error(s->ts_m, ed->eed_msg);
+}
+
+tui_session_t *tui_session_new(tui_model_t *m, char *err, size_t errlen)
+{
+	tui_session_t *s = calloc(1, sizeof(*s));
+
+	if (s == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->ts_m = m;
+	s->ts_aggrate = 1.0;
+	if ((s->ts_h = eng_open(0, err, errlen)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	eng_handle_buffered(s->ts_h, on_output, s);
+	eng_handle_drop(s->ts_h, on_drop, s);
+	eng_handle_err(s->ts_h, on_err, s);
+	m->tm_route = geteuid() == 0 ? "root" : "unprivileged";
+	tui_session_probes(s);
+	return s;
+}
+
+void tui_session_free(tui_session_t *s)
+{
+	if (s == NULL)
+		return;
+	for (int i = 0; i < s->ts_m->tm_nens; i++)
+		eng_prog_free(s->ts_m->tm_ens[i].te_prog);
+	eng_close(s->ts_h);
+	free(s);
+}
+
+void tui_session_target(tui_session_t *s, int pid)
+{
+	s->ts_target = pid;
+}
+
+int tui_session_setopt(tui_session_t *s, const char *name, const char *val)
+{
+	if (eng_setopt(s->ts_h, name, val) != 0) {
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		return -1;
+	}
+	return 0;
+}
+
+/* Compile errors as file:line:col, the source line and a caret. */
+static void show_diag(tui_session_t *s, const char *src)
+{
+	const eng_diag_t *d = eng_diag(s->ts_h);
+	const char *l = src;
+	char caret[256];
+	int n;
+
+	if (d == NULL || d->ed_line <= 0) {
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		return;
+	}
+	for (int i = 1; i < d->ed_line && l != NULL; i++)
+		if ((l = strchr(l, '\n')) != NULL)
+			l++;
+	if (l == NULL)
+		l = "";
+	n = d->ed_column > 0 ? d->ed_column - 1 : 0;
+	if (n > (int)sizeof(caret) - 2)
+		n = (int)sizeof(caret) - 2;
+	memset(caret, ' ', n);
+	caret[n] = '^';
+	caret[n + 1] = '\0';
+	tui_model_message(s->ts_m, 1, "%s:%d:%d: %s: %s\n%.*s\n%s",
+	    d->ed_file ? d->ed_file : "<prompt>", d->ed_line, d->ed_column,
+	    d->ed_tag ? d->ed_tag : "D_ERROR", d->ed_msg ? d->ed_msg : "",
+	    (int)strcspn(l, "\n"), l, caret);
+}
+
+static int start(tui_session_t *s)
+{
+	tui_model_t *m = s->ts_m;
+	int64_t v;
+
+	if (m->tm_state == TUI_TRACING)
+		return 0;
+	if (eng_go(s->ts_h) != 0) {
+		tui_model_message(m, 1, "%s", eng_errmsg(s->ts_h));
+		return -1;
+	}
+	m->tm_state = TUI_TRACING;
+	tui_model_setcpus(m, eng_ncpus(s->ts_h));
+	if (eng_getopt(s->ts_h, "aggrate", &v) == 0 && v > 0)
+		s->ts_aggrate = v / 1e9;
+	if (s->ts_aggrate < 0.1)
+		s->ts_aggrate = 0.1;
+	s->ts_last = s->ts_lastagg = now();
+	s->ts_lastrec = 0;
+	return 0;
+}
+
+static int enable(tui_session_t *s, eng_prog_t *prog, const char *src,
+    const char *text)
+{
+	unsigned n = 0;
+
+	if (prog == NULL) {
+		show_diag(s, text);
+		return -1;
+	}
+	if (eng_prog_exec(s->ts_h, prog, &n) != 0) {
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		eng_prog_free(prog);
+		return -1;
+	}
+	if (tui_model_enabling_add(s->ts_m, src, n, prog) == NULL) {
+		tui_model_message(s->ts_m, 1, "out of memory");
+		return -1;
+	}
+	tui_model_message(s->ts_m, 0, "enabling %d: %u probe%s",
+	    s->ts_m->tm_nextid - 1, n, n == 1 ? "" : "s");
+	return start(s);
+}
+
+int tui_session_enable(tui_session_t *s, const char *src, int probespec,
+    int spec_kind)
+{
+	eng_cargs_t args = { 0 };
+	char *argv[1] = { (char *)"dtui" };
+
+	args.argc = 1;
+	args.argv = argv;
+	args.spec_kind = spec_kind;
+	args.target_pid = s->ts_target;
+	return enable(s, eng_compile_str(s->ts_h, src, NULL,
+	    probespec ? ENG_C_PROBESPEC : 0, &args), src, src);
+}
+
+int tui_session_enable_file(tui_session_t *s, const char *path)
+{
+	eng_cargs_t args = { 0 };
+	char *argv[1] = { (char *)path };
+	FILE *fp = fopen(path, "r");
+	eng_prog_t *prog;
+
+	if (fp == NULL) {
+		tui_model_message(s->ts_m, 1, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	args.argc = 1;
+	args.argv = argv;
+	args.target_pid = s->ts_target;
+	prog = eng_compile_file(s->ts_h, fp, path, 0, &args);
+	fclose(fp);
+	return enable(s, prog, path, "");
+}
+
+/* ---- periodic work ------------------------------------------------------ */
+
+struct walk {
+	tui_session_t *s;
+	tui_agg_t *agg;		/* the aggregation of the last entry */
+};
+
+static void key_text(const eng_aggent_t *e, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < e->eae_nkeys && n + 1 < len; i++) {
+		const eng_aggkey_t *k = &e->eae_keys[i];
+
+		n += snprintf(buf + n, len - n, i ? "  " : "");
+		if (n >= len)
+			break;
+		if (k->eak_kind == 0)
+			n += snprintf(buf + n, len - n, "%lld",
+			    (long long)k->eak_int);
+		else
+			n += snprintf(buf + n, len - n, "%s",
+			    k->eak_str ? k->eak_str : "");
+	}
+}
+
+static int walk_ent(const eng_aggent_t *e, void *arg)
+{
+	static char labels[1024][32];
+	static char *lp[1024];
+	struct walk *w = arg;
+	char key[1024];
+	int nb = e->eae_nbuckets < 1024 ? e->eae_nbuckets : 1024;
+	int64_t val = e->eae_value;
+
+	if (w->agg == NULL || strcmp(w->agg->tag_name, e->eae_name) != 0)
+		w->agg = tui_model_agg_get(w->s->ts_m, e->eae_name,
+		    e->eae_func);
+	if (w->agg == NULL)
+		return 0;
+	key_text(e, key, sizeof(key));
+	for (int i = 0; i < nb; i++) {
+		eng_agg_bucket_label(e, i, labels[i], sizeof(labels[i]));
+		lp[i] = labels[i];
+	}
+	if (nb > 0) {
+		val = 0;
+		for (int i = 0; i < nb; i++)
+			val += e->eae_buckets[i];
+	} else if (e->eae_normal > 1) {
+		val /= e->eae_normal;
+	}
+	tui_model_agg_put(w->agg, key, val, nb, e->eae_buckets, lp);
+	return 0;
+}
+
+static void snapshot(tui_session_t *s)
+{
+	struct walk w = { s, NULL };
+
+	if (eng_agg_snap(s->ts_h) != 0)
+		return;
+	tui_model_agg_begin(s->ts_m);
+	eng_agg_walk(s->ts_h, walk_ent, &w);
+	tui_model_agg_end(s->ts_m);
+	tui_heat_push(s->ts_m);
+}
+
+static void sample_cpus(tui_session_t *s, double dt)
+{
+	tui_model_t *m = s->ts_m;
+	uint64_t rec = 0;
+
+	for (int i = 0; i < m->tm_ncpus; i++) {
+		eng_cpustat_t cs;
+		tui_cpu_t c;
+
+		if (eng_cpustat(s->ts_h, i, &cs) != 0)
+			continue;
+		memset(&c, 0, sizeof(c));
+		c.tcp_cpu = i;
+		c.tcp_policy = cs.ecs_policy;
+		c.tcp_size = cs.ecs_size;
+		c.tcp_used = cs.ecs_used;
+		c.tcp_records = cs.ecs_records;
+		c.tcp_bytes = cs.ecs_bytes;
+		c.tcp_drops[TUI_DROP_BUF] = cs.ecs_drops;
+		c.tcp_drops[TUI_DROP_AGG] = cs.ecs_aggdrops;
+		c.tcp_errors = cs.ecs_errors;
+		tui_model_cpu_tick(m, i, &c, dt);
+		rec += cs.ecs_records;
+	}
+	if (dt > 0 && rec >= s->ts_lastrec)
+		m->tm_eventps = (double)(rec - s->ts_lastrec) / dt;
+	s->ts_lastrec = rec;
+}
+
+/* Stop tracing: fire END, consume what is left, take a last snapshot. */
+int tui_session_stop(tui_session_t *s)
+{
+	if (s->ts_m->tm_state != TUI_TRACING)
+		return 0;
+	eng_stop(s->ts_h);
+	eng_work(s->ts_h, NULL);
+	snapshot(s);
+	s->ts_m->tm_state = TUI_STOPPED;
+	tui_model_message(s->ts_m, 0, "tracing stopped");
+	return 0;
+}
+
+int tui_session_tick(tui_session_t *s)
+{
+	double t = now();
+	enum eng_status st;
+
+	if (s->ts_m->tm_state != TUI_TRACING)
+		return 1000;
+	st = eng_status(s->ts_h);
+	if (eng_work(s->ts_h, NULL) != 0)
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+	if (t - s->ts_lastagg >= s->ts_aggrate) {
+		snapshot(s);
+		s->ts_lastagg = t;
+	}
+	sample_cpus(s, t - s->ts_last);
+	s->ts_last = t;
+	if (st == ENG_STATUS_EXITED || st == ENG_STATUS_STOPPED ||
+	    st == ENG_STATUS_FILLED)
+		tui_session_stop(s);
+	return TICK_MS;
+}
+
+/* ---- probes ---------------------------------------------------------------- */
+
+static int add_probe(const dtrace_probedesc_t *pd, void *arg)
+{
+	tui_probes_t *p = arg;
+
+	tui_probes_add(p, pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod,
+	    pd->dtpd_func, pd->dtpd_name);
+	return 0;
+}
+
+void tui_session_probes(tui_session_t *s)
+{
+	tui_probes_t *p = &s->ts_m->tm_probes;
+	char filter[sizeof(p->tp_filter)];
+
+	memcpy(filter, p->tp_filter, sizeof(filter));
+	tui_probes_clear(p);
+	eng_probe_iter(s->ts_h, NULL, add_probe, p);
+	memcpy(p->tp_filter, filter, sizeof(filter));
+	tui_probes_sort(p);
+}
+
+void tui_session_probe_info(tui_session_t *s, int probe)
+{
+	tui_model_t *m = s->ts_m;
+	eng_probeinfo_t pi;
+	size_t n = 0;
+
+	m->tm_selinfo[0] = '\0';
+	if (probe < 0 || probe >= m->tm_probes.tp_n ||
+	    eng_probe_info(s->ts_h, m->tm_probes.tp_probes[probe].tp_id,
+	    &pi) != 0)
+		return;
+	n = snprintf(m->tm_selinfo, sizeof(m->tm_selinfo), "id %u  args:",
+	    m->tm_probes.tp_probes[probe].tp_id);
+	for (int i = 0; i < pi.epi_nargs && n < sizeof(m->tm_selinfo); i++)
+		n += snprintf(m->tm_selinfo + n, sizeof(m->tm_selinfo) - n,
+		    " %d:%s", i, pi.epi_argtypes[i]);
+	if (pi.epi_nargs == 0 && n < sizeof(m->tm_selinfo))
+		snprintf(m->tm_selinfo + n, sizeof(m->tm_selinfo) - n, " none");
+}
+
+int tui_session_count(tui_session_t *s, const char *text)
+{
+	return eng_count_matches(s->ts_h, text);
+}
+
+const char *const *tui_session_options(void)
+{
+	return eng_option_names();
+}
+
+/* A ":theme NAME" request, consumed by main.c (which owns the terminal). */
+const char *tui_session_theme_req(tui_session_t *s)
+{
+	return s->ts_theme;
+}
+
+/* ---- prompt commands ------------------------------------------------------ */
+
+static void cmd_list(tui_session_t *s)
+{
+	tui_model_t *m = s->ts_m;
+	char buf[2048];
+	size_t n = 0;
+
+	if (m->tm_nens == 0) {
+		tui_model_message(m, 0, "no enablings");
+		return;
+	}
+	buf[0] = '\0';
+	for (int i = 0; i < m->tm_nens && n < sizeof(buf); i++) {
+		const tui_enabling_t *e = &m->tm_ens[i];
+
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%d %s %u probes: %.*s",
+		    i ? "\n" : "", e->te_id, e->te_enabled ? "on " : "off",
+		    e->te_nprobes, (int)strcspn(e->te_src, "\n"), e->te_src);
+	}
+	tui_model_message(m, 0, "%s", buf);
+}
+
+static tui_enabling_t *enabling_arg(tui_session_t *s, const char *arg)
+{
+	tui_enabling_t *e = tui_model_enabling(s->ts_m, atoi(arg));
+
+	if (e == NULL)
+		tui_model_message(s->ts_m, 1, "no enabling %s (see :list)", arg);
+	return e;
+}
+
+static void cmd_disable(tui_session_t *s, const char *arg, int remove)
+{
+	tui_enabling_t *e = enabling_arg(s, arg);
+	int id;
+
+	if (e == NULL)
+		return;
+	id = e->te_id;
+	if (e->te_enabled) {
+		if (eng_prog_disable(s->ts_h, e->te_prog) != 0) {
+			tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+			return;
+		}
+		e->te_enabled = 0;
+		s->ts_m->tm_nenabled -= e->te_nprobes;
+	}
+	if (remove) {
+		eng_prog_free(e->te_prog);
+		tui_model_enabling_remove(s->ts_m, id);
+	}
+	tui_model_message(s->ts_m, 0, "enabling %d %s", id,
+	    remove ? "removed" : "disabled");
+}
+
+static void cmd_set(tui_session_t *s, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (eq != NULL)
+		*eq++ = '\0';
+	if (tui_session_setopt(s, arg, eq) == 0)
+		tui_model_message(s->ts_m, 0, "%s set", arg);
+}
+
+static void cmd_agg(tui_session_t *s, const char *what, char *arg)
+{
+	char *name = strtok(arg, " \t"), *n = strtok(NULL, " \t");
+	const char *nm = name == NULL ? NULL : name[0] == '@' ? name + 1 : name;
+	int rc;
+
+	if (what[0] == 'c')
+		rc = eng_agg_clear(s->ts_h, nm);
+	else
+		rc = eng_agg_trunc(s->ts_h, nm, n ? strtoll(n, NULL, 0) : 0);
+	if (rc != 0) {
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		return;
+	}
+	if (what[0] == 'c')
+		tui_model_agg_clear(s->ts_m, nm);
+	snapshot(s);
+	tui_model_message(s->ts_m, 0, "%s %s%s", what[0] == 'c' ? "cleared" :
+	    "truncated", nm ? "@" : "all", nm ? nm : "");
+}
+
+static void cmd_save(tui_session_t *s, char *arg)
+{
+	char *what = strtok(arg, " \t"), *file = strtok(NULL, " \t");
+	char err[512];
+	int rc;
+
+	if (what == NULL || file == NULL ||
+	    (strcmp(what, "output") != 0 && strcmp(what, "aggs") != 0)) {
+		tui_model_message(s->ts_m, 1, "usage: :save output|aggs FILE");
+		return;
+	}
+	rc = what[0] == 'o' ? tui_save_output(s->ts_m, file, err, sizeof(err)) :
+	    tui_save_aggs(s->ts_m, file, err, sizeof(err));
+	if (rc != 0)
+		tui_model_message(s->ts_m, 1, "%s", err);
+	else
+		tui_model_message(s->ts_m, 0, "saved %s to %s", what, file);
+}
+
+/* Run ":cmd args"; returns TUI_QUIT for :quit, else TUI_REDRAW. */
+unsigned tui_session_command(tui_session_t *s, const char *line)
+{
+	char buf[1024], *cmd, *arg;
+
+	snprintf(buf, sizeof(buf), "%s", line + (line[0] == ':'));
+	cmd = strtok(buf, " \t");
+	arg = strtok(NULL, "");
+	if (arg == NULL)
+		arg = buf + strlen(buf);
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	s->ts_theme[0] = '\0';
+	if (cmd == NULL)
+		return TUI_REDRAW;
+	if (strcmp(cmd, "quit") == 0 || strcmp(cmd, "q") == 0)
+		return TUI_QUIT;
+	if (strcmp(cmd, "list") == 0)
+		cmd_list(s);
+	else if (strcmp(cmd, "disable") == 0)
+		cmd_disable(s, arg, 0);
+	else if (strcmp(cmd, "remove") == 0)
+		cmd_disable(s, arg, 1);
+	else if (strcmp(cmd, "set") == 0)
+		cmd_set(s, arg);
+	else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "trunc") == 0)
+		cmd_agg(s, cmd, arg);
+	else if (strcmp(cmd, "save") == 0)
+		cmd_save(s, arg);
+	else if (strcmp(cmd, "stop") == 0)
+		tui_session_stop(s);
+	else if (strcmp(cmd, "theme") == 0)
+		snprintf(s->ts_theme, sizeof(s->ts_theme), "%s", arg);
+	else
+		tui_model_message(s->ts_m, 1, "unknown command :%s "
+		    "(:list :disable :remove :set :clear :trunc :save :theme "
+		    ":stop :quit)", cmd);
+	return TUI_REDRAW;
+}
