@@ -38,8 +38,6 @@ struct eng_consumer;	/* consumer state, engine/consume.h */
 struct eng_hdl {
 	ks_state_t *eh_ks;		/* the shim state */
 	struct eng_cc *eh_cc;		/* compiler's state (lazily made) */
-	/* Set by the compiler with eh_cc; eng_close() calls it. */
-	void (*eh_cc_free)(struct eng_cc *cc);
 	struct eng_consumer *eh_cons;	/* consumer's state */
 	dtrace_optval_t eh_opt[ENG_OPT_MAX];	/* DTRACEOPT_*, ENG_OPT_* */
 	char eh_errmsg[1024];		/* eng_errmsg() */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "consume.h"
 #include "providers.h"
+#include "cc.h"
 
 static struct eng_consumer *cons_new(void)
 {
@@ -100,8 +101,7 @@ void eng_close(eng_hdl_t *h)
 		return;
 	if (h->eh_ks != NULL)
 		ks_close(h->eh_ks);
-	if (h->eh_cc != NULL && h->eh_cc_free != NULL)
-		h->eh_cc_free(h->eh_cc);
+	eng_cc_free(h);
 	eng_cons_free(h->eh_cons);
 	free(h);
 }
@@ -119,11 +119,4 @@ int eng_error(eng_hdl_t *h, const char *fmt, ...)
 	vsnprintf(h->eh_errmsg, sizeof (h->eh_errmsg), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* The last compile diagnostic, or NULL if the last compile had none
- * (the compiler fills eh_diag and sets ed_msg on failure). */
-const eng_diag_t *eng_diag(const eng_hdl_t *h)
-{
-	return h != NULL && h->eh_diag.ed_msg != NULL ? &h->eh_diag : NULL;
 }
