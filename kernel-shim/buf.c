@@ -131,7 +131,12 @@ char *ks_buf_reserve(struct ks_state *st, ks_buf_t *b, uint64_t n,
 		p = ring_reserve(st, b, n);
 		break;
 	case DTRACEOPT_BUFPOLICY_FILL:
-		if (b->kb_filled || resv > b->kb_size ||
+		if (resv == KS_BUF_END) {	/* END may use the reservation */
+			if (b->kb_offset + n > b->kb_size) {
+				drop(b);
+				return NULL;
+			}
+		} else if (b->kb_filled || resv > b->kb_size ||
 		    b->kb_offset + n > b->kb_size - resv) {
 			if (!b->kb_filled) {
 				b->kb_filled = 1;

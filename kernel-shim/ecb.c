@@ -484,7 +484,7 @@ static void commit_record(struct ks_state *st, const ks_ecb_t *e,
     const pending_t *pd, unsigned cpu)
 {
 	const ks_clause_t *c = e->ke_clause;
-	uint64_t resv = e->ke_probe->kp_id == KS_PROBE_END ? 0 :
+	uint64_t resv = e->ke_probe->kp_id == KS_PROBE_END ? KS_BUF_END :
 	    st->st_endreserve;
 	ks_buf_t *b = &st->st_bufs[cpu];
 	char *p;

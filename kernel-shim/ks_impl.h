@@ -110,7 +110,9 @@ struct ks_state;
 int ks_buf_init(ks_buf_t *b, uint64_t size, int policy);
 void ks_buf_fini(ks_buf_t *b);
 /* Room for n bytes (a multiple of 8) or NULL (drop counted).  resv: bytes
- * kept free for END under the fill policy. */
+ * kept free for END under the fill policy; KS_BUF_END for END's own
+ * records, which may use them even in a filled buffer. */
+#define KS_BUF_END	((uint64_t)-1)
 char *ks_buf_reserve(struct ks_state *st, ks_buf_t *b, uint64_t n,
     uint64_t resv);
 void ks_buf_reset(ks_buf_t *b);
