@@ -53,6 +53,11 @@ static int value_size(const ks_difo_t *dp, uint64_t strsize, uint32_t *size,
 		*align = 8;
 		return t->dtdt_size > 0 && t->dtdt_size <= (1u << 20) ? 0 : -1;
 	}
+	if (t->dtdt_size == 0) {	/* void: an expression statement */
+		*size = 0;
+		*align = 1;
+		return 0;
+	}
 	*size = *align = t->dtdt_size;
 	return t->dtdt_size == 1 || t->dtdt_size == 2 || t->dtdt_size == 4 ||
 	    t->dtdt_size == 8 ? 0 : -1;
@@ -242,7 +247,8 @@ void ks_clause_free(ks_clause_t *c)
 
 /* What one clause run leaves for after its actions. */
 typedef struct pending {
-	uint64_t spec;			/* speculate() id, 0 if none */
+	uint64_t spec;			/* speculate() id */
+	int speculated;			/* speculate() ran (id 0: drop) */
 	int exit, raise, stop;
 	int32_t status, sig;
 	uint64_t chill;
@@ -316,6 +322,7 @@ static void store_value(const ks_act_t *a, ks_mstate_t *ms, char *dst,
 		return;
 	}
 	switch (a->ka_size) {
+	case 0: break;
 	case 1: b8 = (uint8_t)v; memcpy(dst, &b8, 1); break;
 	case 2: b16 = (uint16_t)v; memcpy(dst, &b16, 2); break;
 	case 4: b32 = (uint32_t)v; memcpy(dst, &b32, 4); break;
@@ -389,6 +396,7 @@ static void record_action(struct ks_state *st, const ks_act_t *a,
 		break;
 	case DTRACEACT_SPECULATE:
 		pd->spec = eval(a, ms);
+		pd->speculated = 1;
 		break;
 	case DTRACEACT_COMMIT:
 		v = eval(a, ms);
@@ -489,7 +497,7 @@ static void commit_record(struct ks_state *st, const ks_ecb_t *e,
 	ks_buf_t *b = &st->st_bufs[cpu];
 	char *p;
 
-	if (pd->spec != 0) {
+	if (pd->speculated) {
 		if ((b = ks_spec_buffer(st, pd->spec, cpu)) == NULL)
 			return;
 		if ((p = ks_buf_reserve(st, b, c->kc_size, 0)) == NULL) {

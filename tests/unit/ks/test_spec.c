@@ -1,0 +1,146 @@
+/*
+ * test_spec.c - speculations: speculation() ids and "unavailable" drops,
+ * speculate() into per-CPU speculation buffers (full: specdrops), commit
+ * into the principal buffer, discard, busy drops until the next clean.
+ */
+#include "ks_test.h"
+
+#define REC	24
+
+/* DIF: return speculation(). */
+static uint32_t speculation_difo(dofb_t *b)
+{
+	dif_instr_t code[] = {
+		DIF_INSTR_CALL(DIF_SUBR_speculation, 1),
+		DIF_INSTR_RET(1),
+	};
+	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 4 };
+
+	return dofb_difo(b, code, 2, NULL, 0, NULL, 0, NULL, 0, t);
+}
+
+/* p0 { trace(speculation()) }  p1 { speculate(arg0); trace(arg1) }
+ * p2 { commit(arg0) }  p3 { discard(arg0) } */
+static ks_state_t *spec_state(void)
+{
+	ks_state_t *st = ks_open();
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a[2];
+
+	kt_setup();
+	dofb_option(b, DTRACEOPT_NSPEC, 2);
+	dofb_option(b, DTRACEOPT_SPECSIZE, 2 * REC + 8);
+	a[0] = dofb_act(DTRACEACT_DIFEXPR, speculation_difo(b), 0);
+	kt_clause(b, 0, DOF_SECIDX_NONE, a, 1);			/* EPID 1 */
+	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_arg(b, 0), 0);
+	a[1] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_arg(b, 1), 0);
+	kt_clause(b, 1, DOF_SECIDX_NONE, a, 2);			/* EPID 2 */
+	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_arg(b, 0), 0);
+	kt_clause(b, 2, DOF_SECIDX_NONE, a, 1);			/* EPID 3 */
+	a[0] = dofb_act(DTRACEACT_DISCARD, dofb_difo_arg(b, 0), 0);
+	kt_clause(b, 3, DOF_SECIDX_NONE, a, 1);			/* EPID 4 */
+	assert_int_equal(kt_enable(st, b), 0);
+	kt_go(st);
+	return st;
+}
+
+/* Values recorded at offset 16 by EPID epid in buf[0, n). */
+static int values_of(const char *buf, uint64_t n, dtrace_epid_t epid,
+    uint64_t *out, int max)
+{
+	uint64_t off;
+	int k = 0;
+
+	for (off = 0; off < n;) {
+		dtrace_epid_t e;
+
+		memcpy(&e, buf + off, 4);
+		if (e == epid && k < max) {
+			if (epid == 1) {
+				uint32_t v;
+
+				memcpy(&v, buf + off + 12, 4);
+				out[k++] = v;
+			} else {
+				memcpy(&out[k++], buf + off + 16, 8);
+			}
+		}
+		off += e == 1 ? 16 : e == 2 ? REC : 16;
+	}
+	return k;
+}
+
+static void speculation_lifecycle(void **state)
+{
+	ks_state_t *st = spec_state();
+	char buf[1024];
+	uint64_t v[16], n;
+	dtrace_status_t s;
+
+	(void)state;
+	kt_fire(0, 0, 0, 0);
+	kt_fire(0, 0, 0, 0);
+	kt_fire(0, 0, 0, 0);	/* none left: 0, unavailable */
+	n = kt_snap(st, 0, buf, sizeof(buf), 0, NULL);
+	assert_int_equal(values_of(buf, n, 1, v, 16), 3);
+	assert_int_equal(v[0], 1);
+	assert_int_equal(v[1], 2);
+	assert_int_equal(v[2], 0);
+
+	kt_fire(1, 0, 1, 100);
+	kt_fire(1, 0, 1, 101);
+	kt_fire(1, 0, 1, 102);	/* speculation 1 is full */
+	kt_fire(1, 0, 2, 200);
+	kt_fire(1, 0, 0, 300);	/* speculate(0): nothing */
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, NULL), 0);
+
+	kt_fire(2, 0, 1, 0);	/* commit(1) */
+	kt_fire(1, 0, 1, 103);	/* busy until cleaned */
+	kt_fire(3, 0, 2, 0);	/* discard(2) */
+	n = kt_snap(st, 0, buf, sizeof(buf), 0, NULL);
+	assert_int_equal(values_of(buf, n, 2, v, 16), 2);
+	assert_int_equal(v[0], 100);
+	assert_int_equal(v[1], 101);
+
+	s = kt_status(st);	/* cleans: both free again */
+	assert_int_equal(s.dtst_specdrops_unavail, 1);
+	assert_int_equal(s.dtst_specdrops, 1);
+	assert_int_equal(s.dtst_specdrops_busy, 1);
+	kt_fire(0, 0, 0, 0);
+	n = kt_snap(st, 0, buf, sizeof(buf), 0, NULL);
+	assert_int_equal(values_of(buf, n, 1, v, 16), 1);
+	assert_int_equal(v[0], 1);
+	/* discarded data never shows up */
+	kt_fire(2, 0, 2, 0);
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, NULL), 0);
+	ks_close(st);
+}
+
+static void commit_other_cpu(void **state)
+{
+	ks_state_t *st;
+	char buf[1024];
+	uint64_t v[4], n;
+
+	(void)state;
+	if (ks_ncpus() < 2)
+		skip();
+	st = spec_state();
+	kt_fire(0, 0, 0, 0);
+	kt_fire(1, 1, 1, 7);	/* speculated on CPU 1 */
+	kt_fire(2, 0, 1, 0);	/* committed from CPU 0 */
+	n = kt_snap(st, 1, buf, sizeof(buf), 0, NULL);
+	assert_int_equal(values_of(buf, n, 2, v, 4), 1);
+	assert_int_equal(v[0], 7);
+	ks_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(speculation_lifecycle),
+		cmocka_unit_test(commit_other_cpu),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
