@@ -26,7 +26,7 @@ static void cell(tui_surface_t *s, int x, int y, int64_t v, int64_t max)
 static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 {
 	const tui_heat_t *h = &m->tm_heat;
-	int w = s->ts_w - 13, ncol, lo = -1, hi = -1, rows;
+	int w = s->ts_w - 12, ncol, lo = -1, hi = -1, rows;
 	int64_t max = 0;
 
 	if (h->th_agg == NULL) {

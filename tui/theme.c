@@ -9,8 +9,8 @@
  *   <role> [fg=C] [bg=C] [fg8=C8] [bg8=C8] [attr=A[,A...]]
  * C is 0-255, a colour name, or "default"; C8 is 0-7, a colour name or
  * "default"; A is bold, reverse, underline, dim or none.  Colour names:
- * black red green yellow blue magenta cyan white.  Roles not mentioned
- * keep the built-in default's style.
+ * black red green yellow blue magenta cyan white.  Roles a file does not
+ * mention use the terminal's default colours and no attributes.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -301,7 +301,10 @@ static int load_file(tui_theme_t *t, const char *path, char *err,
 		    "64KB)", path);
 		return -1;
 	}
-	tui_theme_default(t);
+	memset(t, 0, sizeof(*t));
+	snprintf(t->tt_name, sizeof(t->tt_name), "unnamed");
+	for (int r = 0; r < TUI_NROLES; r++)
+		set(t, r, -1, -1, -1, -1, 0);
 	rc = tui_theme_parse(t, text, path, err, errlen);
 	free(text);
 	return rc;
