@@ -1,0 +1,881 @@
+/*
+ * act.c - clauses and statements -> struct eng_stmt and its actions,
+ * following the clause protocol at the end of dtrace_abi.h.
+ *
+ * eng_act_clause() matches the clause's probe descriptions (refusing one
+ * that matches nothing unless -Z), takes the argument types of the first
+ * matching probe as the context for args[], compiles the predicate and
+ * then each statement: action calls (trace, printf, stack ...),
+ * aggregations (@a[k] = f(x)) and expression statements, checking
+ * arguments the way dtrace does (printf formats against argument types,
+ * lquantize/llquantize constants and ranges, one function and one set of
+ * parameters per aggregation, speculate/commit ordering, destructive
+ * actions only with -w).
+ */
+#include <string.h>
+#include "cc.h"
+
+struct eng_act *eng_act_new(struct eng_pcb *pc, uint32_t kind)
+{
+	struct eng_stmt *s = pc->pc_stmt;
+	struct eng_act *a;
+
+	if (s->s_nacts == s->s_cap) {
+		int ncap = s->s_cap ? s->s_cap * 2 : 8;
+		struct eng_act *na = eng_cc_alloc(pc, sizeof(*na) *
+		    (size_t)ncap);
+
+		if (s->s_acts != NULL)
+			memcpy(na, s->s_acts, sizeof(*na) * (size_t)s->s_nacts);
+		s->s_acts = na;
+		s->s_cap = ncap;
+	}
+	a = &s->s_acts[s->s_nacts++];
+	memset(a, 0, sizeof(*a));
+	a->a_kind = kind;
+	return a;
+}
+
+static int nargs(const struct eng_node *l)
+{
+	int n = 0;
+
+	for (; l != NULL; l = l->n_next)
+		n++;
+	return n;
+}
+
+static struct eng_node *arg(struct eng_node *l, int i)
+{
+	while (l != NULL && i-- > 0)
+		l = l->n_next;
+	return l;
+}
+
+static const char *tname(const struct eng_type *t)
+{
+	static char b[2][128];
+	static int i;
+
+	i ^= 1;
+	return eng_type_name(t, b[i], sizeof(b[i]));
+}
+
+/* A DIFEXPR action recording the value of e (cooked here). */
+static struct eng_act *difexpr(struct eng_pcb *pc, struct eng_node *e,
+    const char *what)
+{
+	struct eng_act *a;
+
+	eng_sema_expr(pc, e);
+	if (e->n_type->t_kind == TY_VOID)
+		eng_cc_nerror(pc, e, "D_TRACE_VOID", "%s argument has void "
+		    "type", what);
+	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
+	a->a_difo = eng_cg_difo(pc, e, what);
+	return a;
+}
+
+/* ---- data-recording rules (dtrace's dt_stmt_append) --------------------- */
+
+static void order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind)
+{
+	if (kind == DTRACEACT_COMMIT) {
+		if (pc->pc_commit)
+			eng_cc_nerror(pc, n, "D_COMM_COMM", "commit( ) may not "
+			    "follow commit( )");
+		if (pc->pc_datarec)
+			eng_cc_nerror(pc, n, "D_COMM_DREC", "commit( ) may not "
+			    "follow data-recording action(s)");
+		pc->pc_commit = 1;
+		return;
+	}
+	if (kind == DTRACEACT_SPECULATE) {
+		if (pc->pc_speculate)
+			eng_cc_nerror(pc, n, "D_SPEC_SPEC", "speculate( ) may not "
+			    "follow speculate( )");
+		if (pc->pc_commit)
+			eng_cc_nerror(pc, n, "D_SPEC_COMM", "speculate( ) may not "
+			    "follow commit( )");
+		if (pc->pc_datarec)
+			eng_cc_nerror(pc, n, "D_SPEC_DREC", "speculate( ) may not "
+			    "follow data-recording action(s)");
+		pc->pc_speculate = 1;
+		return;
+	}
+	if (DTRACEACT_ISAGG(kind)) {
+		if (pc->pc_speculate)
+			eng_cc_nerror(pc, n, "D_AGG_SPEC", "aggregating actions "
+			    "may not follow speculate( )");
+		if (pc->pc_commit)
+			eng_cc_nerror(pc, n, "D_AGG_COMM", "aggregating actions "
+			    "may not follow commit( )");
+		pc->pc_datarec = 1;
+		return;
+	}
+	if (pc->pc_speculate && DTRACEACT_ISDESTRUCTIVE(kind))
+		eng_cc_nerror(pc, n, "D_ACT_SPEC", "destructive actions may not "
+		    "follow speculate( )");
+	if (pc->pc_speculate && kind == DTRACEACT_EXIT)
+		eng_cc_nerror(pc, n, "D_EXIT_SPEC", "exit( ) may not follow "
+		    "speculate( )");
+	if (DTRACEACT_ISDESTRUCTIVE(kind) || kind == DTRACEACT_DISCARD ||
+	    kind == DTRACEACT_NONE)
+		return;
+	if (pc->pc_commit)
+		eng_cc_nerror(pc, n, "D_DREC_COMM", "data-recording actions may "
+		    "not follow commit( )");
+	if (!pc->pc_speculate)
+		pc->pc_datarec = 1;
+}
+
+/* ---- printf formats ------------------------------------------------------- */
+
+/*
+ * Walk a printf/printa format, checking each conversion against the next
+ * argument.  Returns the number of value arguments the format consumes.
+ * For printa, %@ conversions stand for the aggregation's value.
+ */
+static int check_format(struct eng_pcb *pc, struct eng_node *call,
+    const char *fmt, struct eng_node *args, int printa)
+{
+	const char *p = fmt;
+	int conv = 0, used = 0;
+	const char *fn = call->n_name;
+
+	if (*fmt == '\0' && !printa)
+		eng_cc_nerror(pc, call, "D_PRINTF_FMT_EMPTY", "%s( ) format "
+		    "string is empty", fn);
+	while ((p = strchr(p, '%')) != NULL) {
+		const char *start = p++;
+		int agg = 0, star = 0;
+		char c, cbuf[16];
+
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		conv++;
+		while (*p != '\0' && strchr("-+ #0'", *p) != NULL)
+			p++;
+		if (*p == '@') {
+			agg = 1;
+			p++;
+		}
+		for (; *p == '*' || (*p >= '0' && *p <= '9') || *p == '.'; p++)
+			star += *p == '*';
+		while (*p != '\0' && strchr("hlLzjt?", *p) != NULL)
+			p++;
+		c = *p;
+		if (c == '\0' || strchr("diuoxXcsSpeEfgGaAkYm", c) == NULL)
+			eng_cc_nerror(pc, call, "D_PRINTF_INVALID", "%s( ) format "
+			    "conversion #%d is undefined", fn, conv);
+		p++;
+		snprintf(cbuf, sizeof(cbuf), "%.*s", (int)(p - start - 1 > 12 ?
+		    12 : p - start - 1), start + 1);
+		if (agg) {
+			if (!printa)
+				eng_cc_nerror(pc, call, "D_PRINTF_AGG_CONV",
+				    "%%@ conversion requires an aggregation "
+				    "argument: conversion #%d", conv);
+			continue;
+		}
+		for (int i = 0; i <= star; i++) {
+			struct eng_node *a = arg(args, used++);
+			const struct eng_type *t;
+			int ok;
+
+			if (printa)
+				continue;	/* keys are checked by the consumer */
+			if (a == NULL)
+				eng_cc_nerror(pc, call, "D_PRINTF_ARG_PROTO", "%s( ) "
+				    "prototype mismatch: conversion #%d (%%%s) is "
+				    "missing a corresponding value argument", fn,
+				    conv, cbuf);
+			eng_sema_expr(pc, a);
+			t = a->n_type;
+			if (i < star)
+				ok = eng_type_is_int(t);
+			else if (c == 's')
+				ok = eng_type_is_string(t) || (eng_type_is_ptr(t) &&
+				    t->t_base && t->t_base->t_size == 1) ||
+				    t->t_kind == TY_ARRAY;
+			else if (c == 'S' || c == 'k')
+				ok = 1;
+			else if (strchr("eEfgG", c) != NULL)
+				ok = 0;
+			else if (c == 'p' || c == 'a' || c == 'A')
+				ok = eng_type_is_scalar(t);
+			else
+				ok = eng_type_is_int(t) || eng_type_is_ptr(t);
+			if (!ok)
+				eng_cc_nerror(pc, a, "D_PRINTF_ARG_TYPE", "%s( ) "
+				    "argument #%d is incompatible with conversion "
+				    "#%d prototype:\n\tconversion: %%%s\n\t "
+				    "prototype: %s\n\t  argument: %s", fn, used + 1,
+				    conv, cbuf, c == 's' ? "char [] or string "
+				    "(or use stringof)" : strchr("eEfgG", c) ?
+				    "double" : "int", tname(t));
+		}
+	}
+	return used;
+}
+
+static void act_printf(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f)
+{
+	struct eng_node *fmt = call->n_args, *a;
+	struct eng_act *act;
+	int used, n = nargs(call->n_args) - 1;
+
+	if (fmt->n_kind != N_STR)
+		eng_cc_nerror(pc, call, "D_PRINTF_ARG_FMT", "%s( ) argument #1 "
+		    "must be a string constant", call->n_name);
+	used = check_format(pc, call, fmt->n_name, fmt->n_next, 0);
+	if (used < n)
+		eng_cc_nerror(pc, call, "D_PRINTF_ARG_EXTRA", "%s( ) prototype "
+		    "mismatch: only %d arguments required by this format string",
+		    call->n_name, used);
+	order(pc, call, (uint32_t)f->f_id);
+	act = eng_act_new(pc, (uint32_t)f->f_id);
+	act->a_str = fmt->n_name;
+	act->a_uarg = (uint64_t)n;
+	for (a = fmt->n_next; a != NULL; a = a->n_next)
+		difexpr(pc, a, call->n_name);
+}
+
+static struct eng_ident *agg_arg(struct eng_pcb *pc, struct eng_node *call,
+    struct eng_node *a, int i, const char *tag)
+{
+	struct eng_ident *id;
+	char t[40];
+
+	if (a->n_kind != N_AGG || a->n_args != NULL) {
+		snprintf(t, sizeof(t), "%s_AGGARG", tag);
+		eng_cc_nerror(pc, a, t, "%s( ) argument #%d is incompatible "
+		    "with prototype:\n\tprototype: aggregation\n\t argument: %s",
+		    call->n_name, i, a->n_kind == N_STR ? "string" : "int");
+	}
+	id = eng_cc_agg(pc, a->n_name, 0);
+	if (id == NULL || id->i_aggfunc == 0) {
+		snprintf(t, sizeof(t), "%s_AGGBAD", tag);
+		eng_cc_nerror(pc, a, t, "undefined aggregation: @%s", a->n_name);
+	}
+	return id;
+}
+
+static void act_printa(struct eng_pcb *pc, struct eng_node *call)
+{
+	struct eng_node *a = call->n_args;
+	const char *fmt = NULL;
+	struct eng_act *act;
+	int i = 1;
+
+	if (a->n_kind == N_STR) {
+		fmt = a->n_name;
+		a = a->n_next;
+		i = 2;
+		if (a == NULL)
+			eng_cc_nerror(pc, call, "D_PRINTA_PROTO", "printa( ) "
+			    "prototype mismatch: 1 args passed, 2 expected");
+		check_format(pc, call, fmt, a, 1);
+	}
+	order(pc, call, DTRACEACT_PRINTA);
+	act = eng_act_new(pc, DTRACEACT_PRINTA);
+	act->a_str = fmt;
+	act->a_uarg = (uint64_t)nargs(a);
+	for (; a != NULL; a = a->n_next, i++) {
+		struct eng_ident *id = agg_arg(pc, call, a, i, "D_PRINTA");
+		struct eng_act *c = eng_act_new(pc, DTRACEACT_DIFEXPR);
+
+		c->a_difo = eng_cg_const(pc, id->i_id, "printa()");
+	}
+}
+
+/* Constant, positive argument (stack frames, tracemem size...). */
+static uint64_t posconst(struct eng_pcb *pc, struct eng_node *a,
+    const char *tag, const char *msg)
+{
+	eng_sema_expr(pc, a);
+	if (!a->n_const || (int64_t)a->n_int <= 0)
+		eng_cc_nerror(pc, a, tag, "%s", msg);
+	return a->n_int;
+}
+
+static int64_t opt_or(struct eng_pcb *pc, int opt, int64_t def)
+{
+	dtrace_optval_t v = pc->pc_hdl->eh_opt[opt];
+
+	return v == DTRACEOPT_UNSET || v <= 0 ? def : v;
+}
+
+/* stack(), ustack(), jstack() as actions or aggregation keys. */
+static void act_stack(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f)
+{
+	struct eng_act *a = eng_act_new(pc, (uint32_t)f->f_id);
+	struct eng_node *n0 = call->n_args;
+	uint64_t frames, strsize = 0;
+
+	if (f->f_id == DTRACEACT_STACK) {
+		frames = n0 != NULL ? posconst(pc, n0, "D_STACK_SIZE", "stack( ) "
+		    "argument #1 must be a non-zero positive integral constant "
+		    "expression") : (uint64_t)opt_or(pc, DTRACEOPT_STACKFRAMES, 20);
+		a->a_arg = frames;
+		return;
+	}
+	if (f->f_id == DTRACEACT_JSTACK) {
+		frames = (uint64_t)opt_or(pc, DTRACEOPT_JSTACKFRAMES, 50);
+		strsize = (uint64_t)opt_or(pc, DTRACEOPT_JSTACKSTRSIZE, 512);
+	} else {
+		frames = (uint64_t)opt_or(pc, DTRACEOPT_USTACKFRAMES, 100);
+	}
+	if (n0 != NULL)
+		frames = posconst(pc, n0, "D_USTACK_FRAMES", "ustack( ) argument "
+		    "#1 must be a non-zero positive integer constant");
+	if (n0 != NULL && n0->n_next != NULL)
+		strsize = posconst(pc, n0->n_next, "D_USTACK_STRSIZE", "ustack( ) "
+		    "argument #2 must be a positive integer constant");
+	a->a_arg = frames | (strsize << 32);
+}
+
+static void act_tracemem(struct eng_pcb *pc, struct eng_node *call)
+{
+	struct eng_node *addr = call->n_args, *size = addr->n_next;
+	struct eng_act *a;
+	uint64_t sz;
+
+	eng_sema_expr(pc, addr);
+	if (!eng_type_is_scalar(addr->n_type))
+		eng_cc_nerror(pc, addr, "D_TRACEMEM_ADDR", "tracemem( ) argument "
+		    "#1 is incompatible with prototype:\n\tprototype: pointer or "
+		    "integer\n\t argument: %s", tname(addr->n_type));
+	sz = posconst(pc, size, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 "
+	    "must be a non-zero positive integral constant expression");
+	a = eng_act_new(pc, DTRACEACT_TRACEMEM);
+	a->a_difo = eng_cg_difo(pc, addr, "tracemem()");
+	a->a_arg = sz;
+	if (size->n_next != NULL) {
+		struct eng_node *dyn = size->n_next;
+
+		eng_sema_expr(pc, dyn);
+		if (!eng_type_is_int(dyn->n_type))
+			eng_cc_nerror(pc, dyn, "D_TRACEMEM_DYNSIZE", "tracemem( ) "
+			    "dynamic size (argument #3) must be of integer type");
+		a = eng_act_new(pc, DTRACEACT_TRACEMEM_DYNSIZE);
+		a->a_difo = eng_cg_difo(pc, dyn, "tracemem()");
+		a->a_arg = dyn->n_type->t_signed ? DTRACE_TRACEMEM_SSIZE :
+		    DTRACE_TRACEMEM_SIZE;
+	}
+}
+
+/* clear/trunc/normalize/denormalize/setopt/ftruncate */
+static void act_lib(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f)
+{
+	static const char *const tags[] = { NULL, "D_CLEAR", "D_NORMALIZE",
+	    "D_NORMALIZE", "D_TRUNC" };
+	struct eng_node *a0 = call->n_args;
+	struct eng_act *a = eng_act_new(pc, DTRACEACT_LIBACT);
+
+	a->a_arg = (uint64_t)f->f_id;
+	if (f->f_id == DT_ACT_FTRUNCATE)
+		return;
+	if (f->f_id == DT_ACT_SETOPT) {
+		for (struct eng_node *x = a0; x != NULL; x = x->n_next)
+			if (x->n_kind != N_STR)
+				eng_cc_nerror(pc, x, "D_PROTO_ARG", "setopt( ) "
+				    "arguments must be string constants");
+		eng_sema_expr(pc, a0);
+		a->a_difo = eng_cg_difo(pc, a0, "setopt()");
+		if (a0->n_next != NULL) {
+			a->a_uarg = 1;
+			difexpr(pc, a0->n_next, "setopt()");
+		}
+		return;
+	}
+	struct eng_ident *id = agg_arg(pc, call, a0, 1, tags[f->f_id]);
+
+	a->a_difo = eng_cg_const(pc, id->i_id, call->n_name);
+	if (a0->n_next != NULL) {
+		struct eng_node *v = a0->n_next;
+
+		eng_sema_expr(pc, v);
+		if (!eng_type_is_scalar(v->n_type)) {
+			char t[40];
+
+			snprintf(t, sizeof(t), "%s_SCALAR", tags[f->f_id]);
+			eng_cc_nerror(pc, v, t, "%s( ) argument #2 must be of "
+			    "scalar type", call->n_name);
+		}
+		a->a_uarg = 1;
+		difexpr(pc, v, call->n_name);
+	}
+}
+
+/* A DIFO-carrying action with a fixed record size (exit, raise). */
+static void act_value(struct eng_pcb *pc, struct eng_node *call,
+    uint32_t kind, uint32_t size)
+{
+	struct eng_act *a = eng_act_new(pc, kind);
+	struct eng_node *v = call->n_args;
+
+	if (v == NULL)
+		return;
+	eng_sema_expr(pc, v);
+	if (!eng_type_is_scalar(v->n_type))
+		eng_cc_nerror(pc, v, "D_PROTO_ARG", "%s( ) argument #1 is "
+		    "incompatible with prototype:\n\tprototype: int\n\t "
+		    "argument: %s", call->n_name, tname(v->n_type));
+	a->a_difo = eng_cg_difo(pc, v, call->n_name);
+	if (size != 0) {
+		a->a_difo->dd_rtype.dtdt_size = size;
+		a->a_difo->dd_rtype.dtdt_ckind = CTF_K_INTEGER;
+	}
+}
+
+static void check_proto(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f)
+{
+	int n = nargs(call->n_args);
+
+	if (f->f_kind == F_NOTLINUX)
+		eng_cc_nerror(pc, call, "D_FUNC_UNDEF", "%s( ) is not available "
+		    "on Linux", f->f_name);
+	if (n >= f->f_min && n <= f->f_max)
+		return;
+	if (f->f_min == f->f_max)
+		eng_cc_nerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: "
+		    "%d arg%s passed, %d expected", f->f_name, n, n == 1 ? "" :
+		    "s", f->f_min);
+	eng_cc_nerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: %d "
+	    "arg%s passed, %s %d expected", f->f_name, n, n == 1 ? "" : "s",
+	    n < f->f_min ? "at least" : "no more than", n < f->f_min ?
+	    f->f_min : f->f_max);
+}
+
+/* An action call as a statement. */
+static void action(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f)
+{
+	check_proto(pc, call, f);
+	if ((f->f_flags & F_DESTRUCTIVE) && !pc->pc_destructive)
+		eng_cc_nerror(pc, call, "D_ACT_DESTR", "destructive actions not "
+		    "allowed");
+	if (f->f_id != DTRACEACT_PRINTF && f->f_id != DTRACEACT_SYSTEM &&
+	    f->f_id != DTRACEACT_FREOPEN && f->f_id != DTRACEACT_PRINTA &&
+	    !(f->f_flags & F_LIB) && f->f_id >= 0x100)
+		order(pc, call, (uint32_t)f->f_id);
+	if (f->f_flags & F_LIB) {
+		order(pc, call, DTRACEACT_LIBACT);
+		act_lib(pc, call, f);
+		return;
+	}
+	switch (f->f_id) {
+	case DTRACEACT_DIFEXPR:
+		order(pc, call, DTRACEACT_DIFEXPR);
+		if (call->n_args->n_kind == N_AGG)
+			eng_cc_nerror(pc, call, "D_TRACE_AGG", "trace( ) argument "
+			    "#1 is an aggregation");
+		difexpr(pc, call->n_args, "trace()");
+		return;
+	case DTRACEACT_PRINTF: case DTRACEACT_SYSTEM: case DTRACEACT_FREOPEN:
+		act_printf(pc, call, f);
+		return;
+	case DTRACEACT_PRINTA:
+		act_printa(pc, call);
+		return;
+	case DTRACEACT_STACK: case DTRACEACT_USTACK: case DTRACEACT_JSTACK:
+		act_stack(pc, call, f);
+		return;
+	case DTRACEACT_TRACEMEM:
+		order(pc, call, DTRACEACT_TRACEMEM);
+		act_tracemem(pc, call);
+		return;
+	case DTRACEACT_EXIT:
+		order(pc, call, DTRACEACT_EXIT);
+		act_value(pc, call, DTRACEACT_EXIT, 4);
+		return;
+	case DTRACEACT_RAISE:
+		act_value(pc, call, DTRACEACT_RAISE, 4);
+		return;
+	default:	/* sym, mod, usym..., speculate, commit, chill ... */
+		act_value(pc, call, (uint32_t)f->f_id, 0);
+	}
+}
+
+/* ---- aggregations ------------------------------------------------------- */
+
+static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
+    struct eng_node *a1, struct eng_node **incr);
+static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
+    struct eng_node *a1, struct eng_node **incr);
+
+/* A key of an aggregation: a value, or stack()/sym() and friends. */
+static void agg_key(struct eng_pcb *pc, struct eng_node *k)
+{
+	const struct eng_func *f;
+
+	if (k->n_kind == N_CALL && (f = eng_sema_func(k->n_name)) != NULL &&
+	    (f->f_flags & F_KEYOK)) {
+		check_proto(pc, k, f);
+		if (f->f_id == DTRACEACT_STACK || f->f_id == DTRACEACT_USTACK ||
+		    f->f_id == DTRACEACT_JSTACK)
+			act_stack(pc, k, f);
+		else
+			act_value(pc, k, (uint32_t)f->f_id, 0);
+		return;
+	}
+	struct eng_act *a = eng_act_new(pc, DTRACEACT_DIFEXPR);
+
+	a->a_difo = eng_cg_difo(pc, k, "aggregation key");
+}
+
+static void agg_func_check(struct eng_pcb *pc, struct eng_node *agg,
+    struct eng_ident *id, const struct eng_func *f)
+{
+	if (id->i_aggfunc != 0 && id->i_aggfunc != f->f_id) {
+		const char *prev = "?";
+
+		for (int i = 0; ; i++) {
+			const struct eng_func *g;
+			static const char *const names[] = { "count", "sum",
+			    "avg", "min", "max", "stddev", "quantize",
+			    "lquantize", "llquantize", NULL };
+
+			if (names[i] == NULL)
+				break;
+			g = eng_sema_func(names[i]);
+			if (g->f_id == id->i_aggfunc)
+				prev = g->f_name;
+		}
+		eng_cc_nerror(pc, agg, "D_AGG_REDEF", "aggregation redefined: "
+		    "@%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : "
+		    "line %d", id->i_name, id->i_name, f->f_name, id->i_name,
+		    prev, id->i_line);
+	}
+}
+
+static void aggregation(struct eng_pcb *pc, struct eng_node *st)
+{
+	struct eng_node *agg = st->n_left->n_left, *call = st->n_left->n_right;
+	struct eng_node *incr = NULL, *val;
+	const struct eng_func *f;
+	struct eng_ident *id;
+	struct eng_act *a;
+	uint64_t enc = 0;
+	int nkeys, before;
+
+	if (st->n_left->n_op != '=' || call->n_kind != N_CALL ||
+	    (f = eng_sema_func(call->n_name)) == NULL || f->f_kind != F_AGG)
+		eng_cc_nerror(pc, st->n_left, "D_AGG_FUNC", "@%s must be assigned "
+		    "the result of an aggregating function", agg->n_name);
+	check_proto(pc, call, f);
+	eng_sema_stmt(pc, st);		/* keys */
+	id = agg->n_ident;
+	agg_func_check(pc, agg, id, f);
+	val = call->n_args;
+	if (val != NULL) {
+		eng_sema_expr(pc, val);
+		if (!eng_type_is_scalar(val->n_type))
+			eng_cc_nerror(pc, call, "D_AGG_SCALAR", "%s( ) argument #1 "
+			    "must be of scalar type", f->f_name);
+	}
+	if (f->f_id == DTRACEAGG_LQUANTIZE)
+		enc = lquant(pc, agg, val->n_next, &incr);
+	else if (f->f_id == DTRACEAGG_LLQUANTIZE)
+		enc = llquant(pc, agg, val->n_next, &incr);
+	else if (f->f_id == DTRACEAGG_QUANTIZE)
+		incr = val->n_next;
+	if (id->i_aggfunc == 0) {
+		id->i_aggfunc = f->f_id;
+		id->i_aggarg = enc;
+		id->i_line = agg->n_line;
+	}
+	order(pc, agg, (uint32_t)f->f_id);
+	before = pc->pc_stmt->s_nacts;
+	for (struct eng_node *k = agg->n_args; k != NULL; k = k->n_next)
+		agg_key(pc, k);
+	nkeys = pc->pc_stmt->s_nacts - before;
+	if (f->f_id == DTRACEAGG_QUANTIZE || f->f_id == DTRACEAGG_LQUANTIZE ||
+	    f->f_id == DTRACEAGG_LLQUANTIZE) {
+		a = eng_act_new(pc, DTRACEACT_DIFEXPR);
+		if (incr != NULL) {
+			eng_sema_expr(pc, incr);
+			if (!eng_type_is_scalar(incr->n_type))
+				eng_cc_nerror(pc, incr, "D_PROTO_ARG", "%s( ) "
+				    "increment value must be of scalar type",
+				    f->f_name);
+			a->a_difo = eng_cg_difo(pc, incr, "increment");
+		} else {
+			a->a_difo = eng_cg_const(pc, 1, "increment");
+		}
+		nkeys++;
+	}
+	a = eng_act_new(pc, (uint32_t)f->f_id);
+	a->a_ntuple = (uint32_t)nkeys;
+	a->a_arg = enc;
+	a->a_uarg = id->i_id;
+	if (val != NULL)
+		a->a_difo = eng_cg_difo(pc, val, f->f_name);
+}
+
+static int is_int_const(struct eng_pcb *pc, struct eng_node *n)
+{
+	eng_sema_expr(pc, n);
+	return n->n_const && eng_type_is_int(n->n_type);
+}
+
+static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
+    struct eng_node *a1, struct eng_node **incr)
+{
+	struct eng_node *a2 = a1->n_next, *a3 = a2->n_next;
+	struct eng_ident *id = agg->n_ident;
+	int64_t base, lim;
+	uint64_t step = 1, nlevels, enc;
+
+	if (!is_int_const(pc, a1))
+		eng_cc_nerror(pc, a1, "D_LQUANT_BASETYPE", "lquantize( ) argument "
+		    "#1 must be an integer constant");
+	base = (int64_t)a1->n_int;
+	if (base < INT32_MIN || base > INT32_MAX)
+		eng_cc_nerror(pc, a1, "D_LQUANT_BASEVAL", "lquantize( ) argument "
+		    "#1 must be a 32-bit quantity");
+	if (!is_int_const(pc, a2))
+		eng_cc_nerror(pc, a2, "D_LQUANT_LIMTYPE", "lquantize( ) argument "
+		    "#2 must be an integer constant");
+	lim = (int64_t)a2->n_int;
+	if (lim < INT32_MIN || lim > INT32_MAX)
+		eng_cc_nerror(pc, a2, "D_LQUANT_LIMVAL", "lquantize( ) argument "
+		    "#2 must be a 32-bit quantity");
+	if (lim < base)
+		eng_cc_nerror(pc, agg, "D_LQUANT_MISMATCH", "lquantize( ) base "
+		    "(argument #1) must be less than limit (argument #2)");
+	if (a3 != NULL) {
+		if (!is_int_const(pc, a3) || (int64_t)a3->n_int <= 0)
+			eng_cc_nerror(pc, a3, "D_LQUANT_STEPTYPE", "lquantize( ) "
+			    "argument #3 must be a non-zero positive integer "
+			    "constant");
+		if ((step = a3->n_int) > UINT16_MAX)
+			eng_cc_nerror(pc, a3, "D_LQUANT_STEPVAL", "lquantize( ) "
+			    "argument #3 must be a 16-bit quantity");
+	}
+	nlevels = (uint64_t)(lim - base) / step;
+	if (nlevels == 0)
+		eng_cc_nerror(pc, agg, "D_LQUANT_STEPLARGE", "lquantize( ) step "
+		    "(argument #3) too large: must have at least one "
+		    "quantization level");
+	if (nlevels > UINT16_MAX)
+		eng_cc_nerror(pc, agg, "D_LQUANT_STEPSMALL", "lquantize( ) step "
+		    "(argument #3) too small: number of quantization levels must "
+		    "be a 16-bit quantity");
+	enc = DTRACE_LQUANTIZE_ENCODE(step, nlevels, base);
+	if (id->i_aggfunc == DTRACEAGG_LQUANTIZE && id->i_aggarg != enc) {
+		uint64_t o = id->i_aggarg;
+		int ob = DTRACE_LQUANTIZE_BASE(o), ol = DTRACE_LQUANTIZE_LEVELS(o);
+		int os = DTRACE_LQUANTIZE_STEP(o);
+
+		if (ob != base)
+			eng_cc_nerror(pc, agg, "D_LQUANT_MATCHBASE", "lquantize( ) "
+			    "base (argument #1) doesn't match previous "
+			    "declaration: expected %d, found %d", ob, (int)base);
+		if ((uint64_t)ol * (uint64_t)os != nlevels * step)
+			eng_cc_nerror(pc, agg, "D_LQUANT_MATCHLIM", "lquantize( ) "
+			    "limit (argument #2) doesn't match previous "
+			    "declaration: expected %d, found %d", ob + ol * os,
+			    (int)base + (int)nlevels * (int)step);
+		eng_cc_nerror(pc, agg, "D_LQUANT_MATCHSTEP", "lquantize( ) step "
+		    "(argument #3) doesn't match previous declaration: expected "
+		    "%d, found %d", os, (int)step);
+	}
+	*incr = a3 != NULL ? a3->n_next : NULL;
+	return enc;
+}
+
+static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
+    struct eng_node *a, struct eng_node **incr)
+{
+	static const struct { const char *str, *type, *val, *match; int sh; }
+	    args[4] = {
+		{ "factor", "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL",
+		  "D_LLQUANT_FACTORMATCH", DTRACE_LLQUANTIZE_FACTORSHIFT },
+		{ "low magnitude", "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL",
+		  "D_LLQUANT_LOWMATCH", DTRACE_LLQUANTIZE_LOWSHIFT },
+		{ "high magnitude", "D_LLQUANT_HIGHTYPE", "D_LLQUANT_HIGHVAL",
+		  "D_LLQUANT_HIGHMATCH", DTRACE_LLQUANTIZE_HIGHSHIFT },
+		{ "linear steps per magnitude", "D_LLQUANT_NSTEPTYPE",
+		  "D_LLQUANT_NSTEPVAL", "D_LLQUANT_NSTEPMATCH",
+		  DTRACE_LLQUANTIZE_NSTEPSHIFT }
+	};
+	struct eng_ident *id = agg->n_ident;
+	uint64_t v[4], enc = 0, order_ = 1, x;
+
+	for (int i = 0; i < 4; i++, a = a->n_next) {
+		if (!is_int_const(pc, a))
+			eng_cc_nerror(pc, a, args[i].type, "llquantize( ) argument "
+			    "#%d (%s) must be an integer constant", i + 1,
+			    args[i].str);
+		if (a->n_int > UINT16_MAX)
+			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
+			    "#%d (%s) must be an unsigned 16-bit quantity", i + 1,
+			    args[i].str);
+		v[i] = a->n_int;
+		enc |= v[i] << args[i].sh;
+	}
+	if (v[0] < 2)
+		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTORSMALL", "llquantize( ) "
+		    "factor (argument #1) must be two or more");
+	if (v[1] >= v[2])
+		eng_cc_nerror(pc, agg, "D_LLQUANT_MAGRANGE", "llquantize( ) high "
+		    "magnitude (argument #3) must be greater than low magnitude "
+		    "(argument #2)");
+	if (v[3] < v[0])
+		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTORNSTEPS", "llquantize( ) "
+		    "factor (argument #1) must be less than or equal to the "
+		    "number of linear steps per magnitude (argument #4)");
+	for (x = v[0]; x < v[3]; x *= v[0])
+		continue;
+	if ((v[3] % v[0]) || (x % v[3]))
+		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTOREVEN", "llquantize( ) "
+		    "factor (argument #1) must evenly divide the number of steps "
+		    "per magnitude (argument #4), and the number of steps per "
+		    "magnitude must evenly divide a power of the factor");
+	for (uint64_t i = 0; i < v[2]; i++) {
+		if (order_ * v[0] <= order_ || order_ * v[0] / v[0] != order_)
+			eng_cc_nerror(pc, agg, "D_LLQUANT_MAGTOOBIG", "llquantize( ) "
+			    "factor (%d) raised to power of high magnitude (%d) "
+			    "overflows 64-bits", (int)v[0], (int)v[2]);
+		order_ *= v[0];
+	}
+	if (id->i_aggfunc == DTRACEAGG_LLQUANTIZE && id->i_aggarg != enc) {
+		for (int i = 0; i < 4; i++) {
+			int e = (int)((id->i_aggarg >> args[i].sh) & 0xffff);
+			int f = (int)((enc >> args[i].sh) & 0xffff);
+
+			if (e != f)
+				eng_cc_nerror(pc, agg, args[i].match, "llquantize( ) "
+				    "%s (argument #%d) doesn't match previous "
+				    "declaration: expected %d, found %d",
+				    args[i].str, i + 1, e, f);
+		}
+	}
+	*incr = a;
+	return enc;
+}
+
+/* ---- statements and clauses ------------------------------------------- */
+
+static void statement(struct eng_pcb *pc, struct eng_node *st)
+{
+	const struct eng_func *f;
+	struct eng_act *a;
+
+	switch (st->n_kind) {
+	case N_BLOCK:
+		for (struct eng_node *s = st->n_args; s != NULL; s = s->n_next)
+			statement(pc, s);
+		return;
+	case N_AGG_STMT:
+		aggregation(pc, st);
+		return;
+	case N_IF:
+		eng_cc_nerror(pc, st, "D_SYNTAX", "if statements are not "
+		    "supported in this clause context");
+	case N_EXPR_STMT:
+		break;
+	default:
+		return;
+	}
+	if (st->n_left->n_kind == N_CALL &&
+	    (f = eng_sema_func(st->n_left->n_name)) != NULL &&
+	    (f->f_kind == F_ACT || f->f_kind == F_NOTLINUX)) {
+		action(pc, st->n_left, f);
+		return;
+	}
+	if (st->n_left->n_kind == N_AGG)
+		eng_cc_nerror(pc, st->n_left, "D_AGG_NULL", "expression has null "
+		    "effect: @%s", st->n_left->n_name);
+	eng_sema_stmt(pc, st);
+	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
+	a->a_difo = eng_cg_difo(pc, st->n_left, "expression");
+	memset(&a->a_difo->dd_rtype, 0, sizeof(a->a_difo->dd_rtype));
+	a->a_difo->dd_rtype.dtdt_ckind = CTF_K_INTEGER;
+}
+
+/* Match the clause's descriptions; the first match gives args[] types. */
+static void descriptions(struct eng_pcb *pc, struct eng_node *clause)
+{
+	struct eng_stmt *s = pc->pc_stmt;
+	int i = 0, ctx = 0;
+
+	s->s_npd = 0;
+	for (struct eng_node *d = clause->n_pdescs; d != NULL; d = d->n_next)
+		s->s_npd++;
+	s->s_pd = eng_cc_alloc(pc, sizeof(*s->s_pd) * (size_t)s->s_npd);
+	pc->pc_nargs = -1;
+	for (struct eng_node *d = clause->n_pdescs; d != NULL; d = d->n_next) {
+		dtrace_probedesc_t *pd = &s->s_pd[i++], first;
+		unsigned cnt = 0;
+
+		eng_parse_pdesc(pc, d->n_name, pd, d->n_line);
+		if (eng_prog_match(pc->pc_hdl, pd, &first, &cnt) != 0)
+			eng_cc_error(pc, d->n_line, d->n_col, "D_PDESC_INVAL",
+			    "%s", eng_errmsg(pc->pc_hdl));
+		if (cnt == 0 && !(pc->pc_cflags & ENG_C_ZDEFS))
+			eng_cc_error(pc, d->n_line, d->n_col, "D_PDESC_ZERO",
+			    "probe description %s:%s:%s:%s does not match any "
+			    "probes", pd->dtpd_provider, pd->dtpd_mod,
+			    pd->dtpd_func, pd->dtpd_name);
+		pc->pc_prog->p_nprobes += cnt;
+		if (cnt > 0 && !ctx) {
+			eng_probeinfo_t pi;
+
+			ctx = 1;
+			pc->pc_pdesc = first;
+			if (pc->pc_hdl->eh_ks != NULL &&
+			    eng_probe_info(pc->pc_hdl, first.dtpd_id, &pi) == 0) {
+				pc->pc_nargs = pi.epi_nargs;
+				memcpy(pc->pc_argtypes, pi.epi_argtypes,
+				    sizeof(pc->pc_argtypes));
+			}
+		}
+	}
+}
+
+static struct eng_stmt *new_stmt(struct eng_pcb *pc, int line)
+{
+	struct eng_stmt *s = eng_cc_alloc(pc, sizeof(*s));
+	struct eng_prog *p = pc->pc_prog;
+
+	s->s_id = (pc->pc_cflags & ENG_C_ERRCLAUSE) ? DT_ECB_ERROR :
+	    ++pc->pc_cc->cc_nextstmt;
+	s->s_line = line;
+	if (p->p_last != NULL)
+		p->p_last->s_next = s;
+	else
+		p->p_stmts = s;
+	p->p_last = s;
+	p->p_nstmts++;
+	return s;
+}
+
+/* Compile one clause into a statement of the program. */
+void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause)
+{
+	int64_t v;
+
+	pc->pc_stmt = new_stmt(pc, clause->n_line);
+	pc->pc_speculate = pc->pc_commit = pc->pc_datarec = 0;
+	v = pc->pc_hdl->eh_opt[DTRACEOPT_STRSIZE];
+	pc->pc_strsize = v == DTRACEOPT_UNSET || v <= 0 ? 256 : (int)v;
+	v = pc->pc_hdl->eh_opt[DTRACEOPT_DESTRUCTIVE];
+	pc->pc_destructive = v != DTRACEOPT_UNSET && v > 0;
+	descriptions(pc, clause);
+	if (pc->pc_cflags & ENG_C_LIST)
+		return;
+	eng_sema_clause(pc, clause);
+	if (clause->n_pred != NULL)
+		pc->pc_stmt->s_pred = eng_cg_difo(pc, clause->n_pred, "predicate");
+	for (struct eng_node *st = clause->n_args; st != NULL; st = st->n_next)
+		statement(pc, st);
+}

@@ -1,0 +1,738 @@
+/*
+ * cg.c - the DIF code generator: a cooked expression -> one DIF object.
+ *
+ * struct cg holds the object under construction: instructions, integer,
+ * string and variable tables, the register set and forward labels.
+ * expr() returns the register holding a node's value; registers %r1-%r7
+ * are handed out by ralloc() and given back by rfree() (%r0 is zero); an
+ * expression needing more than seven live values is refused with
+ * D_NOREG ("expression too complex"), never miscompiled.  Branches only
+ * go forward (spec ch. 8): a label is an index into g->lbl, fixed up
+ * when the object is finished.  Tuples (subroutine arguments, array
+ * keys) are evaluated into registers first, then pushed after FLUSHTS,
+ * so nested calls cannot disturb the tuple stack.
+ */
+#include <string.h>
+#include "cc.h"
+
+
+struct cg {
+	struct eng_pcb *pc;
+	dif_instr_t *buf;
+	uint32_t len, cap;
+	uint64_t *itab;
+	uint32_t ilen, icap;
+	char *stab;
+	uint32_t slen, scap;
+	dtrace_difv_t *vtab;
+	uint32_t vlen, vcap;
+	int used[DIF_DIR_NREGS];
+	uint32_t *lbl;			/* label -> instruction index */
+	uint32_t nlbl, lblcap;
+	uint32_t *fix;			/* branch instruction indexes */
+	int nfix, fixcap;
+};
+
+static int expr(struct cg *g, struct eng_node *n);
+
+/* ---- buffers -------------------------------------------------------------- */
+
+static void *grow(struct cg *g, void *p, uint32_t *cap, uint32_t need,
+    size_t esz)
+{
+	void *np;
+	uint32_t nc;
+
+	if (need <= *cap)
+		return p;
+	nc = *cap ? *cap * 2 : 32;
+	while (nc < need)
+		nc *= 2;
+	np = eng_cc_alloc(g->pc, nc * esz);
+	if (p != NULL)
+		memcpy(np, p, *cap * esz);
+	*cap = nc;
+	return np;
+}
+
+static void emit(struct cg *g, dif_instr_t in)
+{
+	g->buf = grow(g, g->buf, &g->cap, g->len + 1, sizeof(*g->buf));
+	g->buf[g->len++] = in;
+}
+
+static int newlabel(struct cg *g)
+{
+	if (g->nlbl >= DIF_LABEL_MAX)
+		eng_cc_error(g->pc, 0, 0, "D_NOREG", "expression too complex: "
+		    "too many branches");
+	g->lbl = grow(g, g->lbl, &g->lblcap, g->nlbl + 1, sizeof(*g->lbl));
+	g->lbl[g->nlbl] = UINT32_MAX;
+	return (int)g->nlbl++;
+}
+
+static void label(struct cg *g, int l)
+{
+	g->lbl[l] = g->len;
+}
+
+static void branch(struct cg *g, int op, int l)
+{
+	uint32_t cap = (uint32_t)g->fixcap;
+
+	g->fix = grow(g, g->fix, &cap, (uint32_t)g->nfix + 1,
+	    sizeof(*g->fix));
+	g->fixcap = (int)cap;
+	g->fix[g->nfix++] = g->len;
+	emit(g, DIF_INSTR_BRANCH(op, l));
+}
+
+static uint32_t intidx(struct cg *g, uint64_t v)
+{
+	for (uint32_t i = 0; i < g->ilen; i++)
+		if (g->itab[i] == v)
+			return i;
+	if (g->ilen > DIF_INTOFF_MAX)
+		eng_cc_error(g->pc, 0, 0, "D_INT_OFLOW", "too many integer "
+		    "constants in one expression");
+	g->itab = grow(g, g->itab, &g->icap, g->ilen + 1, sizeof(*g->itab));
+	g->itab[g->ilen] = v;
+	return g->ilen++;
+}
+
+static uint32_t stridx(struct cg *g, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	for (uint32_t i = 0; i < g->slen; i += (uint32_t)strlen(g->stab + i) + 1)
+		if (strcmp(g->stab + i, s) == 0)
+			return i;
+	if (g->slen + n > DIF_STROFF_MAX)
+		eng_cc_error(g->pc, 0, 0, "D_STR_OFLOW", "too many strings in "
+		    "one expression");
+	g->stab = grow(g, g->stab, &g->scap, g->slen + (uint32_t)n, 1);
+	memcpy(g->stab + g->slen, s, n);
+	g->slen += (uint32_t)n;
+	return g->slen - (uint32_t)n;
+}
+
+/* ---- registers -------------------------------------------------------- */
+
+static int ralloc(struct cg *g, const struct eng_node *n)
+{
+	for (int r = 1; r < DIF_DIR_NREGS; r++)
+		if (!g->used[r]) {
+			g->used[r] = 1;
+			return r;
+		}
+	eng_cc_nerror(g->pc, n, "D_NOREG", "expression too complex: "
+	    "insufficient registers to generate code");
+}
+
+static void rfree(struct cg *g, int r)
+{
+	if (r > 0)
+		g->used[r] = 0;
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+dtrace_diftype_t eng_cg_rtype(struct eng_pcb *pc, const struct eng_type *t)
+{
+	dtrace_diftype_t d;
+
+	memset(&d, 0, sizeof(d));
+	d.dtdt_kind = DIF_TYPE_CTF;
+	if (t == NULL || t->t_kind == TY_VOID) {
+		d.dtdt_ckind = CTF_K_INTEGER;
+		return d;
+	}
+	switch (t->t_kind) {
+	case TY_STRING:
+		d.dtdt_kind = DIF_TYPE_STRING;
+		d.dtdt_flags = DIF_TF_BYREF;
+		d.dtdt_size = (uint32_t)pc->pc_strsize;
+		break;
+	case TY_PTR:
+		d.dtdt_ckind = CTF_K_POINTER;
+		d.dtdt_size = 8;
+		break;
+	case TY_STRUCT: case TY_UNION: case TY_ARRAY:
+		d.dtdt_ckind = t->t_kind == TY_ARRAY ? CTF_K_ARRAY :
+		    t->t_kind == TY_UNION ? CTF_K_UNION : CTF_K_STRUCT;
+		d.dtdt_flags = DIF_TF_BYREF;
+		d.dtdt_size = t->t_size;
+		break;
+	default:
+		d.dtdt_ckind = t->t_kind == TY_ENUM ? CTF_K_ENUM : CTF_K_INTEGER;
+		d.dtdt_size = t->t_size;
+	}
+	return d;
+}
+
+static int is_byref(const struct eng_type *t)
+{
+	return t->t_kind == TY_STRING || t->t_kind == TY_STRUCT ||
+	    t->t_kind == TY_UNION || t->t_kind == TY_ARRAY;
+}
+
+/* Narrow an integer register to type to (shift left, shift back). */
+static void narrow(struct cg *g, int r, const struct eng_type *to)
+{
+	uint32_t sh;
+
+	if (!eng_type_is_int(to) || to->t_size >= 8 || to->t_size == 0)
+		return;
+	sh = intidx(g, 64 - to->t_size * 8);
+	int t = ralloc(g, NULL);
+
+	emit(g, DIF_INSTR_SETX(sh, t));
+	emit(g, DIF_INSTR_FMT(DIF_OP_SLL, r, t, r));
+	emit(g, DIF_INSTR_FMT(to->t_signed ? DIF_OP_SRA : DIF_OP_SRL, r, t, r));
+	rfree(g, t);
+}
+
+/* ---- variables ------------------------------------------------------------ */
+
+static void addvar(struct cg *g, const struct eng_ident *id, int kind,
+    int scope, int flags)
+{
+	dtrace_difv_t *v;
+
+	for (uint32_t i = 0; i < g->vlen; i++) {
+		v = &g->vtab[i];
+		if (v->dtdv_id == id->i_id && v->dtdv_scope == scope &&
+		    v->dtdv_kind == kind) {
+			v->dtdv_flags |= (uint16_t)flags;
+			return;
+		}
+	}
+	g->vtab = grow(g, g->vtab, &g->vcap, g->vlen + 1, sizeof(*g->vtab));
+	v = &g->vtab[g->vlen++];
+	memset(v, 0, sizeof(*v));
+	v->dtdv_name = stridx(g, id->i_name);
+	v->dtdv_id = id->i_id;
+	v->dtdv_kind = (uint8_t)kind;
+	v->dtdv_scope = (uint8_t)scope;
+	v->dtdv_flags = (uint16_t)flags;
+	v->dtdv_type = eng_cg_rtype(g->pc, id->i_type != NULL ? id->i_type :
+	    eng_type_lookup(g->pc->pc_cc, "int64_t"));
+	if (id->i_type == NULL || v->dtdv_type.dtdt_size == 0)
+		v->dtdv_type.dtdt_size = 8;
+}
+
+static int difv_scope(int sc)
+{
+	return sc == SC_THREAD ? DIFV_SCOPE_THREAD : sc == SC_LOCAL ?
+	    DIFV_SCOPE_LOCAL : DIFV_SCOPE_GLOBAL;
+}
+
+/* Evaluate a key list and push it on the tuple stack (after FLUSHTS). */
+static void tuple(struct cg *g, struct eng_node *args)
+{
+	int regs[DIF_DTR_NREGS], n = 0;
+	struct eng_node *a;
+
+	for (a = args; a != NULL; a = a->n_next) {
+		if (n == DIF_DTR_NREGS)
+			eng_cc_nerror(g->pc, a, "D_NOREG", "expression too "
+			    "complex: too many arguments");
+		regs[n++] = expr(g, a);
+	}
+	emit(g, DIF_INSTR_FLUSHTS);
+	n = 0;
+	for (a = args; a != NULL; a = a->n_next, n++) {
+		int str = eng_type_is_string(a->n_type);
+
+		if (is_byref(a->n_type) && !str) {
+			int sz = ralloc(g, a);
+
+			emit(g, DIF_INSTR_SETX(intidx(g, a->n_type->t_size), sz));
+			emit(g, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, sz,
+			    regs[n]));
+			rfree(g, sz);
+		} else {
+			emit(g, DIF_INSTR_PUSHTS(str ? DIF_OP_PUSHTR :
+			    DIF_OP_PUSHTV, str ? DIF_TYPE_STRING : DIF_TYPE_CTF,
+			    0, regs[n]));
+		}
+		rfree(g, regs[n]);
+	}
+}
+
+/* Load the variable an lvalue node names into register r. */
+static void load_var(struct cg *g, struct eng_node *n, int r)
+{
+	struct eng_ident *id = n->n_ident;
+	int sc = n->n_kind == N_IDENT ? SC_GLOBAL : n->n_scope;
+
+	if (n->n_kind == N_INDEX) {
+		tuple(g, n->n_args);
+		addvar(g, id, DIFV_KIND_ARRAY, difv_scope(sc), DIFV_F_REF);
+		emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTAA :
+		    DIF_OP_LDGAA, id->i_id, r));
+		return;
+	}
+	addvar(g, id, DIFV_KIND_SCALAR, difv_scope(sc), DIFV_F_REF);
+	emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTS : sc == SC_LOCAL ?
+	    DIF_OP_LDLS : DIF_OP_LDGS, id->i_id, r));
+}
+
+/* Store register r into the variable an lvalue node names. */
+static void store_var(struct cg *g, struct eng_node *n, int r)
+{
+	struct eng_ident *id = n->n_ident;
+	int sc = n->n_kind == N_IDENT ? SC_GLOBAL : n->n_scope;
+
+	if (n->n_kind == N_INDEX) {
+		tuple(g, n->n_args);
+		addvar(g, id, DIFV_KIND_ARRAY, difv_scope(sc), DIFV_F_MOD);
+		emit(g, DIF_INSTR_STV(sc == SC_THREAD ? DIF_OP_STTAA :
+		    DIF_OP_STGAA, id->i_id, r));
+		return;
+	}
+	addvar(g, id, DIFV_KIND_SCALAR, difv_scope(sc), DIFV_F_MOD);
+	emit(g, DIF_INSTR_STV(sc == SC_THREAD ? DIF_OP_STTS : sc == SC_LOCAL ?
+	    DIF_OP_STLS : DIF_OP_STGS, id->i_id, r));
+}
+
+/* ---- expressions ------------------------------------------------------ */
+
+static int setx(struct cg *g, uint64_t v, const struct eng_node *n)
+{
+	int r = ralloc(g, n);
+
+	if (v == 0)
+		emit(g, DIF_INSTR_MOV(DIF_REG_R0, r));
+	else
+		emit(g, DIF_INSTR_SETX(intidx(g, v), r));
+	return r;
+}
+
+/* r = cc-true ? 1 : 0, after a compare already emitted. */
+static void set_bool(struct cg *g, int brop, int r)
+{
+	int t = newlabel(g), e = newlabel(g);
+
+	branch(g, brop, t);
+	emit(g, DIF_INSTR_MOV(DIF_REG_R0, r));
+	branch(g, DIF_OP_BA, e);
+	label(g, t);
+	emit(g, DIF_INSTR_SETX(intidx(g, 1), r));
+	label(g, e);
+}
+
+static int compare(struct cg *g, struct eng_node *n)
+{
+	int a = expr(g, n->n_left), b = expr(g, n->n_right), op;
+	int sgn = n->n_scope == 1 || (n->n_left->n_type->t_signed &&
+	    n->n_right->n_type->t_signed && !eng_type_is_ptr(n->n_left->n_type));
+
+	emit(g, DIF_INSTR_CMP(n->n_scope == 1 ? DIF_OP_SCMP : DIF_OP_CMP, a, b));
+	rfree(g, b);
+	switch (n->n_op) {
+	case T_EQ: op = DIF_OP_BE; break;
+	case T_NE: op = DIF_OP_BNE; break;
+	case '<': op = sgn ? DIF_OP_BL : DIF_OP_BLU; break;
+	case '>': op = sgn ? DIF_OP_BG : DIF_OP_BGU; break;
+	case T_LE: op = sgn ? DIF_OP_BLE : DIF_OP_BLEU; break;
+	default: op = sgn ? DIF_OP_BGE : DIF_OP_BGEU; break;
+	}
+	set_bool(g, op, a);
+	return a;
+}
+
+static int logical(struct cg *g, struct eng_node *n)
+{
+	int a = expr(g, n->n_left), b, yes = newlabel(g), no = newlabel(g);
+	int end = newlabel(g);
+
+	if (n->n_op == T_LXOR) {
+		emit(g, DIF_INSTR_TST(a));
+		set_bool(g, DIF_OP_BNE, a);
+		b = expr(g, n->n_right);
+		emit(g, DIF_INSTR_TST(b));
+		set_bool(g, DIF_OP_BNE, b);
+		emit(g, DIF_INSTR_FMT(DIF_OP_XOR, a, b, a));
+		rfree(g, b);
+		return a;
+	}
+	emit(g, DIF_INSTR_TST(a));
+	branch(g, n->n_op == T_LAND ? DIF_OP_BE : DIF_OP_BNE,
+	    n->n_op == T_LAND ? no : yes);
+	rfree(g, a);
+	b = expr(g, n->n_right);
+	emit(g, DIF_INSTR_TST(b));
+	branch(g, n->n_op == T_LAND ? DIF_OP_BE : DIF_OP_BNE,
+	    n->n_op == T_LAND ? no : yes);
+	if (n->n_op == T_LAND)
+		branch(g, DIF_OP_BA, yes);
+	label(g, no);
+	emit(g, DIF_INSTR_MOV(DIF_REG_R0, b));
+	branch(g, DIF_OP_BA, end);
+	label(g, yes);
+	emit(g, DIF_INSTR_SETX(intidx(g, 1), b));
+	label(g, end);
+	return b;
+}
+
+static int arith_op(int op, int sgn)
+{
+	switch (op) {
+	case '+': case T_ADD_EQ: case T_INC: return DIF_OP_ADD;
+	case '-': case T_SUB_EQ: case T_DEC: return DIF_OP_SUB;
+	case '*': case T_MUL_EQ: return DIF_OP_MUL;
+	case '/': case T_DIV_EQ: return sgn ? DIF_OP_SDIV : DIF_OP_UDIV;
+	case '%': case T_MOD_EQ: return sgn ? DIF_OP_SREM : DIF_OP_UREM;
+	case '&': case T_AND_EQ: return DIF_OP_AND;
+	case '|': case T_OR_EQ: return DIF_OP_OR;
+	case '^': case T_XOR_EQ: return DIF_OP_XOR;
+	case T_SHL: case T_SHL_EQ: return DIF_OP_SLL;
+	default: return sgn ? DIF_OP_SRA : DIF_OP_SRL;
+	}
+}
+
+/* Scale register r by the size of what pointer type t points at. */
+static void scale(struct cg *g, int r, const struct eng_type *t)
+{
+	uint32_t sz = t->t_base != NULL ? t->t_base->t_size : 1;
+
+	if (sz > 1) {
+		int s = setx(g, sz, NULL);
+
+		emit(g, DIF_INSTR_FMT(DIF_OP_MUL, r, s, r));
+		rfree(g, s);
+	}
+}
+
+static int binop(struct cg *g, struct eng_node *n)
+{
+	struct eng_type *lt = n->n_left->n_type, *rt = n->n_right->n_type;
+	int a = expr(g, n->n_left), b = expr(g, n->n_right);
+	int sgn = n->n_type->t_signed;
+
+	if (n->n_op == ',') {
+		rfree(g, a);
+		return b;
+	}
+	if (n->n_op == T_SHR)
+		sgn = lt->t_signed;
+	if (eng_type_is_ptr(lt) && eng_type_is_int(rt))
+		scale(g, b, lt);
+	else if (eng_type_is_ptr(rt) && eng_type_is_int(lt))
+		scale(g, a, rt);
+	emit(g, DIF_INSTR_FMT(arith_op(n->n_op, sgn), a, b, a));
+	rfree(g, b);
+	if (eng_type_is_ptr(lt) && eng_type_is_ptr(rt) && lt->t_base &&
+	    lt->t_base->t_size > 1) {
+		int s = setx(g, lt->t_base->t_size, n);
+
+		emit(g, DIF_INSTR_FMT(DIF_OP_SDIV, a, s, a));
+		rfree(g, s);
+	}
+	return a;
+}
+
+static int ternary(struct cg *g, struct eng_node *n)
+{
+	int c = expr(g, n->n_left), r, other = newlabel(g), end = newlabel(g);
+	int v;
+
+	emit(g, DIF_INSTR_TST(c));
+	rfree(g, c);
+	r = ralloc(g, n);
+	branch(g, DIF_OP_BE, other);
+	v = expr(g, n->n_right);
+	emit(g, DIF_INSTR_MOV(v, r));
+	rfree(g, v);
+	branch(g, DIF_OP_BA, end);
+	label(g, other);
+	v = expr(g, n->n_third);
+	emit(g, DIF_INSTR_MOV(v, r));
+	rfree(g, v);
+	label(g, end);
+	return r;
+}
+
+static int load_op(const struct eng_type *t, int user)
+{
+	static const int k[2][2][4] = {
+		{ { DIF_OP_LDUB, DIF_OP_LDUH, DIF_OP_LDUW, DIF_OP_LDX },
+		  { DIF_OP_LDSB, DIF_OP_LDSH, DIF_OP_LDSW, DIF_OP_LDX } },
+		{ { DIF_OP_ULDUB, DIF_OP_ULDUH, DIF_OP_ULDUW, DIF_OP_ULDX },
+		  { DIF_OP_ULDSB, DIF_OP_ULDSH, DIF_OP_ULDSW, DIF_OP_ULDX } }
+	};
+	int i = t->t_size == 1 ? 0 : t->t_size == 2 ? 1 : t->t_size == 4 ? 2 :
+	    3;
+
+	return k[user != 0][t->t_signed != 0][i];
+}
+
+/* Load a value of type t from the address in r (aggregates stay addresses). */
+static void load(struct cg *g, int r, const struct eng_type *t, int user)
+{
+	if (is_byref(t) || t->t_size == 0)
+		return;
+	emit(g, DIF_INSTR_LOAD(load_op(t, user), r, r));
+}
+
+/* The address of an lvalue in memory (deref, member). */
+static int addr(struct cg *g, struct eng_node *n, int *user)
+{
+	int r;
+	struct eng_member *m;
+
+	switch (n->n_kind) {
+	case N_DEREF:
+		*user = n->n_left->n_type->t_userland;
+		return expr(g, n->n_left);
+	case N_PTRMEMBER:
+	case N_MEMBER:
+		if (n->n_kind == N_PTRMEMBER) {
+			*user = n->n_left->n_type->t_userland;
+			r = expr(g, n->n_left);
+		} else {
+			r = addr(g, n->n_left, user);
+		}
+		m = (struct eng_member *)(void *)n->n_ident;
+		if (m->m_off != 0) {
+			int o = setx(g, m->m_off, n);
+
+			emit(g, DIF_INSTR_FMT(DIF_OP_ADD, r, o, r));
+			rfree(g, o);
+		}
+		return r;
+	default:
+		if (is_byref(n->n_type)) {
+			*user = 0;
+			return expr(g, n);
+		}
+		eng_cc_nerror(g->pc, n, "D_ADDROF_LVAL", "cannot take the address "
+		    "of this expression");
+	}
+}
+
+static int member(struct cg *g, struct eng_node *n)
+{
+	int user = 0, r = addr(g, n, &user);
+	struct eng_member *m = (struct eng_member *)(void *)n->n_ident;
+
+	load(g, r, n->n_type, user);
+	if (m->m_bits != 0) {
+		int s = setx(g, (uint64_t)m->m_bitoff, n);
+
+		emit(g, DIF_INSTR_FMT(DIF_OP_SRL, r, s, r));
+		emit(g, DIF_INSTR_SETX(intidx(g, (1ULL << m->m_bits) - 1), s));
+		emit(g, DIF_INSTR_FMT(DIF_OP_AND, r, s, r));
+		rfree(g, s);
+	}
+	return r;
+}
+
+static int call(struct cg *g, struct eng_node *n)
+{
+	int r;
+
+	tuple(g, n->n_args);
+	r = ralloc(g, n);
+	emit(g, DIF_INSTR_CALL((uint32_t)n->n_int, r));
+	return r;
+}
+
+static int assign(struct cg *g, struct eng_node *n)
+{
+	struct eng_node *l = n->n_left;
+	int r, v;
+
+	if (n->n_op == '=') {
+		r = expr(g, n->n_right);
+		if (!n->n_right->n_const)
+			narrow(g, r, l->n_type);
+		store_var(g, l, r);
+		return r;
+	}
+	r = ralloc(g, n);
+	load_var(g, l, r);
+	v = expr(g, n->n_right);
+	if (eng_type_is_ptr(l->n_type))
+		scale(g, v, l->n_type);
+	emit(g, DIF_INSTR_FMT(arith_op(n->n_op, l->n_type->t_signed), r, v, r));
+	rfree(g, v);
+	narrow(g, r, l->n_type);
+	store_var(g, l, r);
+	return r;
+}
+
+static int incdec(struct cg *g, struct eng_node *n)
+{
+	int post = n->n_kind == N_POSTINC || n->n_kind == N_POSTDEC;
+	int inc = n->n_kind == N_POSTINC || n->n_kind == N_PREINC;
+	int r = ralloc(g, n), one, nv;
+
+	load_var(g, n->n_left, r);
+	one = setx(g, eng_type_is_ptr(n->n_type) && n->n_type->t_base ?
+	    n->n_type->t_base->t_size : 1, n);
+	nv = post ? ralloc(g, n) : r;
+	emit(g, DIF_INSTR_FMT(inc ? DIF_OP_ADD : DIF_OP_SUB, r, one, nv));
+	rfree(g, one);
+	narrow(g, nv, n->n_type);
+	store_var(g, n->n_left, nv);
+	if (post)
+		rfree(g, nv);
+	return r;
+}
+
+static int builtin_var(struct cg *g, struct eng_node *n)
+{
+	int r;
+
+	if (n->n_kind == N_INDEX) {
+		r = expr(g, n->n_args);
+		emit(g, DIF_INSTR_LDA(DIF_OP_LDGA, (uint32_t)n->n_int, r, r));
+		narrow(g, r, n->n_type);
+		return r;
+	}
+	r = ralloc(g, n);
+	emit(g, DIF_INSTR_LDV(DIF_OP_LDGS, (uint32_t)n->n_int, r));
+	return r;
+}
+
+static int unary(struct cg *g, struct eng_node *n)
+{
+	int r = expr(g, n->n_left);
+
+	switch (n->n_op) {
+	case '-':
+		emit(g, DIF_INSTR_FMT(DIF_OP_SUB, DIF_REG_R0, r, r));
+		break;
+	case '~':
+		emit(g, DIF_INSTR_NOT(r, r));
+		break;
+	case '!':
+		emit(g, DIF_INSTR_TST(r));
+		set_bool(g, DIF_OP_BE, r);
+		break;
+	default:
+		break;
+	}
+	return r;
+}
+
+/* Evaluate n into a register; returns the register. */
+static int expr(struct cg *g, struct eng_node *n)
+{
+	int r, user = 0;
+
+	if (n->n_const && n->n_kind != N_ASSIGN)
+		return setx(g, n->n_int, n);
+	switch (n->n_kind) {
+	case N_STR:
+		r = ralloc(g, n);
+		emit(g, DIF_INSTR_SETS(stridx(g, n->n_name), r));
+		return r;
+	case N_IDENT:
+		if (n->n_ident != NULL && n->n_ident->i_kind == ID_INLINE)
+			return expr(g, n->n_ident->i_inline);
+		/* FALLTHROUGH */
+	case N_VAR:
+		if (n->n_scope == SC_BUILTIN)
+			return builtin_var(g, n);
+		r = ralloc(g, n);
+		load_var(g, n, r);
+		return r;
+	case N_INDEX:
+		if (n->n_scope == SC_BUILTIN)
+			return builtin_var(g, n);
+		r = ralloc(g, n);
+		load_var(g, n, r);
+		return r;
+	case N_OP1: return unary(g, n);
+	case N_OP2:
+		if (n->n_op == T_LAND || n->n_op == T_LOR || n->n_op == T_LXOR)
+			return logical(g, n);
+		if (n->n_op == T_EQ || n->n_op == T_NE || n->n_op == '<' ||
+		    n->n_op == '>' || n->n_op == T_LE || n->n_op == T_GE)
+			return compare(g, n);
+		return binop(g, n);
+	case N_OP3: return ternary(g, n);
+	case N_ASSIGN: return assign(g, n);
+	case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
+		return incdec(g, n);
+	case N_CALL: return call(g, n);
+	case N_CAST:
+		r = expr(g, n->n_left);
+		narrow(g, r, n->n_type);
+		return r;
+	case N_STRINGOF:
+		return expr(g, n->n_left);
+	case N_DEREF:
+		r = addr(g, n, &user);
+		load(g, r, n->n_type, user);
+		return r;
+	case N_MEMBER: case N_PTRMEMBER:
+		return member(g, n);
+	case N_ADDR:
+		return addr(g, n->n_left, &user);
+	default:
+		eng_cc_nerror(g->pc, n, "D_UNKNOWN", "internal error: cannot "
+		    "generate code for this expression");
+	}
+}
+
+/* ---- objects -------------------------------------------------------------- */
+
+static struct eng_difo *finish(struct cg *g, int r, const struct eng_type *t,
+    const char *what)
+{
+	struct eng_difo *d = eng_cc_alloc(g->pc, sizeof(*d));
+
+	emit(g, DIF_INSTR_RET(r));
+	for (int i = 0; i < g->nfix; i++) {
+		uint32_t in = g->buf[g->fix[i]];
+		uint32_t l = DIF_INSTR_LABEL(in);
+
+		g->buf[g->fix[i]] = DIF_INSTR_BRANCH(DIF_INSTR_OP(in), g->lbl[l]);
+	}
+	d->dd_buf = g->buf;
+	d->dd_len = g->len;
+	d->dd_inttab = g->itab;
+	d->dd_intlen = g->ilen;
+	d->dd_strtab = g->stab;
+	d->dd_strlen = g->slen;
+	d->dd_vartab = g->vtab;
+	d->dd_varlen = g->vlen;
+	d->dd_rtype = eng_cg_rtype(g->pc, t);
+	d->dd_what = what;
+	d->dd_signed = t != NULL && eng_type_is_int(t) && t->t_signed;
+	return d;
+}
+
+static void cg_init(struct cg *g, struct eng_pcb *pc)
+{
+	memset(g, 0, sizeof(*g));
+	g->pc = pc;
+}
+
+/* One DIF object returning the value of expr; rtype from its type. */
+struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
+    const char *what)
+{
+	struct cg g;
+	int r;
+
+	cg_init(&g, pc);
+	r = expr(&g, e);
+	return finish(&g, r, e->n_type, what);
+}
+
+/* One DIF object returning a constant (aggregation ids, defaults). */
+struct eng_difo *eng_cg_const(struct eng_pcb *pc, uint64_t v,
+    const char *what)
+{
+	struct cg g;
+	int r;
+
+	cg_init(&g, pc);
+	r = setx(&g, v, NULL);
+	return finish(&g, r, eng_type_lookup(pc->pc_cc, "int64_t"), what);
+}

@@ -1,0 +1,381 @@
+/*
+ * compile.c - the compiler's entry points (eng_compile_str/_file), the
+ * per-handle state (h->eh_cc, made lazily), arenas, diagnostics and the
+ * C preprocessor for -C.
+ *
+ * A compile runs in a struct eng_pcb on the heap.  eng_cc_error() fills
+ * the handle's diagnostic (eng_diag) and message (eng_errmsg) and
+ * longjmp()s back to compile(), which frees the half-built program; the
+ * jump never crosses the public API.  Messages read as dtrace(1M) prints
+ * them without "dtrace: ": "failed to compile script F: line N: MSG" for
+ * files, "invalid probe specifier SPEC: MSG" for -n text; under the
+ * errtags option "[D_TAG] " goes in front of "line N" (or of MSG).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cc.h"
+
+/* ---- arenas ------------------------------------------------------------- */
+
+struct eng_chunk {
+	struct eng_chunk *ec_next;
+	max_align_t ec_data[];
+};
+
+#define CHUNK_MIN	(64 * 1024)
+
+void *eng_arena_alloc(struct eng_arena *a, size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (a->ea_chunks == NULL || a->ea_used + n > a->ea_size) {
+		size_t sz = n > CHUNK_MIN ? n : CHUNK_MIN;
+		struct eng_chunk *c = malloc(sizeof(*c) + sz);
+
+		if (c == NULL)
+			return NULL;
+		c->ec_next = a->ea_chunks;
+		a->ea_chunks = c;
+		a->ea_used = 0;
+		a->ea_size = sz;
+	}
+	p = (char *)a->ea_chunks->ec_data + a->ea_used;
+	a->ea_used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void eng_arena_free(struct eng_arena *a)
+{
+	struct eng_chunk *c, *nc;
+
+	for (c = a->ea_chunks; c != NULL; c = nc) {
+		nc = c->ec_next;
+		free(c);
+	}
+	memset(a, 0, sizeof(*a));
+}
+
+void *eng_cc_alloc(struct eng_pcb *pc, size_t n)
+{
+	void *p = eng_arena_alloc(pc->pc_arena, n);
+
+	if (p == NULL)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+	return p;
+}
+
+char *eng_cc_strdup(struct eng_pcb *pc, const char *s, size_t len)
+{
+	char *d = eng_cc_alloc(pc, len + 1);
+
+	memcpy(d, s, len);
+	return d;
+}
+
+/* ---- per-handle state --------------------------------------------------- */
+
+struct eng_cc *eng_cc_get(eng_hdl_t *h)
+{
+	struct eng_cc *cc = h->eh_cc;
+
+	if (cc != NULL)
+		return cc;
+	cc = calloc(1, sizeof(*cc));
+	if (cc == NULL)
+		return NULL;
+	eng_type_init(cc);
+	h->eh_cc = cc;
+	return cc;
+}
+
+/* Free the compiler's per-handle state (called from eng_close). */
+void eng_cc_free(eng_hdl_t *h)
+{
+	struct eng_cc *cc = h->eh_cc;
+
+	if (cc == NULL)
+		return;
+	if (cc->cc_errprog != NULL)
+		eng_prog_free(cc->cc_errprog);
+	free(cc->cc_stmts);
+	free(cc->cc_aggv);
+	eng_arena_free(&cc->cc_arena);
+	free(cc);
+	h->eh_cc = NULL;
+}
+
+/* An option's value through the consumer's accessor; -1 if unknown. */
+int eng_cc_optval(eng_hdl_t *h, const char *name, int64_t *v)
+{
+	int64_t x = 0;
+
+	if (eng_getopt(h, name, &x) != 0)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* ---- diagnostics --------------------------------------------------------- */
+
+static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
+    const char *fmt, va_list ap)
+{
+	eng_hdl_t *h = pc->pc_hdl;
+	char where[64] = "", tagbuf[64] = "";
+	int64_t errtags = 0;
+	size_t n;
+
+	vsnprintf(h->eh_diagmsg, sizeof(h->eh_diagmsg), fmt, ap);
+	n = strlen(h->eh_diagmsg);
+	while (n > 0 && h->eh_diagmsg[n - 1] == '\n')
+		h->eh_diagmsg[--n] = '\0';
+	snprintf(h->eh_diagtag, sizeof(h->eh_diagtag), "%s", tag);
+	snprintf(h->eh_diagfile, sizeof(h->eh_diagfile), "%s",
+	    pc->pc_file != NULL ? pc->pc_file : "");
+	h->eh_diag.ed_tag = h->eh_diagtag;
+	h->eh_diag.ed_file = pc->pc_file != NULL ? h->eh_diagfile : NULL;
+	h->eh_diag.ed_line = line;
+	h->eh_diag.ed_column = col;
+	h->eh_diag.ed_msg = h->eh_diagmsg;
+	if (eng_cc_optval(h, "errtags", &errtags) == 0 && errtags > 0)
+		snprintf(tagbuf, sizeof(tagbuf), "[%s] ", tag);
+	if (pc->pc_file != NULL && line > 0)
+		snprintf(where, sizeof(where), "line %d: ", line);
+	if (pc->pc_file != NULL)
+		snprintf(h->eh_errmsg, sizeof(h->eh_errmsg),
+		    "failed to compile script %s: %s%s%s", pc->pc_file, tagbuf,
+		    where, h->eh_diagmsg);
+	else
+		snprintf(h->eh_errmsg, sizeof(h->eh_errmsg),
+		    "invalid probe specifier %s: %s%s", pc->pc_spec != NULL ?
+		    pc->pc_spec : "", tagbuf, h->eh_diagmsg);
+}
+
+/* Record a compile error at line/col and leave the compile. */
+void eng_cc_error(struct eng_pcb *pc, int line, int col, const char *tag,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_diag(pc, line, col, tag, fmt, ap);
+	va_end(ap);
+	longjmp(pc->pc_jmp, 1);
+}
+
+void eng_cc_nerror(struct eng_pcb *pc, const struct eng_node *n,
+    const char *tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_diag(pc, n != NULL ? n->n_line : 0, n != NULL ? n->n_col : 0, tag,
+	    fmt, ap);
+	va_end(ap);
+	longjmp(pc->pc_jmp, 1);
+}
+
+const eng_diag_t *eng_diag(const eng_hdl_t *h)
+{
+	return h->eh_diag.ed_msg != NULL ? &h->eh_diag : NULL;
+}
+
+/* ---- the C preprocessor (-C) ------------------------------------------ */
+
+/* Run "gcc -E -x c" over src; returns malloc'd output or NULL. */
+static char *run_cpp(struct eng_pcb *pc, const char *src)
+{
+	char in[] = "/tmp/dtui-cppXXXXXX";
+	const char *argv[128];
+	int fd = mkstemp(in), pfd[2], argc = 0, st;
+	size_t len = 0, cap = 4096;
+	char *out = NULL;
+	pid_t pid;
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, src, strlen(src)) != (ssize_t)strlen(src) ||
+	    pipe(pfd) != 0) {
+		close(fd);
+		unlink(in);
+		return NULL;
+	}
+	close(fd);
+	argv[argc++] = "gcc";
+	argv[argc++] = "-E";
+	argv[argc++] = "-x";
+	argv[argc++] = "c";
+	argv[argc++] = "-D__linux__";
+	for (int i = 0; pc->pc_args != NULL && pc->pc_args->cpp_args != NULL &&
+	    pc->pc_args->cpp_args[i] != NULL && argc < 120; i++)
+		argv[argc++] = pc->pc_args->cpp_args[i];
+	argv[argc++] = in;
+	argv[argc] = NULL;
+	if ((pid = fork()) == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execvp("gcc", (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	out = pid > 0 ? malloc(cap) : NULL;
+	for (ssize_t r = 1; out != NULL && r > 0;) {
+		if (len + 1024 > cap) {
+			char *n = realloc(out, cap *= 2);
+
+			if (n == NULL) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			out = n;
+		}
+		r = read(pfd[0], out + len, cap - len - 1);
+		if (r > 0)
+			len += (size_t)r;
+	}
+	close(pfd[0]);
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	unlink(in);
+	if (out != NULL && (pid <= 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)) {
+		free(out);
+		return NULL;
+	}
+	if (out != NULL)
+		out[len] = '\0';
+	return out;
+}
+
+/* ---- the compile ------------------------------------------------------- */
+
+static void check_args(struct eng_pcb *pc)
+{
+	const eng_cargs_t *a = pc->pc_args;
+	int64_t def = 0;
+
+	if (a == NULL || (pc->pc_cflags & ENG_C_ARGREF) ||
+	    (eng_cc_optval(pc->pc_hdl, "defaultargs", &def) == 0 && def > 0))
+		return;
+	for (int i = 1; i < a->argc && i < 64; i++)
+		if (!pc->pc_argref[i])
+			eng_cc_error(pc, 0, 0, "D_MACRO_UNUSED", "extraneous "
+			    "argument '%s' ($%d is not referenced)",
+			    a->argv[i], i);
+}
+
+static void compile_body(struct eng_pcb *pc, const char *src)
+{
+	struct eng_node *prog, *n;
+
+	eng_lex_init(pc, src);
+	prog = eng_parse_program(pc);
+	for (n = prog; n != NULL; n = n->n_next)
+		if (n->n_kind == N_CLAUSE)
+			eng_act_clause(pc, n);
+	check_args(pc);
+	if (!(pc->pc_cflags & ENG_C_LIST) && eng_dof_write(pc, pc->pc_prog) != 0)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+}
+
+static eng_prog_t *compile(eng_hdl_t *h, const char *src,
+    const char *filename, unsigned cflags, const eng_cargs_t *args,
+    int isfile)
+{
+	struct eng_pcb *pc = calloc(1, sizeof(*pc));
+	struct eng_prog *p = calloc(1, sizeof(*p));
+	char *volatile cppout = NULL;
+
+	memset(&h->eh_diag, 0, sizeof(h->eh_diag));
+	h->eh_errmsg[0] = '\0';
+	if (pc == NULL || p == NULL || eng_cc_get(h) == NULL) {
+		free(pc);
+		free(p);
+		eng_error(h, "failed to allocate memory");
+		return NULL;
+	}
+	pc->pc_hdl = h;
+	pc->pc_cc = h->eh_cc;
+	pc->pc_prog = p;
+	pc->pc_arena = &p->p_arena;
+	pc->pc_cflags = cflags;
+	pc->pc_args = args;
+	pc->pc_file = isfile ? (filename != NULL ? filename : "<stdin>") : NULL;
+	pc->pc_spec = src;
+	p->p_hdl = h;
+	p->p_list = (cflags & ENG_C_LIST) != 0;
+	if (setjmp(pc->pc_jmp) != 0) {
+		free(cppout);
+		eng_prog_free(pc->pc_prog);
+		free(pc);
+		return NULL;
+	}
+	if (cflags & ENG_C_CPP) {
+		cppout = run_cpp(pc, pc->pc_spec);
+		if (cppout == NULL)
+			eng_cc_error(pc, 0, 0, "D_CPP", "failed to run the C "
+			    "preprocessor (gcc -E)");
+	}
+	compile_body(pc, cppout != NULL ? cppout : pc->pc_spec);
+	free(cppout);
+	p = pc->pc_prog;
+	free(pc);
+	return p;
+}
+
+eng_prog_t *eng_compile_str(eng_hdl_t *h, const char *src,
+    const char *filename, unsigned cflags, const eng_cargs_t *args)
+{
+	if (h == NULL || src == NULL)
+		return NULL;
+	return compile(h, src, filename, cflags, args, filename != NULL);
+}
+
+eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
+    unsigned cflags, const eng_cargs_t *args)
+{
+	size_t len = 0, cap = 8192, r;
+	char *buf = malloc(cap);
+	eng_prog_t *p;
+
+	if (h == NULL || fp == NULL || buf == NULL) {
+		free(buf);
+		return NULL;
+	}
+	while ((r = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+		len += r;
+		if (len + 1 >= cap) {
+			char *n = realloc(buf, cap *= 2);
+
+			if (n == NULL) {
+				free(buf);
+				eng_error(h, "failed to allocate memory");
+				return NULL;
+			}
+			buf = n;
+		}
+	}
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len) != NULL) {
+		free(buf);
+		eng_error(h, "failed to compile script %s: file is not text",
+		    filename != NULL ? filename : "<stdin>");
+		return NULL;
+	}
+	if (len >= 2 && buf[0] == '#' && buf[1] == '!')
+		for (size_t i = 0; i < len && buf[i] != '\n'; i++)
+			buf[i] = ' ';	/* keep line numbers */
+	p = compile(h, buf, filename != NULL ? filename : "<stdin>", cflags,
+	    args, 1);
+	free(buf);
+	return p;
+}

@@ -1,0 +1,569 @@
+/*
+ * lex.c - the D lexer: source bytes -> tokens.
+ *
+ * The lexer works on the whole source held in memory (pc_src, NUL-ended)
+ * and keeps only a position, line and line start, so the parser can peek
+ * at raw text and choose a mode: eng_lex_pdesc() reads a probe
+ * description (globs, '-', ':' and '$N' expansion), eng_lex_next() reads
+ * an expression token.  Preprocessor lines are consumed here as they
+ * are met: "#pragma D option" calls eng_setopt() at once, line markers
+ * ("# 12 \"f.d\"", "#line 12") reset the line number, the other D pragmas
+ * are accepted and ignored.  Macro variables ($1, $$1, $pid, $target...)
+ * become integer, string or identifier tokens.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cc.h"
+
+static int col(struct eng_pcb *pc, const char *p)
+{
+	return (int)(p - pc->pc_linestart) + 1;
+}
+
+static _Noreturn void lerr(struct eng_pcb *pc, const char *p,
+    const char *tag, const char *msg, const char *arg)
+{
+	eng_cc_error(pc, pc->pc_line, col(pc, p), tag, msg, arg);
+}
+
+void eng_lex_init(struct eng_pcb *pc, const char *src)
+{
+	pc->pc_src = src;
+	pc->pc_pos = src;
+	pc->pc_line = 1;
+	pc->pc_linestart = src;
+	pc->pc_tokvalid = 0;
+}
+
+static void newline(struct eng_pcb *pc, const char *after)
+{
+	pc->pc_line++;
+	pc->pc_linestart = after;
+}
+
+/* #pragma D option name[=value] */
+static void pragma_option(struct eng_pcb *pc, const char *arg, const char *p)
+{
+	char name[128], *eq;
+
+	if (*arg == '\0')
+		lerr(pc, p, "D_PRAGMA_MALFORM", "malformed #pragma %s", "D option");
+	snprintf(name, sizeof(name), "%s", arg);
+	eq = strchr(name, '=');
+	if (eq != NULL)
+		*eq++ = '\0';
+	if (eng_setopt(pc->pc_hdl, name, eq) != 0)
+		eng_cc_error(pc, pc->pc_line, col(pc, p), "D_PRAGMA_OPTSET",
+		    "failed to set option '%s': %s", name,
+		    eng_errmsg(pc->pc_hdl));
+}
+
+/* One '#' line, text between '#' and the newline (exclusive). */
+static void directive(struct eng_pcb *pc, const char *p, const char *end)
+{
+	char buf[512], *w[4] = { NULL, NULL, NULL, NULL }, *s;
+	size_t n = (size_t)(end - p - 1);
+	int nw = 0;
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, p + 1, n);
+	buf[n] = '\0';
+	for (s = strtok(buf, " \t\r"); s != NULL && nw < 3;
+	    s = strtok(NULL, nw == 2 ? "\r" : " \t\r"))
+		w[nw++] = s;
+	if (nw == 0)
+		return;
+	if (isdigit((unsigned char)w[0][0]) || strcmp(w[0], "line") == 0) {
+		const char *num = isdigit((unsigned char)w[0][0]) ? w[0] : w[1];
+
+		if (num != NULL)
+			pc->pc_line = atoi(num) - 1;	/* the newline adds 1 */
+		return;
+	}
+	if (strcmp(w[0], "pragma") != 0)
+		lerr(pc, p, "D_PRAGCTL_INVAL", "invalid control directive: #%s",
+		    w[0]);
+	if (w[1] == NULL || strcmp(w[1], "D") != 0)
+		return;		/* other pragmas are ignored, as in dtrace */
+	if (w[2] == NULL)
+		lerr(pc, p, "D_PRAGMA_MALFORM", "malformed #pragma %s", "D");
+	s = w[2] + strspn(w[2], " \t");
+	if (strncmp(s, "option", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
+		s += 7;
+		s += strspn(s, " \t");
+		s[strcspn(s, " \t")] = '\0';
+		pragma_option(pc, s, p);
+	} else if (strncmp(s, "depends_on", 10) == 0 ||
+	    strncmp(s, "attributes", 10) == 0 ||
+	    strncmp(s, "binding", 7) == 0 || strncmp(s, "ident", 5) == 0) {
+		return;
+	} else {
+		lerr(pc, p, "D_PRAGMA_INVAL", "invalid #pragma D directive: %s",
+		    s);
+	}
+}
+
+/* Skip blanks, comments and directives. */
+static void skip(struct eng_pcb *pc)
+{
+	const char *p = pc->pc_pos;
+
+	for (;;) {
+		if (*p == '\n') {
+			newline(pc, ++p);
+		} else if (isspace((unsigned char)*p)) {
+			p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *start = p;
+
+			for (p += 2; *p != '\0' && !(p[0] == '*' && p[1] == '/'); p++)
+				if (*p == '\n')
+					newline(pc, p + 1);
+			if (*p == '\0')
+				lerr(pc, start, "D_SYNTAX",
+				    "end-of-file encountered in comment%s", "");
+			p += 2;
+		} else if (p[0] == '/' && p[1] == '/') {
+			while (*p != '\0' && *p != '\n')
+				p++;
+		} else if (*p == '#' && (p == pc->pc_linestart ||
+		    strspn(pc->pc_linestart, " \t") ==
+		    (size_t)(p - pc->pc_linestart))) {
+			const char *e = strchr(p, '\n');
+
+			if (e == NULL)
+				e = p + strlen(p);
+			pc->pc_pos = p;
+			directive(pc, p, e);
+			p = e;
+		} else {
+			break;
+		}
+	}
+	pc->pc_pos = p;
+}
+
+/* The next identifier-like word, without consuming it (NULL if none). */
+const char *eng_lex_peek_word(struct eng_pcb *pc, size_t *lenp)
+{
+	const char *p;
+
+	skip(pc);
+	p = pc->pc_pos;
+	if (!isalpha((unsigned char)*p) && *p != '_') {
+		*lenp = 0;
+		return p;
+	}
+	*lenp = 0;
+	while (isalnum((unsigned char)p[*lenp]) || p[*lenp] == '_')
+		(*lenp)++;
+	return p;
+}
+
+static void settok(struct eng_pcb *pc, struct eng_token *t, int kind,
+    const char *start)
+{
+	memset(t, 0, sizeof(*t));
+	t->tk_kind = kind;
+	t->tk_line = pc->pc_line;
+	t->tk_col = col(pc, start);
+	t->tk_pos = start;
+}
+
+/* Value of macro argument n ($n); NULL if undefined and no defaultargs. */
+static const char *macro_arg(struct eng_pcb *pc, int n, const char *p)
+{
+	const eng_cargs_t *a = pc->pc_args;
+	int64_t def = 0;
+
+	if (n < 64)
+		pc->pc_argref[n] = 1;
+	if (a != NULL && n < a->argc && a->argv[n] != NULL)
+		return a->argv[n];
+	if (eng_cc_optval(pc->pc_hdl, "defaultargs", &def) == 0 && def > 0)
+		return NULL;
+	eng_cc_error(pc, pc->pc_line, col(pc, p), "D_MACRO_UNDEF",
+	    "macro argument $%d is not defined", n);
+}
+
+/* Integer value of a named macro ($pid ...); -1 if not a name we know. */
+static int named_macro(struct eng_pcb *pc, const char *name, size_t len,
+    int64_t *v)
+{
+	if (len == 3 && strncmp(name, "pid", 3) == 0)
+		*v = getpid();
+	else if (len == 4 && strncmp(name, "ppid", 4) == 0)
+		*v = getppid();
+	else if (len == 3 && strncmp(name, "uid", 3) == 0)
+		*v = getuid();
+	else if (len == 3 && strncmp(name, "gid", 3) == 0)
+		*v = getgid();
+	else if (len == 6 && strncmp(name, "target", 6) == 0)
+		*v = pc->pc_args != NULL ? pc->pc_args->target_pid : 0;
+	else if (len == 4 && strncmp(name, "sgid", 4) == 0)
+		*v = getgid();
+	else if (len == 4 && strncmp(name, "euid", 4) == 0)
+		*v = geteuid();
+	else if (len == 4 && strncmp(name, "egid", 4) == 0)
+		*v = getegid();
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_int(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (*s == '\0' || (!isdigit((unsigned char)*s) && *s != '-'))
+		return -1;
+	errno = 0;
+	*v = (uint64_t)strtoull(s, &end, 0);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+static int is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '`')
+			return 0;
+	return 1;
+}
+
+/* $N, $$N, $name: p points at '$'. */
+static const char *macro(struct eng_pcb *pc, struct eng_token *t,
+    const char *p)
+{
+	const char *start = p, *val;
+	int str = 0, n;
+	int64_t v;
+	size_t len;
+
+	p++;
+	if (*p == '$') {
+		str = 1;
+		p++;
+	}
+	if (isdigit((unsigned char)*p)) {
+		n = (int)strtol(p, (char **)&p, 10);
+		val = macro_arg(pc, n, start);
+		if (str) {
+			settok(pc, t, T_STR, start);
+			t->tk_text = val != NULL ? val : "";
+		} else if (val == NULL || parse_int(val, &t->tk_int) == 0) {
+			settok(pc, t, T_INT, start);
+			if (val != NULL)
+				parse_int(val, &t->tk_int);
+		} else if (is_ident(val)) {
+			settok(pc, t, T_IDENT, start);
+			t->tk_text = val;
+		} else {
+			eng_cc_error(pc, pc->pc_line, col(pc, start), "D_MACRO_ARG",
+			    "macro argument $%d cannot be used here: \"%s\" is "
+			    "neither an integer nor an identifier (use $$%d)",
+			    n, val, n);
+		}
+		return p;
+	}
+	for (len = 0; isalnum((unsigned char)p[len]) || p[len] == '_'; len++)
+		;
+	if (named_macro(pc, p, len, &v) != 0)
+		lerr(pc, start, "D_MACRO_UNDEF", "macro variable %s is not defined",
+		    eng_cc_strdup(pc, start, (size_t)(p + len - start)));
+	settok(pc, t, str ? T_STR : T_INT, start);
+	t->tk_int = (uint64_t)v;
+	if (str) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%lld", (long long)v);
+		t->tk_text = eng_cc_strdup(pc, buf, strlen(buf));
+	}
+	return p + len;
+}
+
+static int hexval(int c)
+{
+	if (isdigit(c))
+		return c - '0';
+	return tolower(c) - 'a' + 10;
+}
+
+/* One escape after '\\'; returns the byte, advances *pp. */
+static int escape(struct eng_pcb *pc, const char **pp)
+{
+	const char *p = *pp;
+	int c = *p++, v;
+
+	switch (c) {
+	case 'n': c = '\n'; break;
+	case 't': c = '\t'; break;
+	case 'r': c = '\r'; break;
+	case 'a': c = '\a'; break;
+	case 'b': c = '\b'; break;
+	case 'f': c = '\f'; break;
+	case 'v': c = '\v'; break;
+	case 'x':
+		for (v = 0; isxdigit((unsigned char)*p); p++)
+			v = v * 16 + hexval((unsigned char)*p);
+		c = v & 0xff;
+		break;
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6':
+	case '7':
+		v = c - '0';
+		for (int i = 0; i < 2 && *p >= '0' && *p <= '7'; i++, p++)
+			v = v * 8 + (*p - '0');
+		c = v & 0xff;
+		break;
+	case '\0':
+		lerr(pc, p - 1, "D_STR_NL",
+		    "end-of-file encountered in string literal%s", "");
+	default:
+		break;		/* \\ \" \' \? and unknown: the character */
+	}
+	*pp = p;
+	return c;
+}
+
+static const char *string(struct eng_pcb *pc, struct eng_token *t,
+    const char *p)
+{
+	const char *start = p++;
+	size_t cap = 64, n = 0;
+	char *buf = eng_cc_alloc(pc, cap);
+
+	while (*p != '"') {
+		int c;
+
+		if (*p == '\0' || *p == '\n')
+			lerr(pc, start, "D_STR_NL",
+			    "newline encountered in string literal%s", "");
+		c = *p == '\\' ? (p++, escape(pc, &p)) : *p++;
+		if (n + 2 > cap) {
+			char *nb = eng_cc_alloc(pc, cap * 2);
+
+			memcpy(nb, buf, n);
+			buf = nb;
+			cap *= 2;
+		}
+		buf[n++] = (char)c;
+	}
+	settok(pc, t, T_STR, start);
+	t->tk_text = buf;
+	return p + 1;
+}
+
+static const char *charlit(struct eng_pcb *pc, struct eng_token *t,
+    const char *p)
+{
+	const char *start = p++;
+	uint64_t v = 0;
+	int n = 0;
+
+	while (*p != '\'') {
+		if (*p == '\0' || *p == '\n')
+			lerr(pc, start, "D_CHR_NL",
+			    "newline encountered in character constant%s", "");
+		v = (v << 8) | (uint8_t)(*p == '\\' ? (p++, escape(pc, &p)) :
+		    *p++);
+		n++;
+	}
+	if (n == 0)
+		lerr(pc, start, "D_CHR_NULL", "empty character constant%s", "");
+	if (n > 8)
+		lerr(pc, start, "D_CHR_OFLOW",
+		    "character constant is too long%s", "");
+	settok(pc, t, T_INT, start);
+	t->tk_int = n == 1 ? (uint64_t)(int64_t)(int8_t)v : v;
+	return p + 1;
+}
+
+static const char *number(struct eng_pcb *pc, struct eng_token *t,
+    const char *p)
+{
+	const char *start = p;
+	int base = 10;
+	uint64_t v = 0, lim;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+		base = 2;
+		p += 2;
+	} else if (p[0] == '0') {
+		base = 8;
+	}
+	for (; isalnum((unsigned char)*p); p++) {
+		int d;
+
+		if (strchr("uUlL", *p) != NULL)
+			break;
+		d = isdigit((unsigned char)*p) ? *p - '0' :
+		    isxdigit((unsigned char)*p) ? hexval((unsigned char)*p) : 99;
+		if (d >= base)
+			lerr(pc, start, "D_INT_DIGIT",
+			    "invalid digit '%s' in integer constant",
+			    eng_cc_strdup(pc, p, 1));
+		lim = (UINT64_MAX - (uint64_t)d) / (uint64_t)base;
+		if (v > lim)
+			lerr(pc, start, "D_INT_OFLOW", "integer constant %s "
+			    "cannot be represented by a 64-bit integer",
+			    eng_cc_strdup(pc, start, (size_t)(p - start) + 1));
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	settok(pc, t, T_INT, start);
+	t->tk_int = v;
+	t->tk_unsigned = base != 10 ? -1 : 0;	/* -1: may become unsigned */
+	for (; strchr("uUlL", *p) != NULL && *p != '\0'; p++) {
+		if (*p == 'u' || *p == 'U')
+			t->tk_unsigned = 1;
+		else
+			t->tk_long = 1;
+	}
+	if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+		lerr(pc, start, "D_INT_SUFFIX", "invalid integer constant %s",
+		    eng_cc_strdup(pc, start, (size_t)(p - start) + 1));
+	return p;
+}
+
+static const struct { const char *s; int tok; } puncts[] = {
+	{ "<<=", T_SHL_EQ }, { ">>=", T_SHR_EQ }, { "...", T_DOTS },
+	{ "->", T_ARROW }, { "++", T_INC }, { "--", T_DEC },
+	{ "<<", T_SHL }, { ">>", T_SHR }, { "<=", T_LE }, { ">=", T_GE },
+	{ "==", T_EQ }, { "!=", T_NE }, { "&&", T_LAND }, { "||", T_LOR },
+	{ "^^", T_LXOR }, { "+=", T_ADD_EQ }, { "-=", T_SUB_EQ },
+	{ "*=", T_MUL_EQ }, { "/=", T_DIV_EQ }, { "%=", T_MOD_EQ },
+	{ "&=", T_AND_EQ }, { "^=", T_XOR_EQ }, { "|=", T_OR_EQ },
+	{ NULL, 0 }
+};
+
+/* Read the next expression-mode token into t. */
+void eng_lex_next(struct eng_pcb *pc, struct eng_token *t)
+{
+	const char *p;
+
+	skip(pc);
+	p = pc->pc_pos;
+	if (*p == '\0') {
+		settok(pc, t, T_EOF, p);
+		return;
+	}
+	if (isalpha((unsigned char)*p) || *p == '_' || *p == '`') {
+		const char *s = p;
+
+		while (isalnum((unsigned char)*p) || *p == '_' || *p == '`')
+			p++;
+		settok(pc, t, T_IDENT, s);
+		t->tk_text = eng_cc_strdup(pc, s, (size_t)(p - s));
+	} else if (isdigit((unsigned char)*p)) {
+		p = number(pc, t, p);
+	} else if (*p == '"') {
+		p = string(pc, t, p);
+	} else if (*p == '\'') {
+		p = charlit(pc, t, p);
+	} else if (*p == '$') {
+		p = macro(pc, t, p);
+	} else if (*p == '@') {
+		const char *s = ++p;
+
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		settok(pc, t, T_AGG, s - 1);
+		t->tk_text = eng_cc_strdup(pc, s, (size_t)(p - s));
+	} else {
+		int i;
+
+		for (i = 0; puncts[i].s != NULL; i++)
+			if (strncmp(p, puncts[i].s, strlen(puncts[i].s)) == 0)
+				break;
+		if (puncts[i].s != NULL) {
+			settok(pc, t, puncts[i].tok, p);
+			p += strlen(puncts[i].s);
+		} else if (strchr("+-*/%&|^~!<>=?:;,.()[]{}", *p) != NULL) {
+			settok(pc, t, (unsigned char)*p, p);
+			p++;
+		} else {
+			char c[8];
+
+			snprintf(c, sizeof(c), isprint((unsigned char)*p) ?
+			    "%c" : "\\%03o", (unsigned char)*p);
+			lerr(pc, p, "D_SYNTAX", "syntax error near \"%s\"",
+			    eng_cc_strdup(pc, c, strlen(c)));
+		}
+	}
+	pc->pc_pos = p;
+}
+
+static int pdesc_char(int c)
+{
+	return c != '\0' && !isspace(c) && c != ',' && c != '{' &&
+	    c != '/' && c != ';' && c != '}';
+}
+
+/* Read a probe description ("syscall::read*:entry", "BEGIN", "pid$1:::") */
+void eng_lex_pdesc(struct eng_pcb *pc, struct eng_token *t)
+{
+	const char *p, *start;
+	char buf[DTRACE_FULLNAMELEN + 64];
+	size_t n = 0;
+
+	skip(pc);
+	start = p = pc->pc_pos;
+	settok(pc, t, T_PDESC, start);
+	while (pdesc_char((unsigned char)*p)) {
+		if (*p == '$') {
+			struct eng_token mt;
+			char num[32];
+			const char *s;
+
+			p = macro(pc, &mt, p);
+			if (mt.tk_kind == T_INT) {
+				snprintf(num, sizeof(num), "%llu",
+				    (unsigned long long)mt.tk_int);
+				s = num;
+			} else {
+				s = mt.tk_text;
+			}
+			for (; *s != '\0' && n < sizeof(buf) - 1; s++)
+				buf[n++] = *s;
+			continue;
+		}
+		if (n < sizeof(buf) - 1)
+			buf[n++] = *p;
+		p++;
+	}
+	if (n >= sizeof(buf) - 1 || n == 0) {
+		eng_cc_error(pc, pc->pc_line, col(pc, start), n == 0 ?
+		    "D_SYNTAX" : "D_PDESC_INVAL", n == 0 ?
+		    "syntax error near \"%s\"" : "invalid probe description "
+		    "\"%s\": too long", n == 0 ? eng_cc_strdup(pc, p,
+		    *p ? 1 : 0) : "...");
+	}
+	t->tk_text = eng_cc_strdup(pc, buf, n);
+	pc->pc_pos = p;
+}
+
+/* Printable name of a token kind, for messages. */
+const char *eng_tok_name(int kind, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; puncts[i].s != NULL; i++)
+		if (puncts[i].tok == kind)
+			return puncts[i].s;
+	if (kind == T_EOF)
+		return "end of input";
+	if (kind < 256) {
+		snprintf(buf, len, "%c", kind);
+		return buf;
+	}
+	return "token";
+}

@@ -1,0 +1,305 @@
+/*
+ * prog.c - programs after compilation (eng_prog_*), probe matching and
+ * listing through the shim (PROBEMATCH, PROBES, PROBEARG), ENABLE, and
+ * the accessors the consumer uses to describe statements and
+ * aggregations (eng_cc_stmtinfo, eng_cc_agginfo, eng_cc_aggname).
+ *
+ * eng_prog_exec() enables, once per handle, the engine's own ERROR clause
+ * (dofe_uarg = DT_ECB_ERROR, recording arg1..arg5 as 8-byte values) so
+ * the consumer can print fault messages, then hands the program's DOF to
+ * the shim.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+static void copy_glob(dtrace_probedesc_t *q, const dtrace_probedesc_t *pd,
+    dtrace_id_t id)
+{
+	*q = *pd;
+	q->dtpd_id = id;
+}
+
+/* Count probes matching pd; *first gets the first one.  0 or -1. */
+int eng_prog_match(eng_hdl_t *h, const dtrace_probedesc_t *pd,
+    dtrace_probedesc_t *first, unsigned *count)
+{
+	dtrace_probedesc_t q;
+	dtrace_id_t id = 1;
+
+	*count = 0;
+	if (h->eh_ks == NULL)
+		return 0;
+	for (;;) {
+		copy_glob(&q, pd, id);
+		if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBEMATCH, &q) != 0) {
+			if (errno == ENOENT || errno == ESRCH)
+				return 0;
+			return eng_error(h, "%s", ks_errmsg(h->eh_ks));
+		}
+		if (*count == 0 && first != NULL)
+			*first = q;
+		(*count)++;
+		if (q.dtpd_id < id)
+			return 0;	/* a shim that does not advance */
+		id = q.dtpd_id + 1;
+	}
+}
+
+const void *eng_prog_dof(const eng_prog_t *prog, size_t *sizep)
+{
+	if (prog == NULL)
+		return NULL;
+	if (sizep != NULL)
+		*sizep = prog->p_dofsize;
+	return prog->p_dof;
+}
+
+unsigned eng_prog_nprobes(const eng_prog_t *prog)
+{
+	return prog != NULL ? prog->p_nprobes : 0;
+}
+
+void eng_prog_free(eng_prog_t *prog)
+{
+	if (prog == NULL)
+		return;
+	free(prog->p_dof);
+	eng_arena_free(&prog->p_arena);
+	free(prog);
+}
+
+static int enable(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
+{
+	dtrace_enable_arg_t ea;
+
+	memset(&ea, 0, sizeof(ea));
+	ea.dtea_dof = prog->p_dof;
+	ea.dtea_size = prog->p_dofsize;
+	if (ks_ioctl(h->eh_ks, DTRACEIOC_ENABLE, &ea) != 0)
+		return eng_error(h, "could not enable tracing: %s",
+		    ea.dtea_errmsg[0] ? ea.dtea_errmsg : ks_errmsg(h->eh_ks));
+	if (nmatched != NULL)
+		*nmatched = ea.dtea_nmatched;
+	prog->p_enabled = 1;
+	return 0;
+}
+
+/* The engine's ERROR clause: arg1..arg5 as 8-byte values. */
+static int error_clause(eng_hdl_t *h)
+{
+	struct eng_cc *cc = eng_cc_get(h);
+	static const char text[] = "dtrace:::ERROR { trace(arg1); "
+	    "trace(arg2); trace(arg3); trace(arg4); trace(arg5); }";
+	char save[sizeof(h->eh_errmsg)];
+	eng_prog_t *p;
+
+	if (cc == NULL)
+		return eng_error(h, "failed to allocate memory");
+	if (cc->cc_error_enabled)
+		return 0;
+	memcpy(save, h->eh_errmsg, sizeof(save));
+	p = eng_compile_str(h, text, NULL, ENG_C_ZDEFS | ENG_C_ERRCLAUSE,
+	    NULL);
+	if (p == NULL)
+		return -1;
+	if (enable(h, p, NULL) != 0) {
+		eng_prog_free(p);
+		return -1;
+	}
+	cc->cc_errprog = p;
+	cc->cc_error_enabled = 1;
+	memcpy(h->eh_errmsg, save, sizeof(save));
+	return 0;
+}
+
+int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
+{
+	if (h == NULL || prog == NULL || prog->p_dof == NULL)
+		return h != NULL ? eng_error(h, "no program to enable") : -1;
+	if (h->eh_ks == NULL)
+		return eng_error(h, "could not enable tracing: no shim state");
+	if (error_clause(h) != 0)
+		return -1;
+	return enable(h, prog, nmatched);
+}
+
+int eng_prog_disable(eng_hdl_t *h, eng_prog_t *prog)
+{
+	(void)prog;
+	return eng_error(h, "disabling an enabling is not supported by the "
+	    "shim");
+}
+
+/* ---- probes -------------------------------------------------------------- */
+
+/* Split "a:b:c:d" into a description, fields filled from the right. */
+static int split_pattern(const char *pat, dtrace_probedesc_t *pd)
+{
+	char buf[DTRACE_FULLNAMELEN + 8], *f[4] = { NULL }, *s, *c;
+	char *dst[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+	    pd->dtpd_name };
+	static const size_t lens[4] = { DTRACE_PROVNAMELEN,
+	    DTRACE_MODNAMELEN, DTRACE_FUNCNAMELEN, DTRACE_NAMELEN };
+	int n = 0;
+
+	memset(pd, 0, sizeof(*pd));
+	if (pat == NULL || *pat == '\0')
+		return 0;
+	if (strlen(pat) >= sizeof(buf))
+		return -1;
+	strcpy(buf, pat);
+	for (s = buf; n < 4; s = c + 1) {
+		f[n++] = s;
+		if ((c = strchr(s, ':')) == NULL)
+			break;
+		*c = '\0';
+	}
+	if (c != NULL)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int k = 4 - n + i;
+
+		if (strlen(f[i]) >= lens[k])
+			return -1;
+		strcpy(dst[k], f[i]);
+	}
+	return 0;
+}
+
+int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
+    void *arg)
+{
+	dtrace_probedesc_t pd, q;
+	dtrace_id_t id = 1;
+	int n = 0;
+
+	if (h == NULL || h->eh_ks == NULL)
+		return h != NULL ? eng_error(h, "no shim state") : -1;
+	if (split_pattern(pattern, &pd) != 0)
+		return eng_error(h, "invalid probe description \"%s\"", pattern);
+	for (;;) {
+		copy_glob(&q, &pd, id);
+		if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBEMATCH, &q) != 0) {
+			if (errno == ENOENT || errno == ESRCH)
+				return n;
+			return eng_error(h, "%s", ks_errmsg(h->eh_ks));
+		}
+		n++;
+		if (cb != NULL && cb(&q, arg) != 0)
+			return n;
+		if (q.dtpd_id < id)
+			return n;
+		id = q.dtpd_id + 1;
+	}
+}
+
+int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out)
+{
+	dtrace_probedesc_t pd;
+
+	if (h == NULL || h->eh_ks == NULL || out == NULL)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	memset(&pd, 0, sizeof(pd));
+	pd.dtpd_id = id;
+	if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBES, &pd) != 0 || pd.dtpd_id != id)
+		return eng_error(h, "no probe with id %u", id);
+	out->epi_desc = pd;
+	for (int i = 0; i < DTRACE_MAXARGS; i++) {
+		dtrace_argdesc_t ad;
+
+		memset(&ad, 0, sizeof(ad));
+		ad.dtargd_id = id;
+		ad.dtargd_ndx = i;
+		if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBEARG, &ad) != 0 ||
+		    ad.dtargd_ndx == DTRACE_ARGNONE || ad.dtargd_native[0] == '\0')
+			break;
+		snprintf(out->epi_argtypes[i], DTRACE_ARGTYPELEN, "%s",
+		    ad.dtargd_xlate[0] ? ad.dtargd_xlate : ad.dtargd_native);
+		out->epi_nargs = i + 1;
+	}
+	return 0;
+}
+
+int eng_count_matches(eng_hdl_t *h, const char *clause_text)
+{
+	eng_cargs_t args;
+	eng_prog_t *p;
+	char *cut;
+	size_t n;
+	int r;
+
+	if (h == NULL || clause_text == NULL)
+		return -1;
+	n = strcspn(clause_text, "/{");
+	cut = strndup(clause_text, n);
+	if (cut == NULL)
+		return -1;
+	memset(&args, 0, sizeof(args));
+	args.spec_kind = ENG_SPEC_NAME;
+	p = eng_compile_str(h, cut, NULL, ENG_C_LIST | ENG_C_ZDEFS |
+	    ENG_C_PROBESPEC | ENG_C_ARGREF, &args);
+	free(cut);
+	if (p == NULL)
+		return -1;
+	r = (int)p->p_nprobes;
+	eng_prog_free(p);
+	return r;
+}
+
+/* ---- for the consumer ---------------------------------------------------- */
+
+const eng_cc_stmtinfo_t *eng_cc_stmtinfo(eng_hdl_t *h, uint64_t stmtid)
+{
+	struct eng_cc *cc = h != NULL ? h->eh_cc : NULL;
+
+	if (cc == NULL || stmtid == 0 || stmtid > cc->cc_nstmts)
+		return NULL;
+	return cc->cc_stmts[stmtid - 1];
+}
+
+const eng_cc_agginfo_t *eng_cc_agginfo(eng_hdl_t *h, dtrace_aggvarid_t varid)
+{
+	struct eng_cc *cc = h != NULL ? h->eh_cc : NULL;
+	struct eng_ident *id;
+	eng_cc_agginfo_t *ai;
+	int *ks, *sg, nk;
+
+	if (cc == NULL || varid <= 0 || (size_t)varid > cc->cc_naggv)
+		return NULL;
+	id = cc->cc_aggv[varid - 1];
+	if (id->i_info != NULL && id->i_info->eai_func == id->i_aggfunc)
+		return id->i_info;
+	nk = id->i_nkeys < 0 ? 0 : id->i_nkeys;
+	ai = eng_arena_alloc(&cc->cc_arena, sizeof(*ai));
+	ks = eng_arena_alloc(&cc->cc_arena, sizeof(int) * (size_t)(nk + 1));
+	sg = eng_arena_alloc(&cc->cc_arena, sizeof(int) * (size_t)(nk + 1));
+	if (ai == NULL || ks == NULL || sg == NULL)
+		return NULL;
+	for (int i = 0; i < nk; i++) {
+		const struct eng_type *t = id->i_keys[i];
+
+		ks[i] = t != NULL && t->t_kind == TY_STRING;
+		sg[i] = t != NULL && eng_type_is_int(t) && t->t_signed;
+	}
+	ai->eai_name = id->i_name;
+	ai->eai_varid = varid;
+	ai->eai_func = id->i_aggfunc;
+	ai->eai_arg = id->i_aggarg;
+	ai->eai_nkeys = nk;
+	ai->eai_keystring = ks;
+	ai->eai_keysigned = sg;
+	id->i_info = ai;
+	return ai;
+}
+
+const char *eng_cc_aggname(eng_hdl_t *h, dtrace_aggvarid_t varid)
+{
+	struct eng_cc *cc = h != NULL ? h->eh_cc : NULL;
+
+	if (cc == NULL || varid <= 0 || (size_t)varid > cc->cc_naggv)
+		return NULL;
+	return cc->cc_aggv[varid - 1]->i_name;
+}

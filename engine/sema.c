@@ -1,0 +1,1119 @@
+/*
+ * sema.c - identifiers and types of expressions ("cooking"), with
+ * constant folding.
+ *
+ * eng_sema_expr() walks an expression bottom-up and gives every node a
+ * type (n_type), resolves identifiers (n_ident / n_scope), marks lvalues,
+ * folds integer constants (n_const, value in n_int) and refuses what D
+ * refuses, with dtrace's tags and words.  Identifiers of variables live in
+ * struct eng_cc (they outlive the compile); a global, thread-local,
+ * clause-local or associative array comes into being at its first
+ * assignment and takes the type of the value assigned.  The function
+ * table (actions, subroutines, aggregating functions) is here too.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+/* ---- built-in variables (spec ch. 9) ----------------------------------- */
+
+static const struct builtin {
+	const char *name;
+	uint16_t id;
+	const char *type;
+	int array;
+} builtins[] = {
+	{ "args", DIF_VAR_ARGS, "int64_t", 1 },
+	{ "regs", DIF_VAR_REGS, "uint64_t", 1 },
+	{ "uregs", DIF_VAR_UREGS, "uint64_t", 1 },
+	{ "curthread", DIF_VAR_CURTHREAD, "uintptr_t", 0 },
+	{ "timestamp", DIF_VAR_TIMESTAMP, "uint64_t", 0 },
+	{ "vtimestamp", DIF_VAR_VTIMESTAMP, "uint64_t", 0 },
+	{ "ipl", DIF_VAR_IPL, "uint_t", 0 },
+	{ "epid", DIF_VAR_EPID, "uint_t", 0 },
+	{ "id", DIF_VAR_ID, "uint_t", 0 },
+	{ "arg0", DIF_VAR_ARG0, "int64_t", 0 },
+	{ "arg1", DIF_VAR_ARG1, "int64_t", 0 },
+	{ "arg2", DIF_VAR_ARG2, "int64_t", 0 },
+	{ "arg3", DIF_VAR_ARG3, "int64_t", 0 },
+	{ "arg4", DIF_VAR_ARG4, "int64_t", 0 },
+	{ "arg5", DIF_VAR_ARG5, "int64_t", 0 },
+	{ "arg6", DIF_VAR_ARG6, "int64_t", 0 },
+	{ "arg7", DIF_VAR_ARG7, "int64_t", 0 },
+	{ "arg8", DIF_VAR_ARG8, "int64_t", 0 },
+	{ "arg9", DIF_VAR_ARG9, "int64_t", 0 },
+	{ "stackdepth", DIF_VAR_STACKDEPTH, "uint32_t", 0 },
+	{ "caller", DIF_VAR_CALLER, "uintptr_t", 0 },
+	{ "probeprov", DIF_VAR_PROBEPROV, "string", 0 },
+	{ "probemod", DIF_VAR_PROBEMOD, "string", 0 },
+	{ "probefunc", DIF_VAR_PROBEFUNC, "string", 0 },
+	{ "probename", DIF_VAR_PROBENAME, "string", 0 },
+	{ "pid", DIF_VAR_PID, "pid_t", 0 },
+	{ "tid", DIF_VAR_TID, "id_t", 0 },
+	{ "execname", DIF_VAR_EXECNAME, "string", 0 },
+	{ "zonename", DIF_VAR_ZONENAME, "string", 0 },
+	{ "walltimestamp", DIF_VAR_WALLTIMESTAMP, "int64_t", 0 },
+	{ "ustackdepth", DIF_VAR_USTACKDEPTH, "uint32_t", 0 },
+	{ "ucaller", DIF_VAR_UCALLER, "uint64_t", 0 },
+	{ "ppid", DIF_VAR_PPID, "pid_t", 0 },
+	{ "uid", DIF_VAR_UID, "uid_t", 0 },
+	{ "gid", DIF_VAR_GID, "gid_t", 0 },
+	{ "errno", DIF_VAR_ERRNO, "int", 0 },
+	{ "cpu", DIF_VAR_CPU, "processorid_t", 0 },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct builtin *builtin(const char *name)
+{
+	for (int i = 0; builtins[i].name != NULL; i++)
+		if (strcmp(builtins[i].name, name) == 0)
+			return &builtins[i];
+	return NULL;
+}
+
+/* ---- functions ---------------------------------------------------------- */
+
+#define S(n, id, mn, mx, a, r) { #n, F_SUBR, DIF_SUBR_##id, mn, mx, a, r, 0 }
+#define NL(n) { #n, F_NOTLINUX, 0, 0, 9, "", NULL, 0 }
+static const struct eng_func funcs[] = {
+	/* actions: a statement of their own */
+	{ "trace", F_ACT, DTRACEACT_DIFEXPR, 1, 1, "a", NULL, 0 },
+	{ "printf", F_ACT, DTRACEACT_PRINTF, 1, 99, "S", NULL, 0 },
+	{ "printa", F_ACT, DTRACEACT_PRINTA, 1, 99, "a", NULL, 0 },
+	{ "stack", F_ACT, DTRACEACT_STACK, 0, 1, "i", NULL, F_KEYOK },
+	{ "ustack", F_ACT, DTRACEACT_USTACK, 0, 2, "ii", NULL, F_KEYOK },
+	{ "jstack", F_ACT, DTRACEACT_JSTACK, 0, 2, "ii", NULL, F_KEYOK },
+	{ "tracemem", F_ACT, DTRACEACT_TRACEMEM, 2, 3, "pii", NULL, 0 },
+	{ "sym", F_ACT, DTRACEACT_SYM, 1, 1, "p", NULL, F_KEYOK },
+	{ "func", F_ACT, DTRACEACT_SYM, 1, 1, "p", NULL, F_KEYOK },
+	{ "mod", F_ACT, DTRACEACT_MOD, 1, 1, "p", NULL, F_KEYOK },
+	{ "usym", F_ACT, DTRACEACT_USYM, 1, 1, "p", NULL, F_KEYOK },
+	{ "ufunc", F_ACT, DTRACEACT_USYM, 1, 1, "p", NULL, F_KEYOK },
+	{ "umod", F_ACT, DTRACEACT_UMOD, 1, 1, "p", NULL, F_KEYOK },
+	{ "uaddr", F_ACT, DTRACEACT_UADDR, 1, 1, "p", NULL, F_KEYOK },
+	{ "exit", F_ACT, DTRACEACT_EXIT, 1, 1, "i", NULL, 0 },
+	{ "speculate", F_ACT, DTRACEACT_SPECULATE, 1, 1, "i", NULL, 0 },
+	{ "commit", F_ACT, DTRACEACT_COMMIT, 1, 1, "i", NULL, 0 },
+	{ "discard", F_ACT, DTRACEACT_DISCARD, 1, 1, "i", NULL, 0 },
+	{ "clear", F_ACT, DT_ACT_CLEAR, 1, 1, "@", NULL, F_LIB },
+	{ "trunc", F_ACT, DT_ACT_TRUNC, 1, 2, "@i", NULL, F_LIB },
+	{ "normalize", F_ACT, DT_ACT_NORMALIZE, 2, 2, "@i", NULL, F_LIB },
+	{ "denormalize", F_ACT, DT_ACT_DENORMALIZE, 1, 1, "@", NULL, F_LIB },
+	{ "setopt", F_ACT, DT_ACT_SETOPT, 1, 2, "SS", NULL, F_LIB },
+	{ "ftruncate", F_ACT, DT_ACT_FTRUNCATE, 0, 0, "", NULL, F_LIB },
+	{ "system", F_ACT, DTRACEACT_SYSTEM, 1, 99, "S", NULL, F_DESTRUCTIVE },
+	{ "freopen", F_ACT, DTRACEACT_FREOPEN, 1, 99, "S", NULL,
+	    F_DESTRUCTIVE },
+	{ "raise", F_ACT, DTRACEACT_RAISE, 1, 1, "i", NULL, F_DESTRUCTIVE },
+	{ "stop", F_ACT, DTRACEACT_STOP, 0, 0, "", NULL, F_DESTRUCTIVE },
+	{ "chill", F_ACT, DTRACEACT_CHILL, 1, 1, "i", NULL, F_DESTRUCTIVE },
+	{ "breakpoint", F_ACT, DTRACEACT_BREAKPOINT, 0, 0, "", NULL,
+	    F_DESTRUCTIVE },
+	{ "panic", F_ACT, DTRACEACT_PANIC, 0, 0, "", NULL, F_DESTRUCTIVE },
+	/* aggregating functions */
+	{ "count", F_AGG, DTRACEAGG_COUNT, 0, 0, "", NULL, 0 },
+	{ "sum", F_AGG, DTRACEAGG_SUM, 1, 1, "p", NULL, 0 },
+	{ "avg", F_AGG, DTRACEAGG_AVG, 1, 1, "p", NULL, 0 },
+	{ "min", F_AGG, DTRACEAGG_MIN, 1, 1, "p", NULL, 0 },
+	{ "max", F_AGG, DTRACEAGG_MAX, 1, 1, "p", NULL, 0 },
+	{ "stddev", F_AGG, DTRACEAGG_STDDEV, 1, 1, "p", NULL, 0 },
+	{ "quantize", F_AGG, DTRACEAGG_QUANTIZE, 1, 2, "pp", NULL, 0 },
+	{ "lquantize", F_AGG, DTRACEAGG_LQUANTIZE, 3, 5, "ppppp", NULL, 0 },
+	{ "llquantize", F_AGG, DTRACEAGG_LLQUANTIZE, 5, 6, "pppppp", NULL, 0 },
+	/* subroutines (spec ch. 10) */
+	S(rand, rand, 0, 0, "", "int"),
+	S(random, random, 0, 0, "", "uint64_t"),
+	S(copyin, copyin, 2, 2, "pi", "void *"),
+	S(copyinstr, copyinstr, 1, 2, "pi", "string"),
+	S(copyinto, copyinto, 3, 3, "pip", NULL),
+	S(speculation, speculation, 0, 0, "", "int"),
+	S(progenyof, progenyof, 1, 1, "i", "int"),
+	S(strlen, strlen, 1, 1, "s", "size_t"),
+	{ "copyout", F_SUBR, DIF_SUBR_copyout, 3, 3, "ppi", NULL,
+	    F_DESTRUCTIVE },
+	{ "copyoutstr", F_SUBR, DIF_SUBR_copyoutstr, 3, 3, "spi", NULL,
+	    F_DESTRUCTIVE },
+	S(alloca, alloca, 1, 1, "i", "void *"),
+	S(bcopy, bcopy, 3, 3, "ppi", NULL),
+	S(getmajor, getmajor, 1, 1, "i", "major_t"),
+	S(getminor, getminor, 1, 1, "i", "minor_t"),
+	S(strjoin, strjoin, 2, 2, "ss", "string"),
+	S(lltostr, lltostr, 1, 2, "ii", "string"),
+	S(basename, basename, 1, 1, "s", "string"),
+	S(dirname, dirname, 1, 1, "s", "string"),
+	S(cleanpath, cleanpath, 1, 1, "s", "string"),
+	S(strchr, strchr, 2, 2, "si", "string"),
+	S(strrchr, strrchr, 2, 2, "si", "string"),
+	S(strstr, strstr, 2, 2, "ss", "string"),
+	S(strtok, strtok, 2, 2, "ss", "string"),
+	S(substr, substr, 2, 3, "sii", "string"),
+	S(index, index, 2, 3, "ssi", "int"),
+	S(rindex, rindex, 2, 3, "ssi", "int"),
+	S(htons, htons, 1, 1, "i", "uint16_t"),
+	S(htonl, htonl, 1, 1, "i", "uint32_t"),
+	S(htonll, htonll, 1, 1, "i", "uint64_t"),
+	S(ntohs, ntohs, 1, 1, "i", "uint16_t"),
+	S(ntohl, ntohl, 1, 1, "i", "uint32_t"),
+	S(ntohll, ntohll, 1, 1, "i", "uint64_t"),
+	S(inet_ntop, inet_ntop, 2, 2, "ip", "string"),
+	S(inet_ntoa, inet_ntoa, 1, 1, "p", "string"),
+	S(inet_ntoa6, inet_ntoa6, 1, 1, "p", "string"),
+	S(toupper, toupper, 1, 1, "s", "string"),
+	S(tolower, tolower, 1, 1, "s", "string"),
+	S(memref, memref, 2, 2, "pi", "uintptr_t *"),
+	S(memstr, memstr, 3, 3, "pii", "string"),
+	S(json, json, 2, 2, "ss", "string"),
+	S(strtoll, strtoll, 1, 2, "si", "int64_t"),
+	S(uuidstr, uuidstr, 1, 1, "p", "string"),
+	NL(mutex_owned), NL(mutex_owner), NL(mutex_type_adaptive),
+	NL(mutex_type_spin), NL(rw_read_held), NL(rw_write_held),
+	NL(rw_iswriter), NL(msgsize), NL(msgdsize), NL(ddi_pathname),
+	NL(getf), NL(sx_shared_held), NL(sx_exclusive_held),
+	NL(sx_isexclusive),
+	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 }
+};
+
+const struct eng_func *eng_sema_func(const char *name)
+{
+	for (int i = 0; funcs[i].f_name != NULL; i++)
+		if (strcmp(funcs[i].f_name, name) == 0)
+			return &funcs[i];
+	return NULL;
+}
+
+/* ---- identifiers ------------------------------------------------------ */
+
+static unsigned hash(const char *s)
+{
+	unsigned h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h % ENG_CC_NHASH;
+}
+
+static char *ccstrdup(struct eng_pcb *pc, const char *s)
+{
+	size_t n = strlen(s);
+	char *d = eng_arena_alloc(&pc->pc_cc->cc_arena, n + 1);
+
+	if (d == NULL)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+	memcpy(d, s, n);
+	return d;
+}
+
+/* Look up (and with create, make) a variable or inline of a scope. */
+struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
+    int scope, int create)
+{
+	struct eng_cc *cc = pc->pc_cc;
+	unsigned hv = hash(name);
+	struct eng_ident *id;
+	int sc = scope == SC_THREAD ? 1 : scope == SC_LOCAL ? 2 : 0;
+
+	for (id = cc->cc_hash[hv]; id != NULL; id = id->i_next)
+		if (id->i_scope == scope && strcmp(id->i_name, name) == 0)
+			return id;
+	if (!create)
+		return NULL;
+	id = eng_arena_alloc(&cc->cc_arena, sizeof(*id));
+	if (id == NULL)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+	id->i_name = ccstrdup(pc, name);
+	id->i_kind = ID_VAR;
+	id->i_scope = scope;
+	id->i_nkeys = -1;
+	id->i_id = DIF_VAR_OTHER_UBASE + cc->cc_nextid[sc]++;
+	if (id->i_id > DIF_VAR_OTHER_MAX)
+		eng_cc_error(pc, 0, 0, "D_ID_OFLOW", "too many variables");
+	id->i_next = cc->cc_hash[hv];
+	cc->cc_hash[hv] = id;
+	return id;
+}
+
+/* Look up (and with create, make) the aggregation @name. */
+struct eng_ident *eng_cc_agg(struct eng_pcb *pc, const char *name,
+    int create)
+{
+	struct eng_cc *cc = pc->pc_cc;
+	unsigned hv = hash(name);
+	struct eng_ident *id;
+
+	for (id = cc->cc_aggs[hv]; id != NULL; id = id->i_next)
+		if (strcmp(id->i_name, name) == 0)
+			return id;
+	if (!create)
+		return NULL;
+	if (cc->cc_naggv == cc->cc_capaggv) {
+		size_t ncap = cc->cc_capaggv ? cc->cc_capaggv * 2 : 16;
+		struct eng_ident **nv = realloc(cc->cc_aggv,
+		    ncap * sizeof(*nv));
+
+		if (nv == NULL)
+			eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+		cc->cc_aggv = nv;
+		cc->cc_capaggv = ncap;
+	}
+	id = eng_arena_alloc(&cc->cc_arena, sizeof(*id));
+	if (id == NULL)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+	id->i_name = ccstrdup(pc, name);
+	id->i_kind = ID_AGG;
+	id->i_nkeys = -1;
+	id->i_id = (uint32_t)++cc->cc_nextagg;
+	cc->cc_aggv[cc->cc_naggv++] = id;
+	id->i_next = cc->cc_aggs[hv];
+	cc->cc_aggs[hv] = id;
+	return id;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static struct eng_type *tint(struct eng_pcb *pc)
+{
+	return eng_type_int(pc->pc_cc, 4, 1);
+}
+
+static const char *opname(int op)
+{
+	static char b[8];
+
+	return eng_tok_name(op, b, sizeof(b));
+}
+
+static const char *tname(const struct eng_type *t)
+{
+	static char b[2][128];
+	static int i;
+
+	i ^= 1;
+	return eng_type_name(t, b[i], sizeof(b[i]));
+}
+
+static void set_const(struct eng_node *n, uint64_t v)
+{
+	n->n_const = 1;
+	n->n_int = v;
+}
+
+/* Value of an integer constant of type t (sign/zero extended). */
+static uint64_t norm(const struct eng_type *t, uint64_t v)
+{
+	unsigned bits = t->t_size * 8;
+
+	if (bits == 0 || bits >= 64)
+		return v;
+	if (t->t_signed)
+		return (uint64_t)(((int64_t)(v << (64 - bits))) >> (64 - bits));
+	return v & ((1ULL << bits) - 1);
+}
+
+/* Integer promotion and usual arithmetic conversions. */
+static struct eng_type *arith(struct eng_pcb *pc, struct eng_type *a,
+    struct eng_type *b)
+{
+	int sa = a->t_size < 4 ? 4 : (int)a->t_size;
+	int sb = b->t_size < 4 ? 4 : (int)b->t_size;
+	int ua = a->t_size >= 4 && !a->t_signed;
+	int ub = b->t_size >= 4 && !b->t_signed;
+
+	if (sa != sb)
+		return sa > sb ? eng_type_int(pc->pc_cc, sa, !ua) :
+		    eng_type_int(pc->pc_cc, sb, !ub);
+	return eng_type_int(pc->pc_cc, sa, !(ua || ub));
+}
+
+static int is_arith(const struct eng_type *t)
+{
+	return eng_type_is_int(t);
+}
+
+static void need_scalar(struct eng_pcb *pc, struct eng_node *n, int op)
+{
+	if (!eng_type_is_scalar(n->n_type) && !eng_type_is_string(n->n_type))
+		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires "
+		    "operands of scalar type", opname(op));
+}
+
+/* ---- constant folding ------------------------------------------------- */
+
+static void fold2(struct eng_pcb *pc, struct eng_node *n)
+{
+	uint64_t a = n->n_left->n_int, b = n->n_right->n_int, v;
+	int sgn = n->n_type->t_signed;
+
+	switch (n->n_op) {
+	case '+': v = a + b; break;
+	case '-': v = a - b; break;
+	case '*': v = a * b; break;
+	case '/': case '%':
+		if (b == 0)
+			eng_cc_nerror(pc, n, "D_DIV_ZERO", "expression contains "
+			    "division by zero");
+		if (sgn && (int64_t)b == -1)
+			v = n->n_op == '/' ? -a : 0;
+		else if (sgn)
+			v = n->n_op == '/' ? (uint64_t)((int64_t)a / (int64_t)b) :
+			    (uint64_t)((int64_t)a % (int64_t)b);
+		else
+			v = n->n_op == '/' ? a / b : a % b;
+		break;
+	case '&': v = a & b; break;
+	case '|': v = a | b; break;
+	case '^': v = a ^ b; break;
+	case T_SHL: v = b >= 64 ? 0 : a << b; break;
+	case T_SHR:
+		v = b >= 64 ? 0 : sgn ? (uint64_t)((int64_t)a >> b) : a >> b;
+		break;
+	case T_LAND: v = a && b; break;
+	case T_LOR: v = a || b; break;
+	case T_LXOR: v = !a != !b; break;
+	default: {
+		int sc = n->n_left->n_type->t_signed &&
+		    n->n_right->n_type->t_signed;
+		int lt = sc ? (int64_t)a < (int64_t)b : a < b;
+		int gt = sc ? (int64_t)a > (int64_t)b : a > b;
+
+		switch (n->n_op) {
+		case T_EQ: v = a == b; break;
+		case T_NE: v = a != b; break;
+		case '<': v = lt; break;
+		case '>': v = gt; break;
+		case T_LE: v = !gt; break;
+		case T_GE: v = !lt; break;
+		default: return;
+		}
+	}
+	}
+	set_const(n, norm(n->n_type, v));
+}
+
+/* ---- cooking ------------------------------------------------------------ */
+
+static void cook(struct eng_pcb *pc, struct eng_node *n);
+
+static void cook_int(struct eng_pcb *pc, struct eng_node *n)
+{
+	uint64_t v = n->n_int;
+	int u = n->n_op, l = n->n_scope, size;
+
+	/* C's rules: the first of int, unsigned int (not for decimal),
+	 * long, unsigned long that holds the value */
+	if (!l && (u == 1 ? v <= UINT32_MAX : v <= INT32_MAX))
+		size = 4, u = u == 1;
+	else if (!l && u == -1 && v <= UINT32_MAX)
+		size = 4, u = 1;
+	else if (u == 1 || v > INT64_MAX)
+		size = 8, u = 1;
+	else
+		size = 8, u = 0;
+	n->n_type = eng_type_int(pc->pc_cc, size, !u);
+	set_const(n, v);
+}
+
+static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
+{
+	const struct builtin *b;
+	struct eng_ident *id = eng_cc_ident(pc, n->n_name, SC_GLOBAL, 0);
+
+	if (id != NULL && id->i_kind == ID_INLINE) {
+		n->n_ident = id;
+		n->n_type = id->i_type;
+		if (id->i_inline->n_const)
+			set_const(n, norm(id->i_type, id->i_inline->n_int));
+		return;
+	}
+	if (id != NULL && id->i_kind == ID_ENUMVAL) {
+		n->n_type = id->i_type;
+		set_const(n, (uint64_t)id->i_value);
+		return;
+	}
+	if ((b = builtin(n->n_name)) != NULL) {
+		if (b->array)
+			eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] must be "
+			    "referenced with an index", n->n_name);
+		n->n_scope = SC_BUILTIN;
+		n->n_int = b->id;
+		n->n_type = eng_type_lookup(pc->pc_cc, b->type);
+		return;
+	}
+	if (id == NULL || id->i_kind == ID_XLATOR)
+		eng_cc_nerror(pc, n, "D_IDENT_UNDEF", "failed to resolve %s: "
+		    "Unknown variable name", n->n_name);
+	if (id->i_kind == ID_ARRAY)
+		eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] must be referenced "
+		    "with an index", n->n_name);
+	n->n_ident = id;
+	n->n_scope = SC_GLOBAL;
+	n->n_type = id->i_type != NULL ? id->i_type :
+	    eng_type_lookup(pc->pc_cc, "int64_t");
+	n->n_lvalue = 1;
+}
+
+/* self->x, this->x: provisionally int64_t until assigned. */
+static void cook_var(struct eng_pcb *pc, struct eng_node *n, int create)
+{
+	struct eng_ident *id = eng_cc_ident(pc, n->n_name, n->n_scope, create);
+
+	if (id == NULL)
+		id = eng_cc_ident(pc, n->n_name, n->n_scope, 1);
+	n->n_ident = id;
+	if (id->i_kind == ID_ARRAY && n->n_args == NULL && !create)
+		eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s%s[ ] must be "
+		    "referenced with an index", n->n_scope == SC_THREAD ?
+		    "self->" : "this->", n->n_name);
+	n->n_type = id->i_type != NULL ? id->i_type :
+	    eng_type_lookup(pc->pc_cc, "int64_t");
+	n->n_lvalue = 1;
+}
+
+static void cook_list(struct eng_pcb *pc, struct eng_node *l)
+{
+	for (; l != NULL; l = l->n_next)
+		cook(pc, l);
+}
+
+static int count(const struct eng_node *l)
+{
+	int n = 0;
+
+	for (; l != NULL; l = l->n_next)
+		n++;
+	return n;
+}
+
+/* Check the keys of an associative array or aggregation reference. */
+static void check_keys(struct eng_pcb *pc, struct eng_node *n,
+    struct eng_ident *id, struct eng_node *keys, const char *what)
+{
+	int nk = count(keys), i = 0;
+
+	if (nk > DIF_DTR_NREGS)
+		eng_cc_nerror(pc, n, "D_ARR_LOCAL", "too many keys: %d (at "
+		    "most %d)", nk, DIF_DTR_NREGS);
+	for (struct eng_node *k = keys; k != NULL; k = k->n_next) {
+		if (k->n_type == NULL)
+			continue;	/* stack() and friends */
+		if (!eng_type_is_scalar(k->n_type) &&
+		    !eng_type_is_string(k->n_type))
+			eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s key #%d must be "
+			    "of scalar or string type", what, i + 1);
+		i++;
+	}
+	if (id->i_nkeys < 0) {
+		id->i_nkeys = nk;
+		id->i_keys = eng_arena_alloc(&pc->pc_cc->cc_arena,
+		    sizeof(*id->i_keys) * (size_t)(nk + 1));
+		i = 0;
+		for (struct eng_node *k = keys; k != NULL; k = k->n_next)
+			id->i_keys[i++] = k->n_type;
+		return;
+	}
+	if (id->i_nkeys != nk)
+		eng_cc_nerror(pc, n, "D_ARR_INCOMPAT", "%s%s: %d keys expected, "
+		    "%d passed (previous declaration at line %d)", what,
+		    id->i_name, id->i_nkeys, nk, id->i_line);
+	i = 0;
+	for (struct eng_node *k = keys; k != NULL; k = k->n_next, i++) {
+		struct eng_type *want = id->i_keys[i];
+
+		if (want == NULL || k->n_type == NULL)
+			continue;
+		if (eng_type_is_string(want) != eng_type_is_string(k->n_type))
+			eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s%s key #%d is "
+			    "incompatible with previous use: expected %s, "
+			    "found %s", what, id->i_name, i + 1, tname(want),
+			    tname(k->n_type));
+	}
+}
+
+static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
+{
+	struct eng_node *base = n->n_left;
+	const struct builtin *b;
+
+	cook_list(pc, n->n_args);
+	if (base->n_kind == N_IDENT && (b = builtin(base->n_name)) != NULL &&
+	    b->array) {
+		struct eng_node *ix = n->n_args;
+
+		if (ix->n_next != NULL || !eng_type_is_int(ix->n_type))
+			eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] takes one "
+			    "integer index", b->name);
+		n->n_scope = SC_BUILTIN;
+		n->n_int = b->id;
+		n->n_type = eng_type_lookup(pc->pc_cc, b->type);
+		if (b->id == DIF_VAR_ARGS && ix->n_const) {
+			int i = (int)ix->n_int;
+
+			if (pc->pc_nargs >= 0 && (i < 0 || i >= pc->pc_nargs ||
+			    i >= DTRACE_MAXARGS))
+				eng_cc_nerror(pc, n, "D_ARGS_IDX", "index %d is "
+				    "out of range for %s args[ ]", i,
+				    pc->pc_pdesc.dtpd_name[0] ?
+				    pc->pc_pdesc.dtpd_name : "probe");
+			if (pc->pc_nargs > i && i >= 0 && i < DTRACE_MAXARGS &&
+			    pc->pc_argtypes[i][0] != '\0')
+				n->n_type = eng_type_parse_name(pc,
+				    pc->pc_argtypes[i]);
+		}
+		return;
+	}
+	if (base->n_kind == N_IDENT || base->n_kind == N_VAR) {
+		int sc = base->n_kind == N_VAR ? base->n_scope : SC_GLOBAL;
+		struct eng_ident *id = eng_cc_ident(pc, base->n_name, sc, 0);
+
+		if (id == NULL && base->n_kind == N_IDENT && !create)
+			eng_cc_nerror(pc, base, "D_IDENT_UNDEF", "failed to "
+			    "resolve %s: Unknown variable name", base->n_name);
+		if (id == NULL)
+			id = eng_cc_ident(pc, base->n_name, sc, 1);
+		if (id->i_kind == ID_VAR && id->i_type != NULL &&
+		    (eng_type_is_ptr(id->i_type) ||
+		    id->i_type->t_kind == TY_ARRAY))
+			goto pointer;
+		if (id->i_kind == ID_VAR && id->i_nkeys < 0 && id->i_type &&
+		    !create)
+			eng_cc_nerror(pc, n, "D_IDENT_BADREF", "%s is not an "
+			    "array", base->n_name);
+		id->i_kind = ID_ARRAY;
+		if (id->i_line == 0)
+			id->i_line = n->n_line;
+		check_keys(pc, n, id, n->n_args, "");
+		n->n_ident = id;
+		n->n_scope = sc;
+		n->n_type = id->i_type != NULL ? id->i_type :
+		    eng_type_lookup(pc->pc_cc, "int64_t");
+		n->n_lvalue = 1;
+		return;
+	}
+pointer:
+	/* p[i] is *(p + i) */
+	cook(pc, base);
+	if (!eng_type_is_ptr(base->n_type) && base->n_type->t_kind != TY_ARRAY)
+		eng_cc_nerror(pc, n, "D_IDENT_BADREF", "operator [ ] may not "
+		    "be applied to operand of type \"%s\"", tname(base->n_type));
+	if (n->n_args->n_next != NULL || !eng_type_is_int(n->n_args->n_type))
+		eng_cc_nerror(pc, n, "D_OP_INT", "index must be of integral "
+		    "type");
+	n->n_kind = N_DEREF;
+	{
+		struct eng_node *add = eng_node_new(pc, N_OP2, n->n_line,
+		    n->n_col);
+
+		add->n_op = '+';
+		add->n_left = base;
+		add->n_right = n->n_args;
+		add->n_right->n_next = NULL;
+		n->n_left = add;
+		n->n_args = NULL;
+		cook(pc, n);
+	}
+}
+
+static void cook_agg(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_ident *id = eng_cc_agg(pc, n->n_name, 1);
+
+	for (struct eng_node *k = n->n_args; k != NULL; k = k->n_next) {
+		const struct eng_func *f;
+
+		if (k->n_kind == N_CALL && (f = eng_sema_func(k->n_name)) &&
+		    (f->f_flags & F_KEYOK)) {
+			cook_list(pc, k->n_args);
+			k->n_type = NULL;
+			continue;
+		}
+		cook(pc, k);
+	}
+	if (id->i_line == 0)
+		id->i_line = n->n_line;
+	check_keys(pc, n, id, n->n_args, "@");
+	n->n_ident = id;
+	n->n_type = eng_type_lookup(pc->pc_cc, "int64_t");
+}
+
+static void cook_call(struct eng_pcb *pc, struct eng_node *n)
+{
+	const struct eng_func *f = eng_sema_func(n->n_name);
+	int nargs = count(n->n_args), i = 0;
+
+	if (f == NULL)
+		eng_cc_nerror(pc, n, "D_FUNC_UNDEF", "undefined function "
+		    "name: %s", n->n_name);
+	if (f->f_kind == F_NOTLINUX)
+		eng_cc_nerror(pc, n, "D_FUNC_UNDEF", "%s( ) is not available "
+		    "on Linux", n->n_name);
+	if (f->f_kind != F_SUBR)
+		eng_cc_nerror(pc, n, "D_OP_ACT", "%s( ) may not be used in "
+		    "an expression", n->n_name);
+	if (nargs < f->f_min || nargs > f->f_max) {
+		if (f->f_min == f->f_max)
+			eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
+			    "mismatch: %d arg%s passed, %d expected",
+			    n->n_name, nargs, nargs == 1 ? "" : "s", f->f_min);
+		eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
+		    "mismatch: %d arg%s passed, %s %d expected", n->n_name,
+		    nargs, nargs == 1 ? "" : "s", nargs < f->f_min ?
+		    "at least" : "no more than", nargs < f->f_min ? f->f_min :
+		    f->f_max);
+	}
+	if ((f->f_flags & F_DESTRUCTIVE) && !pc->pc_destructive)
+		eng_cc_nerror(pc, n, "D_ACT_DESTR", "destructive actions not "
+		    "allowed");
+	for (struct eng_node *a = n->n_args; a != NULL; a = a->n_next, i++) {
+		char want = f->f_args[i];
+
+		cook(pc, a);
+		if ((want == 's' && !eng_type_is_string(a->n_type) &&
+		    !(eng_type_is_ptr(a->n_type) &&
+		    a->n_type->t_base->t_size == 1)) ||
+		    ((want == 'i' || want == 'p') &&
+		    !eng_type_is_scalar(a->n_type)))
+			eng_cc_nerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d "
+			    "is incompatible with prototype:\n\tprototype: %s\n"
+			    "\t argument: %s", n->n_name, i + 1, want == 's' ?
+			    "string" : "integer", tname(a->n_type));
+	}
+	n->n_int = (uint64_t)f->f_id;
+	n->n_type = f->f_ret != NULL ? eng_type_parse_name(pc, f->f_ret) :
+	    eng_type_void(pc->pc_cc);
+}
+
+/* The type a variable takes from its first assignment. */
+static struct eng_type *storable(struct eng_pcb *pc, struct eng_node *r)
+{
+	struct eng_type *t = r->n_type;
+
+	if (t->t_kind == TY_VOID)
+		eng_cc_nerror(pc, r, "D_OP_VOID", "operator = cannot be applied "
+		    "to an operand of type \"void\"");
+	if (eng_type_is_int(t) && t->t_size < 4 && r->n_const)
+		return tint(pc);
+	if (t->t_kind == TY_ARRAY)
+		return eng_type_ptr(pc, t->t_base);
+	return t;
+}
+
+static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
+    struct eng_node *r, int op)
+{
+	struct eng_ident *id;
+
+	switch (l->n_kind) {
+	case N_IDENT:
+		if (builtin(l->n_name) != NULL)
+			eng_cc_nerror(pc, l, "D_OP_WRITE", "operator %s can only "
+			    "be applied to a writable variable", opname(op));
+		id = eng_cc_ident(pc, l->n_name, SC_GLOBAL, r != NULL);
+		if (id != NULL && id->i_kind != ID_VAR)
+			eng_cc_nerror(pc, l, "D_OP_LVAL", "operator %s requires "
+			    "modifiable lvalue as an operand", opname(op));
+		if (id != NULL && id->i_type == NULL && r != NULL) {
+			id->i_type = storable(pc, r);
+			id->i_line = l->n_line;
+		}
+		cook_ident(pc, l);
+		break;
+	case N_VAR:
+		cook_var(pc, l, 1);
+		if (l->n_ident->i_type == NULL && r != NULL) {
+			l->n_ident->i_type = storable(pc, r);
+			l->n_type = l->n_ident->i_type;
+		}
+		break;
+	case N_INDEX:
+		cook_index(pc, l, 1);
+		if (l->n_kind == N_INDEX && l->n_ident != NULL &&
+		    l->n_ident->i_type == NULL && r != NULL) {
+			l->n_ident->i_type = storable(pc, r);
+			l->n_type = l->n_ident->i_type;
+		}
+		if (l->n_kind == N_DEREF)
+			goto bad;
+		break;
+	default:
+		cook(pc, l);
+bad:
+		eng_cc_nerror(pc, l, "D_OP_LVAL", "operator %s requires "
+		    "modifiable lvalue as an operand", opname(op));
+	}
+}
+
+static void check_assign(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *lt = n->n_left->n_type, *rt = n->n_right->n_type;
+
+	if (n->n_op == '=') {
+		if (eng_type_compat(lt, rt) || (eng_type_is_ptr(lt) &&
+		    eng_type_is_int(rt) && n->n_right->n_const &&
+		    n->n_right->n_int == 0) || (eng_type_is_string(lt) &&
+		    eng_type_is_ptr(rt) && rt->t_base->t_size == 1))
+			return;
+		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have "
+		    "incompatible types: \"%s\" = \"%s\"", tname(lt), tname(rt));
+	}
+	if (!is_arith(lt) && !(eng_type_is_ptr(lt) &&
+	    (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ)))
+		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
+		    "operands of arithmetic type", opname(n->n_op));
+	if (!is_arith(rt))
+		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
+		    "operands of arithmetic type", opname(n->n_op));
+}
+
+static void cook_assign(struct eng_pcb *pc, struct eng_node *n)
+{
+	if (n->n_left->n_kind == N_AGG)
+		eng_cc_nerror(pc, n, "D_AGG_FUNC", "@%s must be assigned the "
+		    "result of an aggregating function", n->n_left->n_name);
+	cook(pc, n->n_right);
+	cook_lvalue(pc, n->n_left, n->n_op == '=' ? n->n_right : NULL,
+	    n->n_op);
+	check_assign(pc, n);
+	n->n_type = n->n_left->n_type;
+}
+
+static void cook_incdec(struct eng_pcb *pc, struct eng_node *n)
+{
+	int op = n->n_kind == N_PREINC || n->n_kind == N_POSTINC ? T_INC :
+	    T_DEC;
+
+	cook_lvalue(pc, n->n_left, NULL, op);
+	if (!is_arith(n->n_left->n_type) && !eng_type_is_ptr(n->n_left->n_type))
+		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires an "
+		    "operand of arithmetic type", opname(op));
+	n->n_type = n->n_left->n_type;
+}
+
+static void cook_op1(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *l = n->n_left;
+	struct eng_type *t;
+
+	cook(pc, l);
+	t = l->n_type;
+	switch (n->n_op) {
+	case '!':
+		need_scalar(pc, l, '!');
+		n->n_type = tint(pc);
+		if (l->n_const)
+			set_const(n, !l->n_int);
+		return;
+	case '~':
+		if (!eng_type_is_int(t))
+			eng_cc_nerror(pc, n, "D_OP_INT", "operator ~ requires an "
+			    "operand of integral type");
+		break;
+	default:	/* '-', '+' */
+		if (!is_arith(t))
+			eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s "
+			    "requires an operand of arithmetic type",
+			    opname(n->n_op));
+	}
+	n->n_type = t->t_size < 4 ? tint(pc) : t;
+	if (l->n_const)
+		set_const(n, norm(n->n_type, n->n_op == '~' ? ~l->n_int :
+		    n->n_op == '-' ? -l->n_int : l->n_int));
+}
+
+static void cook_compare(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *a = n->n_left->n_type, *b = n->n_right->n_type;
+	int sa = eng_type_is_string(a), sb = eng_type_is_string(b);
+
+	n->n_type = tint(pc);
+	if (sa || sb) {
+		if ((sa || (eng_type_is_ptr(a) && a->t_base->t_size == 1)) &&
+		    (sb || (eng_type_is_ptr(b) && b->t_base->t_size == 1))) {
+			n->n_scope = 1;		/* string comparison */
+			return;
+		}
+	} else if (eng_type_is_scalar(a) && eng_type_is_scalar(b)) {
+		if (n->n_left->n_const && n->n_right->n_const) {
+			n->n_type = arith(pc, eng_type_is_int(a) ? a : tint(pc),
+			    eng_type_is_int(b) ? b : tint(pc));
+			fold2(pc, n);
+			n->n_type = tint(pc);
+		}
+		return;
+	}
+	eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
+	    "types: \"%s\" %s \"%s\"", tname(a), opname(n->n_op), tname(b));
+}
+
+static void cook_op2(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *l = n->n_left, *r = n->n_right;
+	int op = n->n_op;
+
+	cook(pc, l);
+	cook(pc, r);
+	switch (op) {
+	case ',':
+		n->n_type = r->n_type;
+		return;
+	case T_LAND: case T_LOR: case T_LXOR:
+		need_scalar(pc, l, op);
+		need_scalar(pc, r, op);
+		n->n_type = tint(pc);
+		if (l->n_const && r->n_const)
+			fold2(pc, n);
+		else if (l->n_const && op == T_LAND && l->n_int == 0)
+			set_const(n, 0);
+		else if (l->n_const && op == T_LOR && l->n_int != 0)
+			set_const(n, 1);
+		return;
+	case T_EQ: case T_NE: case '<': case '>': case T_LE: case T_GE:
+		cook_compare(pc, n);
+		return;
+	case '+': case '-':
+		if (eng_type_is_ptr(l->n_type) && eng_type_is_int(r->n_type)) {
+			n->n_type = l->n_type;
+			return;
+		}
+		if (op == '+' && eng_type_is_int(l->n_type) &&
+		    eng_type_is_ptr(r->n_type)) {
+			n->n_type = r->n_type;
+			return;
+		}
+		if (op == '-' && eng_type_is_ptr(l->n_type) &&
+		    eng_type_is_ptr(r->n_type)) {
+			n->n_type = eng_type_lookup(pc->pc_cc, "long");
+			return;
+		}
+		/* FALLTHROUGH */
+	case '*': case '/':
+		if (!is_arith(l->n_type) || !is_arith(r->n_type))
+			eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
+			    "operands of arithmetic type", opname(op));
+		break;
+	default:	/* % & | ^ << >> */
+		if (!eng_type_is_int(l->n_type) || !eng_type_is_int(r->n_type))
+			eng_cc_nerror(pc, n, "D_OP_INT", "operator %s requires "
+			    "operands of integral type", opname(op));
+	}
+	if (op == T_SHL || op == T_SHR)
+		n->n_type = l->n_type->t_size < 4 ? tint(pc) : l->n_type;
+	else
+		n->n_type = arith(pc, l->n_type, r->n_type);
+	if (l->n_const && r->n_const)
+		fold2(pc, n);
+}
+
+static void cook_op3(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *c = n->n_left, *a = n->n_right, *b = n->n_third;
+
+	cook(pc, c);
+	cook(pc, a);
+	cook(pc, b);
+	need_scalar(pc, c, '?');
+	if (eng_type_is_int(a->n_type) && eng_type_is_int(b->n_type))
+		n->n_type = arith(pc, a->n_type, b->n_type);
+	else if (eng_type_compat(a->n_type, b->n_type))
+		n->n_type = a->n_type;
+	else
+		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operator ?: operands "
+		    "must have compatible types");
+	if (c->n_const && a->n_const && b->n_const)
+		set_const(n, c->n_int ? a->n_int : b->n_int);
+}
+
+static void cook_deref(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *t;
+
+	cook(pc, n->n_left);
+	t = n->n_left->n_type;
+	if ((!eng_type_is_ptr(t) && t->t_kind != TY_ARRAY) ||
+	    t->t_base == NULL || t->t_base->t_kind == TY_VOID)
+		eng_cc_nerror(pc, n, "D_DEREF_NONPTR", "cannot dereference "
+		    "non-pointer type");
+	n->n_type = t->t_base;
+	n->n_lvalue = 1;
+}
+
+static void cook_member(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *t;
+	struct eng_member *m;
+
+	cook(pc, n->n_left);
+	t = n->n_left->n_type;
+	if (n->n_kind == N_PTRMEMBER) {
+		if (!eng_type_is_ptr(t))
+			eng_cc_nerror(pc, n, "D_OP_PTR", "operator -> cannot be "
+			    "applied to non-pointer type \"%s\"", tname(t));
+		t = t->t_base;
+	}
+	if (t == NULL || (t->t_kind != TY_STRUCT && t->t_kind != TY_UNION))
+		eng_cc_nerror(pc, n, "D_OP_SOU", "operator %s cannot be applied "
+		    "to a non-struct/union type \"%s\"", n->n_kind == N_MEMBER ?
+		    "." : "->", tname(t));
+	if ((m = eng_type_member(t, n->n_name)) == NULL)
+		eng_cc_nerror(pc, n, "D_TYPE_MEMBER", "%s is not a member of "
+		    "%s", n->n_name, tname(t));
+	n->n_type = m->m_type;
+	n->n_ident = (struct eng_ident *)(void *)m;	/* the member */
+}
+
+static void cook_cast(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *to = n->n_ctype, *from;
+
+	cook(pc, n->n_left);
+	from = n->n_left->n_type;
+	if (to->t_kind == TY_VOID) {
+		n->n_type = to;
+		return;
+	}
+	if (!(eng_type_is_scalar(to) || eng_type_is_string(to)) ||
+	    !(eng_type_is_scalar(from) || (eng_type_is_string(from) &&
+	    eng_type_is_string(to))))
+		eng_cc_nerror(pc, n, "D_CAST_INVAL", "invalid cast expression: "
+		    "\"%s\" to \"%s\"", tname(from), tname(to));
+	n->n_type = to;
+	if (n->n_left->n_const && eng_type_is_int(to))
+		set_const(n, norm(to, n->n_left->n_int));
+}
+
+static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *t = n->n_ctype;
+
+	if (t == NULL) {
+		cook(pc, n->n_left);
+		t = n->n_left->n_type;
+	}
+	if (t->t_kind == TY_STRING)
+		n->n_int = (uint64_t)pc->pc_strsize;
+	else if (t->t_size == 0)
+		eng_cc_nerror(pc, n, "D_SIZEOF_TYPE", "cannot apply sizeof to "
+		    "an expression of incomplete type \"%s\"", tname(t));
+	n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
+	set_const(n, t->t_kind == TY_STRING ? (uint64_t)pc->pc_strsize :
+	    t->t_size);
+}
+
+static void cook_xlate(struct eng_pcb *pc, struct eng_node *n)
+{
+	char key[256], b1[128], b2[128];
+	struct eng_ident *id;
+
+	cook(pc, n->n_left);
+	snprintf(key, sizeof(key), "xlate %s <%s>", eng_type_name(n->n_ctype,
+	    b1, sizeof(b1)), eng_type_name(n->n_left->n_type, b2, sizeof(b2)));
+	id = eng_cc_ident(pc, key, SC_GLOBAL, 0);
+	if (id == NULL)
+		eng_cc_nerror(pc, n, "D_XLATE_NONE", "translator does not "
+		    "exist: %s -> %s", b2, b1);
+	n->n_ident = id;
+	n->n_type = n->n_ctype;
+}
+
+/* Give n and its children types; fold constants; check operands. */
+static void cook(struct eng_pcb *pc, struct eng_node *n)
+{
+	if (++pc->pc_depth > 400)
+		eng_cc_nerror(pc, n, "D_SYNTAX", "expression nested too deeply");
+	switch (n->n_kind) {
+	case N_INT: cook_int(pc, n); break;
+	case N_STR:
+		n->n_type = eng_type_string(pc->pc_cc);
+		break;
+	case N_IDENT: cook_ident(pc, n); break;
+	case N_VAR: cook_var(pc, n, 0); break;
+	case N_AGG:
+		eng_cc_nerror(pc, n, "D_AGG_SCALAR", "aggregation @%s may not be "
+		    "used in an expression", n->n_name);
+	case N_OP1: cook_op1(pc, n); break;
+	case N_OP2: cook_op2(pc, n); break;
+	case N_OP3: cook_op3(pc, n); break;
+	case N_ASSIGN: cook_assign(pc, n); break;
+	case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
+		cook_incdec(pc, n);
+		break;
+	case N_CALL: cook_call(pc, n); break;
+	case N_INDEX: cook_index(pc, n, 0); break;
+	case N_MEMBER: case N_PTRMEMBER: cook_member(pc, n); break;
+	case N_CAST: cook_cast(pc, n); break;
+	case N_SIZEOF: cook_sizeof(pc, n); break;
+	case N_OFFSETOF: {
+		struct eng_member *m = NULL;
+
+		if (n->n_ctype->t_kind == TY_STRUCT ||
+		    n->n_ctype->t_kind == TY_UNION)
+			m = eng_type_member(n->n_ctype, n->n_name);
+		if (m == NULL)
+			eng_cc_nerror(pc, n, "D_OFFSETOF_TYPE", "offsetof: %s is "
+			    "not a member of %s", n->n_name, tname(n->n_ctype));
+		n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
+		set_const(n, m->m_off);
+		break;
+	}
+	case N_STRINGOF:
+		cook(pc, n->n_left);
+		if (!eng_type_is_scalar(n->n_left->n_type) &&
+		    !eng_type_is_string(n->n_left->n_type))
+			eng_cc_nerror(pc, n, "D_STRINGOF_TYPE", "stringof( ) "
+			    "operand must be of scalar type");
+		n->n_type = eng_type_string(pc->pc_cc);
+		break;
+	case N_XLATE: cook_xlate(pc, n); break;
+	case N_ADDR:
+		cook(pc, n->n_left);
+		if (n->n_left->n_kind != N_DEREF &&
+		    n->n_left->n_kind != N_PTRMEMBER)
+			eng_cc_nerror(pc, n, "D_ADDROF_LVAL", "unacceptable "
+			    "operand for unary & operator");
+		n->n_type = eng_type_ptr(pc, n->n_left->n_type);
+		break;
+	case N_DEREF: cook_deref(pc, n); break;
+	default:
+		eng_cc_nerror(pc, n, "D_SYNTAX", "unexpected statement");
+	}
+	pc->pc_depth--;
+}
+
+void eng_sema_expr(struct eng_pcb *pc, struct eng_node *n)
+{
+	cook(pc, n);
+}
+
+/* Cook a statement (aggregation statements are cooked by act.c). */
+void eng_sema_stmt(struct eng_pcb *pc, struct eng_node *n)
+{
+	switch (n->n_kind) {
+	case N_EXPR_STMT:
+		if (n->n_left->n_kind == N_CALL) {
+			const struct eng_func *f = eng_sema_func(n->n_left->n_name);
+
+			if (f != NULL && f->f_kind == F_ACT)
+				return;		/* act.c checks actions */
+		}
+		cook(pc, n->n_left);
+		break;
+	case N_AGG_STMT:
+		cook_agg(pc, n->n_left->n_left);
+		break;
+	case N_IF:
+		cook(pc, n->n_left);
+		need_scalar(pc, n->n_left, T_EOF);
+		break;
+	default:
+		break;
+	}
+}
+
+void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause)
+{
+	if (clause->n_pred != NULL) {
+		cook(pc, clause->n_pred);
+		if (!eng_type_is_scalar(clause->n_pred->n_type) &&
+		    !eng_type_is_string(clause->n_pred->n_type))
+			eng_cc_nerror(pc, clause->n_pred, "D_PRED_SCALAR",
+			    "predicate result must be of scalar type");
+	}
+}
