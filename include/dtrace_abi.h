@@ -806,7 +806,9 @@ typedef struct dtrace_enable_arg {
  * records start at 8-byte-aligned offsets in the buffer.
  *
  * Values.  A DIFEXPR-like action with a DIFO records its result: integers
- * by dtdt_size (1, 2, 4, 8; alignment = size); DIF_TYPE_STRING records
+ * by dtdt_size (1, 2, 4, 8; alignment = size; a DIF_TYPE_CTF size of 0 is
+ * "void", dtrace's expression statement such as an assignment: it runs
+ * and records nothing, 0 bytes, alignment 1); DIF_TYPE_STRING records
  * strsize bytes, NUL-padded (alignment 1); other DIF_TF_BYREF types copy
  * dtdt_size bytes from the returned address (alignment 8).
  *
