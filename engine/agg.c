@@ -302,6 +302,15 @@ static int add_record(struct eng_aggstate *a, const dtrace_aggdesc_t *d,
 	return 0;
 }
 
+int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec)
+{
+	struct eng_aggstate *a = state(h);
+
+	if (a == NULL || add_record(a, d, rec) != 0)
+		return eng_error(h, "out of memory");
+	return 0;
+}
+
 /* Snapshot one CPU and merge its records. */
 static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 {

@@ -170,6 +170,9 @@ typedef struct eng_aggrow {
 	uint64_t ar_seq;		/* insertion order, for ties */
 	int ar_hidden;			/* truncated away */
 } eng_aggrow_t;
+/* Merge one aggregation record laid out by d (its dtagd_varid set) into
+ * the current snapshot (AGGSNAP data; tests). */
+int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec);
 /* Rows of the last snapshot, unsorted. */
 size_t eng_agg_nrows(const struct eng_aggstate *a);
 eng_aggrow_t *eng_agg_row(struct eng_aggstate *a, size_t i);

@@ -116,6 +116,10 @@ int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out);
 
 /* ---- running ----------------------------------------------------------- */
 
+/* A process traced through -c/-p ($target): the providers follow it and
+ * its descendants (prov_target_add).  0 or -1. */
+int eng_target_add(eng_hdl_t *h, int pid);
+
 int eng_go(eng_hdl_t *h);		/* fires BEGIN */
 int eng_stop(eng_hdl_t *h);		/* fires END */
 

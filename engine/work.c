@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "consume.h"
+#include "providers.h"
 
 static uint64_t now_ns(void)
 {
@@ -51,6 +52,15 @@ int eng_go(eng_hdl_t *h)
 	return 0;
 }
 
+int eng_target_add(eng_hdl_t *h, int pid)
+{
+	if (pid <= 0)
+		return eng_error(h, "invalid process ID %d", pid);
+	if (prov_target_add(pid) != 0)
+		return eng_error(h, "failed to trace pid %d", pid);
+	return 0;
+}
+
 int eng_stop(eng_hdl_t *h)
 {
 	uint32_t cpu = 0;
@@ -81,10 +91,15 @@ enum eng_status eng_status(eng_hdl_t *h)
 	eng_drops_status(h, &st);
 	c->ec_status = st;
 	c->ec_nextstatus = now_ns() + rate(h, DTRACEOPT_STATUSRATE);
-	if (st.dtst_exiting || st.dtst_killed || c->ec_exited)
+	/* As libdtrace: exit() or a filled buffer stops tracing (END). */
+	if (st.dtst_exiting || st.dtst_killed || c->ec_exited) {
+		eng_stop(h);
 		return ENG_STATUS_EXITED;
-	if (st.dtst_filled)
+	}
+	if (st.dtst_filled) {
+		eng_stop(h);
 		return ENG_STATUS_FILLED;
+	}
 	if (h->eh_stopped)
 		return ENG_STATUS_STOPPED;
 	return ENG_STATUS_OKAY;

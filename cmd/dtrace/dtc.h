@@ -1,0 +1,56 @@
+/*
+ * dtc.h - what the files of the dtrace command share.
+ *
+ * dtrace.c parses the command line (dtrace(1M)'s options), compiles the
+ * programs and lists probes; run.c runs the session (processes for -c/-p,
+ * signals, the consume loop, printing at exit).  Global state lives in
+ * struct dtc, one instance in dtrace.c.
+ */
+#ifndef DTC_H
+#define DTC_H
+
+#include <stdio.h>
+#include <sys/types.h>
+#include "engine.h"
+
+#define DTC_SPEC_ID	100	/* dp_kind of -i */
+
+/* One program on the command line, in order. */
+struct dtc_prog {
+	int dp_kind;			/* 's' script or enum eng_spec */
+	const char *dp_text;		/* path or probe specifier */
+	eng_prog_t *dp_prog;
+};
+
+struct dtc {
+	eng_hdl_t *h;
+	FILE *out;			/* stdout or -o file */
+	struct dtc_prog *progs;
+	int nprogs;
+	char **argv;			/* macro arguments, argv[0] is $0 */
+	int argc;
+	const char **cpp;		/* -D/-U/-I for -C */
+	int ncpp;
+	unsigned cflags;
+	int quiet, list, verbose, exit_after, dis, destructive;
+	const char *cmd;		/* -c */
+	pid_t *pids;			/* -p pids and the -c child */
+	int npids;
+	int gofd;			/* -c: write end that releases the child */
+	pid_t child;			/* the -c process, 0 if none */
+};
+
+extern struct dtc dtc;
+
+/* Messages on stderr as dtrace prints them ("dtrace: ..."). */
+void dtc_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void dtc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void dtc_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* run.c */
+pid_t dtc_run_create(const char *cmd);	/* fork -c command, held */
+void dtc_run_grab(pid_t pid);		/* -p: check the process exists */
+int dtc_run(void);			/* go, loop, print; exit status */
+
+#endif /* DTC_H */

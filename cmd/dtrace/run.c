@@ -1,0 +1,218 @@
+/*
+ * run.c - running a dtrace session: the -c child and -p processes,
+ * SIGINT/SIGTERM, the consume loop and the output at exit, following
+ * dtrace(1M):
+ *   go; loop { sleep; on the first signal print a newline; stop when
+ *   signalled, exit()ed, filled or the traced processes are gone; work };
+ *   a newline; the aggregations not yet printed; exit status (exit()'s
+ *   value, else 0).  A second SIGINT ends at once without aggregations.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "dtc.h"
+
+static volatile sig_atomic_t g_intr;	/* signals received */
+static volatile sig_atomic_t g_newline;	/* print a newline (after ^C) */
+
+static void intr(int sig)
+{
+	(void)sig;
+	if (!g_intr)
+		g_newline = 1;
+	g_intr++;
+	if (dtc.h != NULL)
+		eng_wakeup(dtc.h);
+}
+
+static void add_pid(pid_t pid)
+{
+	pid_t *p = realloc(dtc.pids, (size_t)(dtc.npids + 1) * sizeof (*p));
+
+	if (p == NULL)
+		dtc_fatal("failed to allocate memory");
+	dtc.pids = p;
+	p[dtc.npids++] = pid;
+}
+
+void dtc_run_grab(pid_t pid)
+{
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		dtc_fatal("failed to grab pid %d: no such process", (int)pid);
+	add_pid(pid);
+}
+
+/* Split cmd at blanks, as dtrace -c does (no shell). */
+static char **split(const char *cmd)
+{
+	char *s = strdup(cmd), **v = calloc(strlen(cmd) / 2 + 2, sizeof (*v));
+	int n = 0;
+
+	if (s == NULL || v == NULL)
+		dtc_fatal("failed to allocate memory");
+	for (char *t = strtok(s, " \t\n"); t != NULL; t = strtok(NULL, " \t\n"))
+		v[n++] = t;
+	if (n == 0)
+		dtc_fatal("failed to execute %s: empty command", cmd);
+	return v;
+}
+
+pid_t dtc_run_create(const char *cmd)
+{
+	char **argv = split(cmd);
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0)
+		dtc_fatal("failed to execute %s: %s", argv[0], strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(fd[1]);
+		/* Held until tracing has started (or dtrace gives up). */
+		if (read(fd[0], &c, 1) != 1)
+			_exit(127);
+		close(fd[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "dtrace: failed to execute %s: %s\n", argv[0],
+		    strerror(errno));
+		_exit(127);
+	}
+	close(fd[0]);
+	dtc.gofd = fd[1];
+	add_pid(pid);
+	dtc.child = pid;
+	return pid;
+}
+
+/* Reap/poll the traced processes; the number still alive. */
+static int alive(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < dtc.npids; i++) {
+		pid_t p = dtc.pids[i];
+		int st;
+
+		if (p <= 0)
+			continue;
+		if (p == dtc.child ? waitpid(p, &st, WNOHANG) == p :
+		    kill(p, 0) != 0 && errno == ESRCH) {
+			dtc_notice("pid %d has exited", (int)p);
+			dtc.pids[i] = 0;
+			continue;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void on_drop(const eng_dropdata_t *dd, void *arg)
+{
+	(void)arg;
+	fflush(dtc.out);
+	fputs(dd->edd_msg, dd->edd_msg[0] == '{' ? dtc.out : stderr);
+}
+
+static void on_err(const eng_errdata_t *ed, void *arg)
+{
+	(void)arg;
+	fflush(dtc.out);
+	fputs(ed->eed_msg, stderr);
+}
+
+/* Enable every program and say what each matched. */
+static void enable(void)
+{
+	unsigned total = 0;
+	int64_t q = 0;
+
+	if (eng_getopt(dtc.h, "quiet", &q) == 0 && q > 0)
+		dtc.quiet = 1;
+	for (int i = 0; i < dtc.nprogs; i++) {
+		struct dtc_prog *p = &dtc.progs[i];
+		unsigned n = 0;
+
+		if (eng_prog_exec(dtc.h, p->dp_prog, &n) != 0)
+			dtc_fatal("failed to enable '%s': %s", p->dp_text,
+			    eng_errmsg(dtc.h));
+		dtc_notice("%s '%s' matched %u probe%s",
+		    p->dp_kind == 's' ? "script" : "description", p->dp_text, n,
+		    n == 1 ? "" : "s");
+		total += n;
+	}
+	if (total == 0 && !(dtc.cflags & ENG_C_ZDEFS))
+		dtc_fatal("no probes %s", dtc.nprogs ? "matched" : "specified");
+}
+
+static void go(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof (sa));
+	sa.sa_handler = intr;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (eng_go(dtc.h) != 0)
+		dtc_fatal("%s", eng_errmsg(dtc.h));
+	if (dtc.destructive)
+		dtc_notice("allowing destructive actions");
+	if (dtc.gofd >= 0) {
+		(void)!write(dtc.gofd, "g", 1);
+		close(dtc.gofd);
+		dtc.gofd = -2;
+	}
+}
+
+int dtc_run(void)
+{
+	int done = 0, impatient = 0, status;
+
+	eng_handle_drop(dtc.h, on_drop, NULL);
+	eng_handle_err(dtc.h, on_err, NULL);
+	for (int i = 0; i < dtc.npids; i++)
+		if (eng_target_add(dtc.h, (int)dtc.pids[i]) != 0)
+			dtc_warn("%s", eng_errmsg(dtc.h));
+	enable();
+	go();
+	do {
+		if (!g_intr && !done)
+			eng_sleep(dtc.h);
+		if (g_newline) {
+			fputc('\n', dtc.out);
+			g_newline = 0;
+		}
+		if (g_intr > 1)
+			impatient = 1;
+		if (done || g_intr || (dtc.npids > 0 && alive() == 0)) {
+			done = 1;
+			eng_stop(dtc.h);
+		}
+		switch (eng_status(dtc.h)) {
+		case ENG_STATUS_EXITED: case ENG_STATUS_FILLED:
+		case ENG_STATUS_STOPPED:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		if (!impatient && eng_work(dtc.h, dtc.out) != 0)
+			dtc_fatal("processing aborted: %s", eng_errmsg(dtc.h));
+		fflush(dtc.out);
+	} while (!done && !impatient);
+	if (!impatient) {
+		fputc('\n', dtc.out);
+		if (eng_agg_snap(dtc.h) != 0 || eng_agg_print(dtc.h, dtc.out) != 0)
+			dtc_fatal("failed to print aggregations: %s",
+			    eng_errmsg(dtc.h));
+	}
+	fflush(dtc.out);
+	status = eng_exit_status(dtc.h);
+	eng_close(dtc.h);
+	return status;
+}
