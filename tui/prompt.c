@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #ifdef TUI_PROMPT_LIBEDIT
 #include <editline/readline.h>
@@ -207,6 +208,38 @@ static char **complete(const char *text, int start, int end)
 	return with_prefix(m);
 }
 
+/*
+ * The library's input stream: never written, so type-ahead checks see
+ * nothing pending.  A pseudo-terminal where we can get one, because
+ * libedit turns editing off when its input is not a terminal; a pipe
+ * otherwise.  fds[1] is what to close at the end.
+ */
+static int quiet_stream(int fds[2])
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY), s;
+	char *name;
+
+	if (m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0 &&
+	    (name = ptsname(m)) != NULL &&
+	    (s = open(name, O_RDWR | O_NOCTTY)) >= 0) {
+		if ((P.quiet = fdopen(s, "r")) != NULL) {
+			fds[1] = m;
+			return 0;
+		}
+		close(s);
+	}
+	if (m >= 0)
+		close(m);
+	if (pipe(fds) != 0)
+		return -1;
+	if ((P.quiet = fdopen(fds[0], "r")) == NULL) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
 int tui_prompt_init(const char *histfile, tui_prompt_line_f *cb,
     tui_prompt_complete_f *comp, void *arg)
 {
@@ -220,7 +253,7 @@ int tui_prompt_init(const char *histfile, tui_prompt_line_f *cb,
 
 	if ((P.devnull = fopen("/dev/null", "w+")) == NULL)
 		return -1;
-	if (pipe(fds) != 0 || (P.quiet = fdopen(fds[0], "r")) == NULL) {
+	if (quiet_stream(fds) != 0) {
 		fclose(P.devnull);
 		return -1;
 	}

@@ -103,9 +103,12 @@ void tui_session_free(tui_session_t *s)
 	free(s);
 }
 
+/* -c/-p: $target, and the providers follow that process. */
 void tui_session_target(tui_session_t *s, int pid)
 {
 	s->ts_target = pid;
+	if (eng_target_add(s->ts_h, pid) != 0)
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 }
 
 int tui_session_setopt(tui_session_t *s, const char *name, const char *val)
