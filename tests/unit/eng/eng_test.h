@@ -152,6 +152,6 @@ ET_FN char *et_consume(eng_hdl_t *h, const struct et_buf *b, int cpu)
 	return s;
 }
 
-static const char *et_begin[4] = { "dtrace", "", "", "BEGIN" };
+static const char *et_begin[4] __attribute__((unused)) = { "dtrace", "", "", "BEGIN" };
 
 #endif /* ENG_TEST_H */
