@@ -79,6 +79,15 @@ int ks_dif_have_goto(void);
  *    dtrace(1M) words them, for messages.
  */
 uint32_t ks_dif_nlocals(const ks_difo_t *dp);
+/*
+ * For recording a by-ref result of dp (ecb.c): is [addr, addr + len)
+ * memory DIF may read in this firing?  With string != 0, the length of
+ * the string at addr (at most kms_strsize, len ignored).  Returns len or
+ * that length, or -1 after recording a BADADDR fault in ms.  Probe-context
+ * safe.
+ */
+int64_t ks_dif_readable(const ks_difo_t *dp, struct ks_mstate *ms,
+    uint64_t addr, uint64_t len, int string);
 uint64_t ks_dif_scratch_size(uint64_t strsize);
 const char *ks_dif_fault_name(uint32_t fault);
 

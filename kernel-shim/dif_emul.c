@@ -160,7 +160,6 @@ uint64_t ks_dif_emulate_with(const ks_difo_t *dp, ks_mstate_t *ms,
 	x.kdx_dp = dp;
 	x.kdx_ms = ms;
 	x.kdx_ntup = 0;
-	x.kdx_nrg = 0;
 	ms->kms_fault = 0;
 	ms->kms_fault_addr = 0;
 	ms->kms_fault_pc = 0;

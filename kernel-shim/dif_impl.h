@@ -15,8 +15,6 @@
 #include <stdint.h>
 #include "dif.h"
 
-#define KS_DIF_NREGIONS		16	/* readable regions of one run */
-
 /* One tuple stack entry (PUSHTV: size 0; PUSHTR: size of the referent). */
 typedef struct ks_dif_tuple {
 	uint64_t kdt_val;		/* value, or address of the referent */
@@ -25,19 +23,14 @@ typedef struct ks_dif_tuple {
 	uint8_t kdt_ref;		/* pushed by PUSHTR */
 } ks_dif_tuple_t;
 
-/* A range of shim memory DIF may read: [kdr_lo, kdr_hi). */
-typedef struct ks_dif_region {
-	uintptr_t kdr_lo, kdr_hi;
-} ks_dif_region_t;
-
 /* The state of one run of one DIF object. */
 typedef struct ks_dif_exec {
 	const ks_difo_t *kdx_dp;
 	ks_mstate_t *kdx_ms;
 	ks_dif_tuple_t kdx_tup[KS_DIF_TUPLE_MAX];
 	unsigned kdx_ntup;		/* entries on the tuple stack */
-	unsigned kdx_nrg;		/* regions computed (0: not yet) */
-	ks_dif_region_t kdx_rg[KS_DIF_NREGIONS];
+	unsigned kdx_nrg;		/* unused; outside users should call
+					 * ks_dif_readable() instead */
 } ks_dif_exec_t;
 
 /* ---- dif_load.c: faults, regions, checked access ---------------------- */
@@ -88,9 +81,8 @@ void ks_dif_stgs(ks_dif_exec_t *x, uint32_t id, uint64_t val);
 uint64_t ks_dif_lddyn(ks_dif_exec_t *x, uint32_t id, int tls, int array);
 void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
     uint64_t val);
-/* Regions of the variable storage, appended to rg; returns how many. */
-unsigned ks_vstate_regions(const ks_vstate_t *vs, ks_dif_region_t *rg,
-    unsigned max);
+/* End of the variable-storage region holding a, or 0 (dif_load.c). */
+uintptr_t ks_vstate_region_end(const ks_vstate_t *vs, uintptr_t a);
 /* strtok's per-thread saved string: a buffer of strsize + 1 bytes and the
  * position in it, for tid (taken over from another thread if needed). */
 char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,

@@ -6,11 +6,11 @@
  * construction (DESIGN.md): an address is readable only inside
  *   - the DIF object's string table,
  *   - the scratch space allocated so far in this clause (also writable),
- *   - the consumer's variable storage (ks_vstate_regions),
+ *   - the consumer's variable storage (ks_vstate_region_end),
  *   - the probe-name strings of the mstate and the firing's execname,
  *   - the clause-local slots.
- * The fixed regions are computed on the first checked access of a run;
- * scratch grows during a run and is checked live.  User memory is read
+ * Regions are checked afresh on each access (scratch grows during a
+ * run).  User memory is read
  * only through the firing context: captured ranges first, then the
  * provider's kpc_copyin, else process_vm_readv on kpc_pid.
  */
@@ -56,52 +56,50 @@ uint64_t ks_dif_scratch_size(uint64_t strsize)
 	return n < 65536 ? 65536 : n;
 }
 
-static void add_region(ks_dif_exec_t *x, const void *p, uint64_t len)
+/* End of [p, p + n) if it holds a, else 0. */
+static inline uintptr_t in(uintptr_t a, const void *p, uint64_t n)
 {
-	if (p == NULL || len == 0 || x->kdx_nrg >= KS_DIF_NREGIONS)
-		return;
-	x->kdx_rg[x->kdx_nrg].kdr_lo = (uintptr_t)p;
-	x->kdx_rg[x->kdx_nrg].kdr_hi = (uintptr_t)p + len;
-	x->kdx_nrg++;
+	uintptr_t lo = (uintptr_t)p;
+
+	return (p != NULL && a >= lo && a - lo < n) ? lo + n : 0;
 }
 
-/* Fill the fixed regions of this run (once). */
-static void regions(ks_dif_exec_t *x)
+/* End of a NUL-terminated string s if it holds a, else 0. */
+static uintptr_t in_str(uintptr_t a, const char *s)
 {
-	const ks_mstate_t *ms = x->kdx_ms;
-	const ks_difo_t *dp = x->kdx_dp;
+	uintptr_t lo = (uintptr_t)s;
 
-	x->kdx_nrg = 0;
-	add_region(x, ks_dif_rodata, sizeof (ks_dif_rodata));
-	add_region(x, dp->dtdo_strtab, dp->dtdo_strlen);
-	for (int i = 0; i < 4; i++) {
-		if (ms->kms_probe[i] != NULL)
-			add_region(x, ms->kms_probe[i],
-			    strlen(ms->kms_probe[i]) + 1);
-	}
-	if (ms->kms_ctx != NULL)
-		add_region(x, ms->kms_ctx->kpc_execname,
-		    sizeof (ms->kms_ctx->kpc_execname));
-	add_region(x, ms->kms_locals, (uint64_t)ms->kms_nlocals * 8);
-	if (ms->kms_vstate != NULL)
-		x->kdx_nrg += ks_vstate_regions(ms->kms_vstate,
-		    &x->kdx_rg[x->kdx_nrg], KS_DIF_NREGIONS - x->kdx_nrg);
+	if (s == NULL || a < lo || a - lo >= DTRACE_FUNCNAMELEN)
+		return 0;
+	return in(a, s, strlen(s) + 1);
 }
 
-/* End of the readable region holding addr, or 0 if none does. */
+/*
+ * End of the readable region holding addr, or 0 if none does.  Checked in
+ * order of likely use; nothing is cached, so regions that grow during a
+ * run (scratch) are always current.
+ */
 static uintptr_t region_end(ks_dif_exec_t *x, uint64_t addr)
 {
 	const ks_mstate_t *ms = x->kdx_ms;
-	uintptr_t a = (uintptr_t)addr;
-	uintptr_t s = (uintptr_t)ms->kms_scratch;
+	const ks_difo_t *dp = x->kdx_dp;
+	uintptr_t a = (uintptr_t)addr, e;
 
-	if (s != 0 && a >= s && a < s + ms->kms_scratch_used)
-		return s + ms->kms_scratch_used;
-	if (x->kdx_nrg == 0)
-		regions(x);
-	for (unsigned i = 0; i < x->kdx_nrg; i++) {
-		if (a >= x->kdx_rg[i].kdr_lo && a < x->kdx_rg[i].kdr_hi)
-			return x->kdx_rg[i].kdr_hi;
+	if ((e = in(a, ms->kms_scratch, ms->kms_scratch_used)) != 0 ||
+	    (e = in(a, dp->dtdo_strtab, dp->dtdo_strlen)) != 0 ||
+	    (e = in(a, ks_dif_rodata, sizeof (ks_dif_rodata))) != 0)
+		return e;
+	if (ms->kms_ctx != NULL && (e = in(a, ms->kms_ctx->kpc_execname,
+	    sizeof (ms->kms_ctx->kpc_execname))) != 0)
+		return e;
+	if (ms->kms_vstate != NULL &&
+	    (e = ks_vstate_region_end(ms->kms_vstate, a)) != 0)
+		return e;
+	if ((e = in(a, ms->kms_locals, (uint64_t)ms->kms_nlocals * 8)) != 0)
+		return e;
+	for (int i = 0; i < 4; i++) {
+		if ((e = in_str(a, ms->kms_probe[i])) != 0)
+			return e;
 	}
 	return 0;
 }
@@ -118,6 +116,19 @@ int ks_dif_canload(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
 		return 0;
 	}
 	return 1;
+}
+
+int64_t ks_dif_readable(const ks_difo_t *dp, ks_mstate_t *ms, uint64_t addr,
+    uint64_t len, int string)
+{
+	ks_dif_exec_t x;
+
+	x.kdx_dp = dp;
+	x.kdx_ms = ms;
+	x.kdx_ntup = 0;
+	if (string)
+		return ks_dif_strlen(&x, addr);
+	return ks_dif_canload(&x, addr, len) ? (int64_t)len : -1;
 }
 
 int ks_dif_canstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size)

@@ -194,10 +194,11 @@ static uint64_t s_cleanpath(ks_dif_exec_t *x)
 	uint64_t len, n = 0, i = 0;
 	const char *s = ks_dif_str_arg(x, 0, &len);
 	char *d = s ? ks_dif_newstr(x, len + 1) : NULL;
-	int abs = len > 0 && s[0] == '/';
+	int abs;
 
 	if (d == NULL)
 		return 0;
+	abs = len > 0 && s[0] == '/';
 	while (i < len) {
 		uint64_t b = i, c;
 

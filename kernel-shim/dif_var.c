@@ -167,24 +167,21 @@ uint64_t ks_vstate_strsize(const ks_vstate_t *vs)
 	return vs->kvs_strsize;
 }
 
-unsigned ks_vstate_regions(const ks_vstate_t *vs, ks_dif_region_t *rg,
-    unsigned max)
+uintptr_t ks_vstate_region_end(const ks_vstate_t *vs, uintptr_t a)
 {
 	const struct { const char *p; uint64_t n; } r[] = {
-		{ vs->kvs_gstore, vs->kvs_gsize },
 		{ vs->kvs_dyn, vs->kvs_dynsize },
+		{ vs->kvs_gstore, vs->kvs_gsize },
 		{ vs->kvs_zero, vs->kvs_zerosize },
 	};
-	unsigned n = 0;
 
-	for (unsigned i = 0; i < 3 && n < max; i++) {
-		if (r[i].n == 0)
-			continue;
-		rg[n].kdr_lo = (uintptr_t)r[i].p;
-		rg[n].kdr_hi = (uintptr_t)r[i].p + r[i].n;
-		n++;
+	for (unsigned i = 0; i < 3; i++) {
+		uintptr_t lo = (uintptr_t)r[i].p;
+
+		if (a >= lo && a - lo < r[i].n)
+			return lo + r[i].n;
 	}
-	return n;
+	return 0;
 }
 
 char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,
