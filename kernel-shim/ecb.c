@@ -22,6 +22,7 @@
  * allocation happens here: staging, scratch and locals were sized at
  * ENABLE and GO.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,12 +260,49 @@ static int spec_new_op(void *sarg)
 	return ks_spec_new(sarg);
 }
 
-/* Is the firing process pid or a descendant of it?  Walks /proc. */
+/* The parent of pid from /proc/pid/stat, -1 if unknown.  No allocation:
+ * open/read into a stack buffer. */
+static int32_t parent_of(int32_t pid)
+{
+	char path[32], buf[512], *p;
+	ssize_t n;
+	int fd;
+	long ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and parens */
+	if ((p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return -1;
+	return (int32_t)ppid;
+}
+
+/* progenyof(pid): is the firing process pid or a descendant of it? */
 static int progenyof_op(void *sarg, int32_t pid)
 {
-	(void)sarg;
-	(void)pid;
-	return 0;
+	const struct ks_state *st = sarg;
+	const ks_probe_ctx_t *ctx = st->st_ctx;
+	int32_t cur;
+	int depth;
+
+	if (ctx == NULL || ctx->kpc_pid <= 0)
+		return 0;
+	if (ctx->kpc_pid == pid || ctx->kpc_ppid == pid)
+		return 1;
+	cur = ctx->kpc_ppid > 0 ? ctx->kpc_ppid : parent_of(ctx->kpc_pid);
+	for (depth = 0; cur > 1 && depth < 64; depth++) {
+		if (cur == pid)
+			return 1;
+		cur = parent_of(cur);
+	}
+	return cur == pid;
 }
 
 static const ks_mstate_ops_t mstate_ops = {
@@ -558,6 +596,7 @@ static void mstate_init(struct ks_state *st, const ks_ecb_t *e,
 	    DTRACEOPT_UNSET;
 	ms->kms_ops = &mstate_ops;
 	ms->kms_sarg = st;
+	st->st_ctx = ctx;
 }
 
 /* One ECB: predicate, actions, record, after-clause effects. */

@@ -297,6 +297,7 @@ struct ks_state {
 	dtrace_status_t st_status;
 	int32_t st_exitstatus;
 	int st_inerror;			/* running ERROR's ECBs */
+	const ks_probe_ctx_t *st_ctx;	/* the firing being run (fire lock) */
 };
 
 /* Size of the record that starts with epid in st, 0 if unknown. */
