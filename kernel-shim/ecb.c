@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "dif_impl.h"
 #include "ks_impl.h"
 
 #define KS_CHILL_MAX	500000000ull	/* ns one chill() may spin */
@@ -319,21 +318,13 @@ static void fault(ks_mstate_t *ms, uint32_t kind, uint64_t addr)
 	}
 }
 
-/* Copy len bytes of DIF-readable memory at addr, or fault. */
+/* Copy len bytes of DIF-readable memory at addr (a string: up to its
+ * NUL, zero-padded), or fault. */
 static void copy_ref(const ks_difo_t *dp, ks_mstate_t *ms, char *dst,
     uint64_t addr, uint32_t len, int string)
 {
-	ks_dif_exec_t x;
-	int64_t n = len;
+	int64_t n = ks_dif_readable(dp, ms, addr, len, string);
 
-	x.kdx_dp = dp;
-	x.kdx_ms = ms;
-	x.kdx_ntup = 0;
-	x.kdx_nrg = 0;
-	if (string)
-		n = ks_dif_strlen(&x, addr);
-	else if (!ks_dif_canload(&x, addr, len))
-		n = -1;
 	if (n < 0) {
 		if (ms->kms_fault == 0)
 			fault(ms, DTRACEFLT_BADADDR, addr);

@@ -105,12 +105,11 @@ uint32_t ks_state_recsize(const ks_state_t *st, dtrace_epid_t epid)
 	return st->st_ecbs[epid - 1]->ke_clause->kc_size;
 }
 
-/* Scratch for one clause: strings, alloca and copyin. */
+/* Scratch for one clause: strings, alloca and copyin (dif.h's size). */
 static uint64_t scratch_size(const ks_state_t *st)
 {
-	uint64_t s = 16 * (uint64_t)ks_state_opt(st, DTRACEOPT_STRSIZE);
-
-	return s < (64 << 10) ? (64 << 10) : s;
+	return ks_dif_scratch_size((uint64_t)ks_state_opt(st,
+	    DTRACEOPT_STRSIZE));
 }
 
 static void free_buffers(ks_state_t *st)
