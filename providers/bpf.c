@@ -1,25 +1,34 @@
 /*
- * bpf.c - capturing a system call's string argument at event time with a
- * small BPF program, so copyinstr() of e.g. openat's path reads back what
- * the process passed even if it reused the buffer before the drain thread
- * got to the record.
+ * bpf.c - tracepoint records delivered by small BPF programs, and system
+ * call strings captured at event time.
+ *
+ * Why: perf tracepoint events miss some hits on kernels that park idle
+ * vCPUs (a switch from the idle task to a waking thread is never sampled
+ * here), while a BPF program attached to the tracepoint runs on every
+ * hit; and only code running at the event can copy a string argument
+ * before the process reuses its buffer.
  *
  * One BPF_OUTPUT perf event per CPU writes into that CPU's ring (a normal
- * prov_perf_src_t) and fills a PERF_EVENT_ARRAY map.  For each capturing
- * probe a program is loaded and attached to a counting (non-sampling)
- * event on the syscall's tracepoint; it runs on every hit on every CPU
- * and emits one fixed-size record (struct prov_bpf_rec) through
- * bpf_perf_event_output(BPF_F_CURRENT_CPU), then returns 1 so that other
- * perf events on the same tracepoint (sdt) still see their samples.
+ * prov_perf_src_t) and fills a PERF_EVENT_ARRAY map.  Each attachment is a
+ * slot (callback, argument) whose index is the program's tag; a program
+ * is loaded per attachment and attached to a counting (never sampling)
+ * perf event on the tracepoint, so it runs for hits on every CPU.  It
+ * emits {tag, payload} with bpf_perf_event_output(BPF_F_CURRENT_CPU) and
+ * returns 1, so other perf events on the tracepoint still get samples.
  *
- * The program, in BPF assembly (r6 = ctx, the syscall's parameter block:
- * regs pointer, nr, args[6], laid out as the format file says):
+ * Two program shapes (r6 = ctx, the record as the format file lays it out,
+ * its first 8 bytes replaced by a regs pointer, which the payload zeroes):
  *
- *	r6 = r1; *(u64 *)(fp - 336) = tag; copy ctx[8..recsize) to fp - 320
- *	r0 = probe_read_user_str(fp - 264, 256, *(u64 *)(r6 + stroff))
- *	*(u64 *)(fp - 8) = r0
- *	perf_event_output(r6, map, BPF_F_CURRENT_CPU, fp - 336, 336)
- *	return 1
+ *  copy:     *(fp - 8 - size - 8) = tag
+ *            probe_read_kernel(fp - 8 - size, size, r6); zero its first 8
+ *            perf_event_output(r6, map, CURRENT_CPU, fp - 8 - size - 8,
+ *                              size + 8); return 1
+ *  capture:  as prov_bpf_rec_t: tag, ctx[8..recsize) by loads (syscall
+ *            records are 64 bytes at most), probe_read_user_str of the
+ *            pointer at stroff into the string area, its result stored.
+ *
+ * The drain thread calls the slot's callback with the sample's RAW data
+ * replaced by the payload (after the tag).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,10 +41,19 @@
 #include "prov_impl.h"
 
 #define NINSN 64
+#define MAX_SLOTS 4096
+#define MAX_COPY 440
+
+typedef struct slot {
+	prov_perf_cb_t *sl_cb;		/* NULL: free */
+	void *sl_arg;
+	int sl_efd;			/* attachment event */
+} slot_t;
 
 static int outmap = -1;
 static prov_perf_src_t *outsrc;
 static int bpf_broken;			/* tried and failed: do not retry */
+static slot_t slots[MAX_SLOTS];
 
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -51,52 +69,119 @@ static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src,
 	return i;
 }
 
-/* Emit the program above into p; returns the instruction count. */
-static int build(struct bpf_insn *p, uint64_t tag, int map, int stroff,
-    int recsize)
+/* r1 = tag; *(u64 *)(fp + at) = r1 (three instructions) */
+static int emit_tag(struct bpf_insn *p, uint64_t tag, int16_t at)
+{
+	p[0] = insn(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)tag);
+	p[1] = insn(0, 0, 0, 0, (int32_t)(tag >> 32));
+	p[2] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 1, at, 0);
+	return 3;
+}
+
+/* perf_event_output(r6, map, CURRENT_CPU, fp + at, size); return 1 */
+static int emit_output(struct bpf_insn *p, int map, int16_t at, int size)
 {
 	int n = 0;
 
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
-	p[n++] = insn(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)tag);
-	p[n++] = insn(0, 0, 0, 0, (int32_t)(tag >> 32));
-	p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -336, 0);
-	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -328, 0);
-	for (int i = 1; i < 8; i++) {
-		if (8 * i + 8 > recsize) {	/* the kernel refuses reads
-						 * past the record */
-			p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0,
-			    (int16_t)(-328 + 8 * i), 0);
-			continue;
-		}
-		p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, (int16_t)(8 * i),
-		    0);
-		p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
-		    (int16_t)(-328 + 8 * i), 0);
-	}
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -264);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 256);
-	p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)stroff, 0);
-	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
-	    BPF_FUNC_probe_read_user_str);
-	p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	p[n++] = insn(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
 	p[n++] = insn(0, 0, 0, 0, 0);
 	p[n++] = insn(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -336);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-	    (int32_t)sizeof(prov_bpf_rec_t));
+	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, at);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, size);
 	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
 	p[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	return n;
 }
 
+/* The copy program: payload = the first size bytes of the record. */
+static int build_copy(struct bpf_insn *p, uint64_t tag, int map, int size)
+{
+	int16_t data = (int16_t)(-8 - size), top = (int16_t)(data - 8);
+	int n = 0;
+
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	n += emit_tag(p + n, tag, top);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, data);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, size);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 3, 6, 0, 0);
+	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
+	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, data, 0);
+	n += emit_output(p + n, map, top, size + 8);
+	return n;
+}
+
+/* The capture program: payload = prov_bpf_rec_t (see the top comment). */
+static int build_capture(struct bpf_insn *p, uint64_t tag, int map,
+    int stroff, int recsize)
+{
+	int16_t top = -(int16_t)(sizeof(prov_bpf_rec_t) + 8);
+	int16_t rec = (int16_t)(top + 8), str = (int16_t)(rec + 64);
+	int n = 0;
+
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	n += emit_tag(p + n, tag, top);
+	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, rec, 0);
+	for (int i = 1; i < 8; i++) {
+		if (8 * i + 8 > recsize) {	/* the kernel refuses reads
+						 * past the record */
+			p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0,
+			    (int16_t)(rec + 8 * i), 0);
+			continue;
+		}
+		p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, (int16_t)(8 * i),
+		    0);
+		p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
+		    (int16_t)(rec + 8 * i), 0);
+	}
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, str);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 256);
+	p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)stroff, 0);
+	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
+	    BPF_FUNC_probe_read_user_str);
+	p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
+	n += emit_output(p + n, map, top, (int)sizeof(prov_bpf_rec_t) + 8);
+	return n;
+}
+
+/* Drain thread: hand a program's record to its slot. */
+static void out_sample(void *arg, const prov_perf_sample_t *s)
+{
+	prov_perf_sample_t copy = *s;
+	prov_perf_cb_t *cb;
+	uint64_t tag;
+
+	if (s->pps_rawlen < 8)
+		return;
+	memcpy(&tag, s->pps_raw, 8);
+	if (tag >= MAX_SLOTS)
+		return;
+	cb = __atomic_load_n(&slots[tag].sl_cb, __ATOMIC_ACQUIRE);
+	if (cb == NULL)
+		return;
+	copy.pps_raw = s->pps_raw + 8;
+	copy.pps_rawlen = s->pps_rawlen - 8;
+	cb(slots[tag].sl_arg, &copy);
+}
+
+static int map_cpu(int cpu, int fd)
+{
+	union bpf_attr at;
+	uint32_t key = (uint32_t)cpu;
+
+	memset(&at, 0, sizeof(at));
+	at.map_fd = (uint32_t)outmap;
+	at.key = (uint64_t)(uintptr_t)&key;
+	at.value = (uint64_t)(uintptr_t)&fd;
+	return (int)sys_bpf(BPF_MAP_UPDATE_ELEM, &at);
+}
+
 /* Create the output map and the BPF_OUTPUT events on first use. */
-static int out_start(prov_perf_cb_t *cb)
+static int out_start(void)
 {
 	struct perf_event_attr a;
 	union bpf_attr at;
@@ -117,21 +202,14 @@ static int out_start(prov_perf_cb_t *cb)
 	a.config = PERF_COUNT_SW_BPF_OUTPUT;
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_RAW;
-	outsrc = prov_perf_open(&a, prov_perf_wants_stack(DTRACE_IDNONE), cb,
-	    NULL);
+	outsrc = prov_perf_open(&a, prov_perf_wants_stack(DTRACE_IDNONE),
+	    out_sample, NULL);
 	if (outsrc == NULL)
 		goto fail;
 	for (int c = 0; c < ncpu; c++) {
-		uint32_t key = (uint32_t)c;
 		int fd = prov_perf_src_fd(outsrc, c);
 
-		if (fd < 0)
-			continue;
-		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)outmap;
-		at.key = (uint64_t)(uintptr_t)&key;
-		at.value = (uint64_t)(uintptr_t)&fd;
-		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &at) != 0)
+		if (fd >= 0 && map_cpu(c, fd) != 0)
 			goto fail;
 	}
 	return 0;
@@ -143,46 +221,97 @@ fail:
 	return -1;
 }
 
-int prov_bpf_capture(int tpid, int recsize, int stroff, uint64_t tag,
-    prov_perf_cb_t *cb)
+/* Load prog and attach it to tracepoint tpid; the attachment fd or -1. */
+static int load_attach(struct bpf_insn *prog, int n, int tpid)
 {
-	struct bpf_insn prog[NINSN];
 	struct perf_event_attr a;
 	union bpf_attr at;
 	int pfd, efd;
 
-	if (bpf_broken || out_start(cb) != 0) {
-		bpf_broken = 1;
-		return -1;
-	}
 	memset(&at, 0, sizeof(at));
 	at.prog_type = BPF_PROG_TYPE_TRACEPOINT;
 	at.insns = (uint64_t)(uintptr_t)prog;
-	at.insn_cnt = (uint32_t)build(prog, tag, outmap, stroff, recsize);
+	at.insn_cnt = (uint32_t)n;
 	at.license = (uint64_t)(uintptr_t)"GPL";
 	pfd = (int)sys_bpf(BPF_PROG_LOAD, &at);
-	if (pfd < 0) {
-		bpf_broken = 1;
+	if (pfd < 0)
 		return -1;
-	}
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_TRACEPOINT;
 	a.config = (uint64_t)tpid;
 	efd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
 	    PERF_FLAG_FD_CLOEXEC);
-	if (efd < 0 || ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
-		if (efd >= 0)
-			close(efd);
-		close(pfd);
-		return -1;
+	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
+		close(efd);
+		efd = -1;
 	}
 	close(pfd);			/* the event holds the program */
 	return efd;
 }
 
-void prov_bpf_release(int efd)
+/* Slots are never reused: records of a released attachment may still
+ * sit in a ring and must not reach a new owner. */
+static int slot_new(void)
 {
-	if (efd >= 0)
-		close(efd);
+	static int next;
+
+	return next < MAX_SLOTS ? next++ : -1;
+}
+
+static int attach(int tpid, int capture, int recsize, int stroff,
+    prov_perf_cb_t *cb, void *arg)
+{
+	struct bpf_insn prog[NINSN];
+	int s, n, efd;
+
+	if (bpf_broken || out_start() != 0) {
+		bpf_broken = 1;
+		return -1;
+	}
+	if ((s = slot_new()) < 0)
+		return -1;
+	if (capture)
+		n = build_capture(prog, (uint64_t)s, outmap, stroff, recsize);
+	else
+		n = build_copy(prog, (uint64_t)s, outmap, recsize);
+	slots[s].sl_arg = arg;
+	slots[s].sl_efd = -1;
+	__atomic_store_n(&slots[s].sl_cb, cb, __ATOMIC_RELEASE);
+	efd = load_attach(prog, n, tpid);
+	if (efd < 0) {
+		__atomic_store_n(&slots[s].sl_cb, NULL, __ATOMIC_RELEASE);
+		return -1;
+	}
+	slots[s].sl_efd = efd;
+	return s;
+}
+
+int prov_bpf_copy(int tpid, int recsize, prov_perf_cb_t *cb, void *arg)
+{
+	int size = (recsize + 7) & ~7;
+
+	if (size < 8)
+		size = 8;
+	if (size > MAX_COPY)
+		size = MAX_COPY;
+	return attach(tpid, 0, size, -1, cb, arg);
+}
+
+int prov_bpf_capture(int tpid, int recsize, int stroff, prov_perf_cb_t *cb,
+    void *arg)
+{
+	if (stroff < 8 || stroff + 8 > recsize || recsize > 64)
+		return -1;
+	return attach(tpid, 1, recsize, stroff, cb, arg);
+}
+
+void prov_bpf_release(int att)
+{
+	if (att < 0 || att >= MAX_SLOTS || slots[att].sl_efd <= 0)
+		return;
+	ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
+	close(slots[att].sl_efd);
+	__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
+	slots[att].sl_efd = -1;
 }

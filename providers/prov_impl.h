@@ -31,6 +31,10 @@ int prov_is_privileged(void);
 void prov_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Count records lost by the kernel on a CPU. */
 void prov_drops_add(uint32_t cpu, uint64_t n);
+/* Fire a probe: ks_probe_fire(), or the test hook when one is set. */
+void prov_fire(const ks_probe_ctx_t *ctx);
+/* Tests: send every firing to fn instead of the shim (NULL: the shim). */
+void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx));
 /* Is s a glob pattern (contains * ? [ or \)? */
 int prov_is_glob(const char *s);
 /* Does desc's field f (provider/mod/func/name) allow value v?  Empty or
@@ -85,6 +89,10 @@ uint64_t prov_tracefs_int(const prov_tf_field_t *f, const uint8_t *raw,
  * length (no NUL needed); NULL if it is not a string field. */
 const char *prov_tracefs_str(const prov_tf_field_t *f, const uint8_t *raw,
     uint32_t rawlen, uint32_t *lenp);
+/* Bytes of the fixed part of a record (end of the last field). */
+uint32_t prov_tracefs_size(const prov_tf_format_t *fmt);
+/* Has the event dynamic (__data_loc) fields after the fixed part? */
+int prov_tracefs_has_dataloc(const prov_tf_format_t *fmt);
 /* Does this field hold a string (char[N] or __data_loc char[])? */
 int prov_tracefs_is_str(const prov_tf_field_t *f);
 
@@ -128,11 +136,10 @@ void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 /* The source's perf fd on cpu (-1 if none there). */
 int prov_perf_src_fd(const prov_perf_src_t *src, int cpu);
 
-/* ---- string capture at event time (bpf.c) ---- */
+/* ---- BPF delivery and string capture (bpf.c) ---- */
 
-/* What the capture program emits for each hit (RAW data of a sample). */
+/* The payload of a capture program (see bpf.c). */
 typedef struct prov_bpf_rec {
-	uint64_t pbr_tag;		/* the capture's tag */
 	uint8_t pbr_rec[64];		/* syscall parameter block, as the
 					 * format file lays it out (the first
 					 * 8 bytes are zero) */
@@ -140,14 +147,15 @@ typedef struct prov_bpf_rec {
 	int64_t pbr_len;		/* bytes incl. NUL, or -errno */
 } prov_bpf_rec_t;
 
-/* Attach a capture program to syscall tracepoint tpid (records of
- * recsize bytes, at most 64 copied): on each hit it reads the user string
- * whose pointer is at stroff in the parameter block and emits a
- * prov_bpf_rec_t with tag; cb receives those samples on the drain thread.
- * Returns the attachment (give it to prov_bpf_release) or -1 when BPF is
- * not usable here. */
-int prov_bpf_capture(int tpid, int recsize, int stroff, uint64_t tag,
-    prov_perf_cb_t *cb);
+/* Deliver every hit of tracepoint tpid to cb(arg, sample) with the first
+ * recsize bytes of its record (at most 440) as the sample's RAW data.
+ * Returns an attachment for prov_bpf_release, or -1 (BPF unusable). */
+int prov_bpf_copy(int tpid, int recsize, prov_perf_cb_t *cb, void *arg);
+/* The same for a syscall tracepoint (records of recsize <= 64 bytes), the
+ * RAW data being a prov_bpf_rec_t with the user string whose pointer is at
+ * stroff copied at event time. */
+int prov_bpf_capture(int tpid, int recsize, int stroff, prov_perf_cb_t *cb,
+    void *arg);
 void prov_bpf_release(int attachment);
 
 /* ---- shared tracepoints (tp.c) ---- */

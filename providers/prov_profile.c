@@ -162,7 +162,7 @@ static void tq_fire(tq_t *q, const dtrace_id_t *ids, int n)
 		ks_probe_ctx_self(&ctx, ids[i]);
 		ctx.kpc_cpu = q->tq_cpu >= 0 ? (uint32_t)q->tq_cpu :
 		    (uint32_t)(cpu < 0 ? 0 : cpu);
-		ks_probe_fire(&ctx);
+		prov_fire(&ctx);
 	}
 }
 
@@ -277,7 +277,7 @@ static void perf_tick(void *arg, const prov_perf_sample_t *s)
 	prov_perf_ctx(&ctx, pp->pp_id, s);
 	ctx.kpc_args[0] = s->pps_user ? 0 : s->pps_ip;
 	ctx.kpc_args[1] = s->pps_user ? s->pps_ip : 0;
-	ks_probe_fire(&ctx);
+	prov_fire(&ctx);
 }
 
 static int profile_perf_on(pprobe_t *pp)

@@ -63,7 +63,7 @@ static void sdt_fire(void *arg, const prov_perf_sample_t *s,
 
 	prov_perf_ctx(&ctx, sp->sd_id, s);
 	prov_tp_args(&ctx, fmt, s->pps_raw, s->pps_rawlen, 0);
-	ks_probe_fire(&ctx);
+	prov_fire(&ctx);
 }
 
 static int sdt_enable(void *parg, dtrace_id_t id, void *arg)

@@ -31,11 +31,8 @@ typedef struct scprobe {
 	int sp_stri;			/* captured field index */
 } scprobe_t;
 
-#define MAX_CAPTURES 1024
-
 static ks_provider_id_t prov_id;
 static int provided;
-static scprobe_t *captures[MAX_CAPTURES];	/* by tag */
 
 static void make_probe(void *arg, const char *sys, const char *event)
 {
@@ -104,7 +101,7 @@ static void sc_fire(void *arg, const prov_perf_sample_t *s,
 		}
 		ctx.kpc_args[0] = ctx.kpc_args[1] = (uint64_t)ret;
 	}
-	ks_probe_fire(&ctx);
+	prov_fire(&ctx);
 }
 
 /* A capture record from the BPF program: fire with the string captured
@@ -115,13 +112,10 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	static ks_ucapture_t cap;
 	const prov_tf_format_t *fmt;
 	ks_probe_ctx_t ctx;
-	scprobe_t *sp;
+	scprobe_t *sp = arg;
 
-	if (s->pps_rawlen < sizeof(*r) || r->pbr_tag >= MAX_CAPTURES)
-		return;
-	sp = __atomic_load_n(&captures[r->pbr_tag], __ATOMIC_ACQUIRE);
-	if (sp == NULL || (fmt = prov_tp_format("syscalls", sp->sp_event))
-	    == NULL)
+	if (s->pps_rawlen < sizeof(*r) ||
+	    (fmt = prov_tp_format("syscalls", sp->sp_event)) == NULL)
 		return;
 	prov_perf_ctx(&ctx, sp->sp_id, s);
 	prov_tp_args(&ctx, fmt, r->pbr_rec, sizeof(r->pbr_rec),
@@ -132,7 +126,7 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	cap.kuc_data = (const uint8_t *)r->pbr_str;
 	ctx.kpc_ucap = &cap;
 	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;
-	ks_probe_fire(&ctx);
+	prov_fire(&ctx);
 }
 
 /* Index of the first char * argument of an entry probe, or -1. */
@@ -151,40 +145,17 @@ static int string_arg(const prov_tf_format_t *fmt)
 	return -1;
 }
 
-static int record_size(const prov_tf_format_t *fmt)
-{
-	uint32_t end = 0;
-
-	for (int i = 0; i < fmt->tff_nfields; i++) {
-		const prov_tf_field_t *f = &fmt->tff_fields[i];
-
-		if (f->tff_offset + f->tff_size > end)
-			end = f->tff_offset + f->tff_size;
-	}
-	return (int)end;
-}
-
 /* Try the capturing route for an entry probe with a string argument. */
 static int capture_on(scprobe_t *sp)
 {
 	const prov_tf_format_t *fmt = prov_tp_format("syscalls", sp->sp_event);
-	uint64_t tag;
 
 	if (sp->sp_return || fmt == NULL || (sp->sp_stri = string_arg(fmt)) < 0)
 		return -1;
-	for (tag = 0; tag < MAX_CAPTURES && captures[tag] != NULL; tag++)
-		continue;
-	if (tag == MAX_CAPTURES)
-		return -1;
-	__atomic_store_n(&captures[tag], sp, __ATOMIC_RELEASE);
-	sp->sp_capture = prov_bpf_capture(fmt->tff_id, record_size(fmt),
-	    (int)fmt->tff_fields[sp->sp_stri].tff_offset, tag,
-	    sc_fire_captured);
-	if (sp->sp_capture < 0) {
-		__atomic_store_n(&captures[tag], NULL, __ATOMIC_RELEASE);
-		return -1;
-	}
-	return 0;
+	sp->sp_capture = prov_bpf_capture(fmt->tff_id, (int)prov_tracefs_size(fmt),
+	    (int)fmt->tff_fields[sp->sp_stri].tff_offset, sc_fire_captured,
+	    sp);
+	return sp->sp_capture >= 0 ? 0 : -1;
 }
 
 static int sc_enable(void *parg, dtrace_id_t id, void *arg)
@@ -203,10 +174,6 @@ static void sc_disable(void *parg, dtrace_id_t id, void *arg)
 	if (sp->sp_capture >= 0) {
 		prov_bpf_release(sp->sp_capture);
 		sp->sp_capture = -1;
-		for (int i = 0; i < MAX_CAPTURES; i++)
-			if (captures[i] == sp)
-				__atomic_store_n(&captures[i], NULL,
-				    __ATOMIC_RELEASE);
 		return;
 	}
 	prov_tp_unsubscribe("syscalls", sp->sp_event, sc_fire, sp);

@@ -82,6 +82,24 @@ uint64_t prov_drops(int cpu)
 	return sum;
 }
 
+static void (*fire_hook)(const ks_probe_ctx_t *ctx);
+
+void prov_fire(const ks_probe_ctx_t *ctx)
+{
+	void (*fn)(const ks_probe_ctx_t *) = __atomic_load_n(&fire_hook,
+	    __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		fn(ctx);
+	else
+		ks_probe_fire(ctx);
+}
+
+void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx))
+{
+	__atomic_store_n(&fire_hook, fn, __ATOMIC_RELEASE);
+}
+
 int prov_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[\\") != NULL;

@@ -30,7 +30,8 @@ typedef struct tpsub {
 typedef struct tp {
 	char tp_sys[64], tp_event[64];
 	prov_tf_format_t tp_fmt;
-	prov_perf_src_t *tp_src;
+	prov_perf_src_t *tp_src;	/* perf route, or */
+	int tp_att;			/* BPF route attachment (-1: none) */
 	int tp_chain;			/* opened with call chains */
 	int tp_nsub;
 	tpsub_t tp_subs[TP_MAXSUB];
@@ -76,6 +77,7 @@ static tp_t *tp_find(const char *sys, const char *event, int create)
 		free(tp);
 		return NULL;
 	}
+	tp->tp_att = -1;
 	snprintf(tp->tp_sys, sizeof(tp->tp_sys), "%s", sys);
 	snprintf(tp->tp_event, sizeof(tp->tp_event), "%s", event);
 	tp->tp_link = tps;
@@ -83,13 +85,23 @@ static tp_t *tp_find(const char *sys, const char *event, int create)
 	return tp;
 }
 
-/* (Re)open the perf source, with call chains if wanted. */
+/* Open the tracepoint: through BPF when it loads (every hit, call chains
+ * always), else a perf source, reopened with call chains if wanted. */
 static int tp_open(tp_t *tp, int chain)
 {
 	prov_perf_src_t *src;
+	uint32_t size = prov_tracefs_size(&tp->tp_fmt);
 
-	if (tp->tp_src != NULL && (tp->tp_chain || !chain))
+	if (tp->tp_att >= 0 || (tp->tp_src != NULL && (tp->tp_chain || !chain)))
 		return 0;
+	if (tp->tp_src == NULL) {
+		if (prov_tracefs_has_dataloc(&tp->tp_fmt))
+			size += 256;
+		tp->tp_att = prov_bpf_copy(tp->tp_fmt.tff_id, (int)size,
+		    tp_sample, tp);
+		if (tp->tp_att >= 0)
+			return 0;
+	}
 	src = prov_perf_tracepoint(tp->tp_fmt.tff_id, chain, tp_sample, tp);
 	if (src == NULL)
 		return -1;
@@ -150,7 +162,9 @@ void prov_tp_unsubscribe(const char *sys, const char *event,
 			continue;
 		__atomic_store_n(&tp->tp_live[i], NULL, __ATOMIC_RELEASE);
 		if (--tp->tp_nsub == 0) {
+			prov_bpf_release(tp->tp_att);
 			prov_perf_close(tp->tp_src);
+			tp->tp_att = -1;
 			tp->tp_src = NULL;
 			tp->tp_chain = 0;
 		}

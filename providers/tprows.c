@@ -60,7 +60,7 @@ static void row_fire(void *arg, const prov_perf_sample_t *s,
 
 	prov_perf_ctx(&ctx, r->tr_id, s);
 	if (r->tr_fire(&ctx, s, fmt))
-		ks_probe_fire(&ctx);
+		prov_fire(&ctx);
 }
 
 static void rows_disable(void *parg, dtrace_id_t id, void *arg)

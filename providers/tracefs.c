@@ -308,3 +308,24 @@ const char *prov_tracefs_str(const prov_tf_field_t *f, const uint8_t *raw,
 	*lenp = (uint32_t)strnlen((const char *)raw + off, len);
 	return (const char *)raw + off;
 }
+
+uint32_t prov_tracefs_size(const prov_tf_format_t *fmt)
+{
+	uint32_t end = 0;
+
+	for (int i = 0; i < fmt->tff_nfields; i++) {
+		const prov_tf_field_t *f = &fmt->tff_fields[i];
+
+		if (f->tff_offset + f->tff_size > end)
+			end = f->tff_offset + f->tff_size;
+	}
+	return end;
+}
+
+int prov_tracefs_has_dataloc(const prov_tf_format_t *fmt)
+{
+	for (int i = 0; i < fmt->tff_nfields; i++)
+		if (fmt->tff_fields[i].tff_dataloc)
+			return 1;
+	return 0;
+}

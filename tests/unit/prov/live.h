@@ -1,0 +1,182 @@
+/*
+ * live.h - helpers for the provider tests that run real workloads as
+ * root: find and enable probes through the shim's registry, record every
+ * firing through the providers' fire hook, run a child that waits for a
+ * go signal.  Header-only, included by one test file each.
+ */
+#ifndef TEST_PROV_LIVE_H
+#define TEST_PROV_LIVE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "ks_impl.h"
+#include "providers.h"
+#include "prov_impl.h"
+
+#define LIVE_MAX 400000
+
+typedef struct live_rec {
+	dtrace_id_t lr_id;
+	int32_t lr_pid, lr_tid, lr_errno;
+	uint32_t lr_cpu, lr_nk, lr_nu;
+	uint64_t lr_args[5];
+	uint64_t lr_ustack0;
+	char lr_exec[16];
+	char lr_str[64];		/* first captured string */
+} live_rec_t;
+
+static live_rec_t *live_recs;
+static int live_n;
+static pthread_mutex_t live_lk = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_hook(const ks_probe_ctx_t *c)
+{
+	live_rec_t *r;
+
+	pthread_mutex_lock(&live_lk);
+	if (live_n < LIVE_MAX) {
+		r = &live_recs[live_n++];
+		memset(r, 0, sizeof(*r));
+		r->lr_id = c->kpc_id;
+		r->lr_pid = c->kpc_pid;
+		r->lr_tid = c->kpc_tid;
+		r->lr_errno = c->kpc_errno;
+		r->lr_cpu = c->kpc_cpu;
+		r->lr_nk = c->kpc_nkstack;
+		r->lr_nu = c->kpc_nustack;
+		memcpy(r->lr_args, c->kpc_args, sizeof(r->lr_args));
+		r->lr_ustack0 = c->kpc_nustack ? c->kpc_ustack[0] : 0;
+		memcpy(r->lr_exec, c->kpc_execname, 16);
+		if (c->kpc_nucap > 0)
+			snprintf(r->lr_str, sizeof(r->lr_str), "%.*s",
+			    (int)c->kpc_ucap[0].kuc_len,
+			    (const char *)c->kpc_ucap[0].kuc_data);
+	}
+	pthread_mutex_unlock(&live_lk);
+}
+
+/* Skip unless root with tracefs; register providers, hook firings. */
+static int live_setup(void **state)
+{
+	if (geteuid() != 0 || prov_tracefs_root() == NULL)
+		return 0;
+	live_recs = calloc(LIVE_MAX, sizeof(*live_recs));
+	if (live_recs == NULL)
+		return -1;
+	prov_set_fire_hook(live_hook);
+	return prov_register_all();
+}
+
+static int live_teardown(void **state)
+{
+	prov_shutdown();
+	free(live_recs);
+	return 0;
+}
+
+static void live_require(void)
+{
+	if (live_recs == NULL) {
+		print_message("needs root and tracefs (perf tracepoints)\n");
+		skip();
+	}
+}
+
+static dtrace_id_t live_find(const char *prov, const char *mod,
+    const char *func, const char *name)
+{
+	dtrace_probedesc_t d, o;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.dtpd_provider, sizeof(d.dtpd_provider), "%s", prov);
+	snprintf(d.dtpd_mod, sizeof(d.dtpd_mod), "%s", mod);
+	snprintf(d.dtpd_func, sizeof(d.dtpd_func), "%s", func);
+	snprintf(d.dtpd_name, sizeof(d.dtpd_name), "%s", name);
+	ks_probe_provide(&d);
+	for (dtrace_id_t id = 1; id <= ks_probe_count(); id++) {
+		ks_probe_t *p = ks_probe_get(id);
+
+		if (p == NULL)
+			continue;
+		ks_probe_describe(p, &o);
+		if (strcmp(o.dtpd_provider, prov) == 0 &&
+		    strcmp(o.dtpd_mod, mod) == 0 &&
+		    strcmp(o.dtpd_func, func) == 0 &&
+		    strcmp(o.dtpd_name, name) == 0)
+			return id;
+	}
+	return DTRACE_IDNONE;
+}
+
+static dtrace_id_t live_enable(const char *prov, const char *mod,
+    const char *func, const char *name)
+{
+	dtrace_id_t id = live_find(prov, mod, func, name);
+	char err[256] = "";
+
+	if (id == DTRACE_IDNONE)
+		fail_msg("no probe %s:%s:%s:%s", prov, mod, func, name);
+	if (ks_probe_enable(ks_probe_get(id), err, sizeof(err)) != 0)
+		fail_msg("enable %s:%s:%s:%s: %s", prov, mod, func, name, err);
+	return id;
+}
+
+static void live_disable(dtrace_id_t id)
+{
+	ks_probe_disable(ks_probe_get(id));
+}
+
+static void live_reset(void)
+{
+	pthread_mutex_lock(&live_lk);
+	live_n = 0;
+	pthread_mutex_unlock(&live_lk);
+}
+
+/* Run fn in a child once probes are on; return its pid after it exited
+ * and the drain thread caught up. */
+static pid_t live_run(void (*fn)(void))
+{
+	int go[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(go) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(99);
+		fn();
+		_exit(0);
+	}
+	close(go[0]);
+	usleep(20000);
+	if (write(go[1], "g", 1) != 1)
+		return -1;
+	close(go[1]);
+	waitpid(pid, NULL, 0);
+	usleep(200000);		/* drain passes run every 20 ms */
+	return pid;
+}
+
+/* Firings of id by process pid (tid too when tid != 0). */
+static int live_count(dtrace_id_t id, pid_t pid)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&live_lk);
+	for (int i = 0; i < live_n; i++)
+		if (live_recs[i].lr_id == id && live_recs[i].lr_pid == pid)
+			n++;
+	pthread_mutex_unlock(&live_lk);
+	return n;
+}
+
+#endif /* TEST_PROV_LIVE_H */

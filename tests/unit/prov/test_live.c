@@ -1,0 +1,254 @@
+/*
+ * test_live.c - the perf-route providers on real workloads (root only):
+ * exact syscall counts, return values and errno, openat paths captured
+ * at event time, fork/exec/exit, on-cpu/off-cpu pairing, profile samples
+ * on every CPU landing in the workload's function.
+ *
+ * Each test runs a forked child that starts only after the probes are on
+ * and counts firings whose pid is that child's.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+#include "live.h"
+
+#define NCALLS 1000
+#define NPATHS 300
+
+static void do_getppid(void)
+{
+	for (int i = 0; i < NCALLS; i++)
+		syscall(SYS_getppid);
+}
+
+static void test_syscall_count(void **state)
+{
+	dtrace_id_t in, out;
+	pid_t pid;
+
+	live_require();
+	live_reset();
+	in = live_enable("syscall", "", "getppid", "entry");
+	out = live_enable("syscall", "", "getppid", "return");
+	pid = live_run(do_getppid);
+	live_disable(in);
+	live_disable(out);
+	assert_int_equal(live_count(in, pid), NCALLS);
+	assert_int_equal(live_count(out, pid), NCALLS);
+}
+
+/* Open NPATHS different missing files through one reused buffer. */
+static void do_open_paths(void)
+{
+	char path[64];
+
+	for (int i = 0; i < NPATHS; i++) {
+		snprintf(path, sizeof(path), "/nonexistent/dtui-prov-%d", i);
+		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+	}
+}
+
+static void test_openat_paths_and_errno(void **state)
+{
+	dtrace_id_t in, out;
+	int next = 0, fails = 0;
+	pid_t pid;
+	char want[64];
+
+	live_require();
+	live_reset();
+	in = live_enable("syscall", "", "openat", "entry");
+	out = live_enable("syscall", "", "openat", "return");
+	pid = live_run(do_open_paths);
+	live_disable(in);
+	live_disable(out);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_pid != pid)
+			continue;
+		if (r->lr_id == out) {
+			assert_int_equal((int64_t)r->lr_args[0], -1);
+			assert_int_equal((int64_t)r->lr_args[1], -1);
+			assert_int_equal(r->lr_errno, ENOENT);
+			fails++;
+			continue;
+		}
+		snprintf(want, sizeof(want), "/nonexistent/dtui-prov-%d", next);
+		if (strcmp(r->lr_str, want) != 0) {
+			print_message("no capture: BPF unavailable? got \"%s\"\n",
+			    r->lr_str);
+			skip();
+		}
+		next++;
+	}
+	assert_int_equal(next, NPATHS);
+	assert_int_equal(fails, NPATHS);
+}
+
+static void do_fork_exec(void)
+{
+	pid_t kid = fork();
+
+	if (kid == 0) {
+		execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(kid, NULL, 0);
+	_exit(3);
+}
+
+static void test_proc_lifecycle(void **state)
+{
+	dtrace_id_t cr, ex, xt;
+	pid_t pid, kid = 0;
+	int execs = 0, exits = 0;
+
+	live_require();
+	live_reset();
+	cr = live_enable("proc", "", "", "create");
+	ex = live_enable("proc", "", "", "exec-success");
+	xt = live_enable("proc", "", "", "exit");
+	pid = live_run(do_fork_exec);
+	live_disable(cr);
+	live_disable(ex);
+	live_disable(xt);
+	for (int i = 0; i < live_n; i++)
+		if (live_recs[i].lr_id == cr && live_recs[i].lr_pid == pid)
+			kid = (pid_t)live_recs[i].lr_args[0];
+	assert_true(kid > 0);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_id == ex && r->lr_pid == kid) {
+			assert_string_equal(r->lr_str, "/bin/sh");
+			assert_string_equal(r->lr_exec, "sh");
+			execs++;
+		}
+		if (r->lr_id == xt && r->lr_pid == kid) {
+			assert_int_equal(r->lr_args[0], 1);	/* CLD_EXITED */
+			assert_int_equal(r->lr_args[1], 7);
+			exits++;
+		}
+		if (r->lr_id == xt && r->lr_pid == pid) {
+			assert_int_equal(r->lr_args[1], 3);
+			exits++;
+		}
+	}
+	assert_int_equal(execs, 1);
+	assert_int_equal(exits, 2);
+}
+
+static void do_sleeps(void)
+{
+	for (int i = 0; i < 20; i++)
+		usleep(2000);
+}
+
+static void test_sched_pairing(void **state)
+{
+	dtrace_id_t on, off;
+	int non = 0, noff = 0;
+	pid_t pid;
+
+	live_require();
+	live_reset();
+	on = live_enable("sched", "", "", "on-cpu");
+	off = live_enable("sched", "", "", "off-cpu");
+	pid = live_run(do_sleeps);
+	live_disable(on);
+	live_disable(off);
+	for (int i = 0; i < live_n; i++) {
+		if (live_recs[i].lr_tid != pid)
+			continue;
+		non += live_recs[i].lr_id == on;
+		noff += live_recs[i].lr_id == off;
+	}
+	print_message("on-cpu %d off-cpu %d drops %llu\n", non, noff, (unsigned long long)prov_drops(-1));
+	assert_true(noff >= 20);
+	assert_true(non >= 20);
+	/* every off-cpu but the last (exit) is followed by an on-cpu */
+	assert_true(non == noff || non + 1 == noff || non == noff + 1);
+}
+
+static volatile uint64_t sink;
+
+static __attribute__((noinline)) void spin_here(void)
+{
+	uint64_t until = ks_gethrtime() + 400000000ull;
+
+	while (ks_gethrtime() < until)	/* mostly in the loop below */
+		for (int i = 0; i < 1000000; i++)
+			sink++;
+}
+
+static void do_spin_all_cpus(void)
+{
+	int n = prov_perf_ncpus();
+	pid_t kids[64];
+
+	for (int c = 0; c < n && c < 64; c++) {
+		kids[c] = fork();
+		if (kids[c] == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(c, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			spin_here();
+			_exit(0);
+		}
+	}
+	for (int c = 0; c < n && c < 64; c++)
+		waitpid(kids[c], NULL, 0);
+}
+
+static void test_profile_every_cpu(void **state)
+{
+	dtrace_id_t pr;
+	int n = prov_perf_ncpus(), inspin = 0, user = 0;
+	uint64_t cpus = 0;
+	uintptr_t lo = (uintptr_t)spin_here;
+
+	live_require();
+	live_reset();
+	pr = live_enable("profile", "", "", "profile-997");
+	live_run(do_spin_all_cpus);
+	live_disable(pr);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_id != pr || strcmp(r->lr_exec, "test_live") != 0)
+			continue;
+		cpus |= 1ull << (r->lr_cpu & 63);
+		if (r->lr_args[1] != 0) {
+			user++;
+			assert_int_equal(r->lr_args[0], 0);
+		}
+		if (r->lr_args[1] >= lo && r->lr_args[1] < lo + 256)
+			inspin++;
+	}
+	for (int c = 0; c < n && c < 64; c++)
+		assert_true(cpus & (1ull << c));
+	assert_true(user > 50);
+	assert_true(inspin > user / 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syscall_count),
+		cmocka_unit_test(test_openat_paths_and_errno),
+		cmocka_unit_test(test_proc_lifecycle),
+		cmocka_unit_test(test_sched_pairing),
+		cmocka_unit_test(test_profile_every_cpu),
+	};
+	return cmocka_run_group_tests_name("prov_live", tests, live_setup,
+	    live_teardown);
+}
