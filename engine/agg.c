@@ -311,6 +311,23 @@ int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec)
 	return 0;
 }
 
+/*
+ * Aggregation drops: the shim reports a per-CPU count that may be
+ * cumulative or since the last snapshot; report what is new either way.
+ */
+static void agg_drops(eng_hdl_t *h, int cpu, uint64_t n)
+{
+	uint64_t *seen = h->eh_cons->ec_aggseen;
+
+	if (seen == NULL || cpu >= h->eh_cons->ec_ncpus)
+		return;
+	if (n > seen[cpu])
+		eng_drops_cpu(h, cpu, DTRACEDROP_AGGREGATION, n - seen[cpu]);
+	else if (n < seen[cpu] && n > 0)
+		eng_drops_cpu(h, cpu, DTRACEDROP_AGGREGATION, n);
+	seen[cpu] = n;
+}
+
 /* Snapshot one CPU and merge its records. */
 static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 {
@@ -334,8 +351,7 @@ static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 		a->as_buf = nb;
 		a->as_bufsize *= 2;
 	}
-	if (bd.dtbd_drops > 0)
-		eng_drops_cpu(h, cpu, DTRACEDROP_AGGREGATION, bd.dtbd_drops);
+	agg_drops(h, cpu, bd.dtbd_drops);
 	for (size_t off = 0; off + 8 <= bd.dtbd_size; ) {
 		uint32_t id;
 		const dtrace_aggdesc_t *d;
@@ -475,8 +491,8 @@ int eng_agg_clear_id(eng_hdl_t *h, dtrace_aggvarid_t id)
 {
 	struct eng_aggstate *a = state(h);
 
-	if (a == NULL || eng_agg_snap(h) != 0)
-		return -1;
+	if (a == NULL)
+		return eng_error(h, "out of memory");
 	for (size_t i = 0; i < a->as_nrows; i++) {
 		eng_aggrow_t *r = &a->as_rows[i];
 		const dtrace_recdesc_t *vr = eng_agg_valrec(r->ar_desc);
@@ -501,8 +517,8 @@ int eng_agg_trunc_id(eng_hdl_t *h, dtrace_aggvarid_t id, int64_t n)
 	size_t cnt;
 	eng_aggrow_t **rows;
 
-	if (a == NULL || eng_agg_snap(h) != 0)
-		return -1;
+	if (a == NULL)
+		return eng_error(h, "out of memory");
 	if ((rows = eng_agg_sorted(h, id, &cnt)) == NULL && cnt > 0)
 		return eng_error(h, "out of memory");
 	/* Sorted ascending by value: keep the top n (n > 0) at the end or

@@ -382,8 +382,8 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 	struct joined *js;
 	size_t nj;
 
-	if (n <= 0 || eng_agg_snap(h) != 0)
-		return -1;
+	if (n <= 0)
+		return eng_error(h, "printa() needs an aggregation");
 	for (int i = 0; i < n; i++)
 		eng_agg_set_printed(h, ids[i]);
 	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)

@@ -48,6 +48,7 @@ struct eng_consumer {
 	uint64_t *ec_drops;		/* per-CPU principal drops reported */
 	uint64_t *ec_aggdrops;		/* per-CPU agg drops reported */
 	uint64_t *ec_errors;		/* per-CPU errors seen */
+	uint64_t *ec_aggseen;		/* per-CPU agg drop count last seen */
 
 	int ec_wakefd[2];		/* eng_wakeup() pipe */
 	uint64_t ec_nextswitch;		/* deadlines for eng_sleep (ns) */

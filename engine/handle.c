@@ -29,8 +29,9 @@ static struct eng_consumer *cons_new(void)
 	c->ec_drops = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
 	c->ec_aggdrops = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
 	c->ec_errors = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
+	c->ec_aggseen = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
 	if (c->ec_drops == NULL || c->ec_aggdrops == NULL ||
-	    c->ec_errors == NULL || pipe2(c->ec_wakefd,
+	    c->ec_errors == NULL || c->ec_aggseen == NULL || pipe2(c->ec_wakefd,
 	    O_CLOEXEC | O_NONBLOCK) != 0) {
 		eng_cons_free(c);
 		return NULL;
@@ -52,6 +53,7 @@ void eng_cons_free(struct eng_consumer *c)
 	free(c->ec_drops);
 	free(c->ec_aggdrops);
 	free(c->ec_errors);
+	free(c->ec_aggseen);
 	eng_agg_free(c->ec_agg);
 	eng_sym_free(c->ec_sym);
 	if (c->ec_out != NULL)

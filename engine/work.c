@@ -193,6 +193,10 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	if (eng_opt_get(h, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_RING &&
 	    !h->eh_stopped)
 		return 0;
+	/* As dtrace_work: a fresh aggregation snapshot for printa(),
+	 * clear() and trunc() met in the records. */
+	if (eng_agg_snap(h) != 0)
+		return -1;
 	for (int cpu = 0; cpu < c->ec_ncpus; cpu++) {
 		size_t n;
 		FILE *out = c->ec_out != NULL ? c->ec_out : fp;
