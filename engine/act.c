@@ -765,6 +765,48 @@ static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
 
 /* ---- statements and clauses ------------------------------------------- */
 
+/* Cook an if statement's parts; refuse actions inside it. */
+static void cook_if(struct eng_pcb *pc, struct eng_node *s)
+{
+	const struct eng_func *f;
+
+	if (s == NULL)
+		return;
+	switch (s->n_kind) {
+	case N_BLOCK:
+		for (struct eng_node *c = s->n_args; c != NULL; c = c->n_next)
+			cook_if(pc, c);
+		return;
+	case N_IF:
+		eng_sema_stmt(pc, s);
+		cook_if(pc, s->n_right);
+		cook_if(pc, s->n_third);
+		return;
+	case N_EXPR_STMT:
+		if (s->n_left->n_kind == N_CALL &&
+		    (f = eng_sema_func(s->n_left->n_name)) != NULL &&
+		    f->f_kind != F_SUBR)
+			break;
+		eng_sema_stmt(pc, s);
+		return;
+	default:
+		break;
+	}
+	eng_cc_nerror(pc, s, "D_SYNTAX", "data-recording actions and "
+	    "aggregations are not supported inside if statements; use a "
+	    "predicate");
+}
+
+/* if (c) { x = ...; } else { ... }: one void DIFO with forward branches. */
+static void if_stmt(struct eng_pcb *pc, struct eng_node *st)
+{
+	struct eng_act *a;
+
+	cook_if(pc, st);
+	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
+	a->a_difo = eng_cg_stmt(pc, st);
+}
+
 static void statement(struct eng_pcb *pc, struct eng_node *st)
 {
 	const struct eng_func *f;
@@ -779,8 +821,8 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 		aggregation(pc, st);
 		return;
 	case N_IF:
-		eng_cc_nerror(pc, st, "D_SYNTAX", "if statements are not "
-		    "supported in this clause context");
+		if_stmt(pc, st);
+		return;
 	case N_EXPR_STMT:
 		break;
 	default:

@@ -287,6 +287,7 @@ struct eng_pcb {
 	struct eng_token pc_tok;
 	struct eng_token pc_prev;	/* last consumed token */
 	int pc_depth;			/* nesting, bounded */
+	int pc_inpred;			/* '/' ends the predicate here */
 	/* clause context */
 	struct eng_stmt *pc_stmt;
 	dtrace_probedesc_t pc_pdesc;	/* first description of the clause */
@@ -383,6 +384,7 @@ const struct eng_func *eng_sema_func(const char *name);
 /* cg.c */
 struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *expr,
     const char *what);
+struct eng_difo *eng_cg_stmt(struct eng_pcb *pc, struct eng_node *s);
 struct eng_difo *eng_cg_const(struct eng_pcb *pc, uint64_t v,
     const char *what);
 dtrace_diftype_t eng_cg_rtype(struct eng_pcb *pc, const struct eng_type *t);

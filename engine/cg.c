@@ -725,6 +725,51 @@ struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
 	return finish(&g, r, e->n_type, what);
 }
 
+static void stmt(struct cg *g, struct eng_node *s)
+{
+	int r, other, end;
+
+	switch (s->n_kind) {
+	case N_BLOCK:
+		for (struct eng_node *c = s->n_args; c != NULL; c = c->n_next)
+			stmt(g, c);
+		break;
+	case N_EXPR_STMT:
+		rfree(g, expr(g, s->n_left));
+		break;
+	case N_IF:
+		/* tst cond; be else; then...; ba end; else: ...; end: */
+		r = expr(g, s->n_left);
+		emit(g, DIF_INSTR_TST(r));
+		rfree(g, r);
+		other = newlabel(g);
+		end = newlabel(g);
+		branch(g, DIF_OP_BE, other);
+		stmt(g, s->n_right);
+		if (s->n_third != NULL)
+			branch(g, DIF_OP_BA, end);
+		label(g, other);
+		if (s->n_third != NULL)
+			stmt(g, s->n_third);
+		label(g, end);
+		break;
+	default:
+		eng_cc_nerror(g->pc, s, "D_UNKNOWN", "internal error: cannot "
+		    "generate code for this statement");
+	}
+}
+
+/* One void DIF object running an if statement over expression statements
+ * with forward branches. */
+struct eng_difo *eng_cg_stmt(struct eng_pcb *pc, struct eng_node *s)
+{
+	struct cg g;
+
+	cg_init(&g, pc);
+	stmt(&g, s);
+	return finish(&g, DIF_REG_R0, NULL, "if");
+}
+
 /* One DIF object returning a constant (aggregation ids, defaults). */
 struct eng_difo *eng_cg_const(struct eng_pcb *pc, uint64_t v,
     const char *what)

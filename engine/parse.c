@@ -372,14 +372,17 @@ static int binprec(int tok)
 static struct eng_node *arglist(struct eng_pcb *pc, int close)
 {
 	struct eng_node *head = NULL, **tail = &head;
+	int inpred = pc->pc_inpred;
 
 	if (accept(pc, close))
 		return NULL;
+	pc->pc_inpred = 0;
 	do {
 		*tail = assign(pc);
 		tail = &(*tail)->n_next;
 	} while (accept(pc, ','));
 	expect(pc, close);
+	pc->pc_inpred = inpred;
 	return head;
 }
 
@@ -417,10 +420,15 @@ static struct eng_node *primary(struct eng_pcb *pc)
 		if (accept(pc, '['))
 			n->n_args = arglist(pc, ']');
 		return n;
-	case '(':
+	case '(': {
+		int inpred = pc->pc_inpred;
+
+		pc->pc_inpred = 0;
 		n = expr(pc);
 		expect(pc, ')');
+		pc->pc_inpred = inpred;
 		return n;
+	}
 	case T_IDENT:
 		break;
 	default:
@@ -591,7 +599,8 @@ static struct eng_node *binary(struct eng_pcb *pc, int minprec)
 		int prec = binprec(peek(pc)->tk_kind);
 		struct eng_node *n;
 
-		if (prec == 0 || prec < minprec)
+		if (prec == 0 || prec < minprec ||
+		    (pc->pc_inpred && peek(pc)->tk_kind == '/'))
 			break;
 		next(pc);
 		n = mknode(pc, N_OP2, &pc->pc_prev);
@@ -741,7 +750,9 @@ static struct eng_node *clause(struct eng_pcb *pc)
 		eng_lex_pdesc(pc, &t);
 	}
 	if (accept(pc, '/')) {
+		pc->pc_inpred = 1;
 		c->n_pred = expr(pc);
+		pc->pc_inpred = 0;
 		expect(pc, '/');
 	}
 	if (accept(pc, '{')) {

@@ -386,7 +386,7 @@ static void fold2(struct eng_pcb *pc, struct eng_node *n)
 		}
 	}
 	}
-	set_const(n, norm(n->n_type, v));
+	set_const(n, v);	/* registers are 64-bit; casts narrow */
 }
 
 /* ---- cooking ------------------------------------------------------------ */
@@ -689,8 +689,6 @@ static struct eng_type *storable(struct eng_pcb *pc, struct eng_node *r)
 	if (t->t_kind == TY_VOID)
 		eng_cc_nerror(pc, r, "D_OP_VOID", "operator = cannot be applied "
 		    "to an operand of type \"void\"");
-	if (eng_type_is_int(t) && t->t_size < 4 && r->n_const)
-		return tint(pc);
 	if (t->t_kind == TY_ARRAY)
 		return eng_type_ptr(pc, t->t_base);
 	return t;
@@ -971,7 +969,8 @@ static void cook_cast(struct eng_pcb *pc, struct eng_node *n)
 	}
 	if (!(eng_type_is_scalar(to) || eng_type_is_string(to)) ||
 	    !(eng_type_is_scalar(from) || (eng_type_is_string(from) &&
-	    eng_type_is_string(to))))
+	    eng_type_is_string(to))) || (eng_type_is_string(to) &&
+	    eng_type_is_int(from)))
 		eng_cc_nerror(pc, n, "D_CAST_INVAL", "invalid cast expression: "
 		    "\"%s\" to \"%s\"", tname(from), tname(to));
 	n->n_type = to;
