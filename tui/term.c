@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "tui.h"
 
@@ -174,8 +175,15 @@ void tui_term_close(void)
 	restore_stderr(1);
 }
 
+/* The size after a resize: asked of the terminal itself, since curses
+ * does not always learn it from SIGWINCH before KEY_RESIZE arrives. */
 void tui_term_size(int *cols, int *rows)
 {
+	struct winsize ws;
+
+	if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0 &&
+	    (ws.ws_row != LINES || ws.ws_col != COLS))
+		resizeterm(ws.ws_row, ws.ws_col);
 	getmaxyx(stdscr, *rows, *cols);
 }
 

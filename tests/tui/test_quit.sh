@@ -1,0 +1,55 @@
+#!/bin/sh
+# test_quit.sh - Ctrl-C stops tracing without quitting; q while tracing
+# asks first; quitting restores the terminal (stty settings as before,
+# normal screen back, stderr written during the session replayed).
+# Exit 0 pass, 77 skip (reason on the first line), else fail.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+B=${B:-build}
+DTUI=${DTUI:-$top/$B/dtui}
+S=dtui-test-$$
+T="tmux -L $S -f /dev/null"
+command -v tmux >/dev/null || { echo "tmux is not installed"; exit 77; }
+"$DTUI" -V 2>/dev/null | grep -q dtui || { echo "dtui is not built"; exit 77; }
+"$top/$B/dtrace" -n 'BEGIN { trace(1); exit(0) }' 2>/dev/null | grep -q 1 ||
+	{ echo "the engine does not run BEGIN yet"; exit 77; }
+wait_for() {
+	n=$(( ${2:-5} * 10 ))
+	while [ $n -gt 0 ]; do
+		$T capture-pane -p | grep -qF -- "$1" && return 0
+		sleep 0.1; n=$((n - 1))
+	done
+	echo "timed out waiting for: $1"; $T capture-pane -p; return 1
+}
+tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+cat > "$tmp/run" <<EOS
+stty -g > $tmp/before
+XDG_DATA_HOME=$tmp $DTUI -n 'profile:::tick-10hz { @c = count(); }'
+echo "rc=\$?" > $tmp/rc
+stty -g > $tmp/after
+echo SHELL-IS-BACK
+sleep 30
+EOS
+$T new-session -d -x 80 -y 24 "sh $tmp/run" || exit 1
+wait_for 'dtui tracing' || exit 1
+$T send-keys Escape C-c
+wait_for 'dtui stopped' || exit 1
+wait_for 'tracing stopped' || exit 1
+$T send-keys Escape q		# stopped: quits at once
+wait_for 'SHELL-IS-BACK' || exit 1
+cmp -s "$tmp/before" "$tmp/after" || { echo "stty changed"; exit 1; }
+grep -q 'rc=0' "$tmp/rc" || { cat "$tmp/rc"; exit 1; }
+$T capture-pane -p | grep -q 'dtui>' && { echo "screen not restored"; exit 1; }
+$T kill-server; sleep 0.2
+# q while tracing asks; n keeps running, y quits
+$T new-session -d -x 80 -y 24 "sh $tmp/run" || exit 1
+wait_for 'dtui tracing' || exit 1
+$T send-keys Escape q
+wait_for 'Quit dtui? (y/n)' || exit 1
+$T send-keys n
+sleep 0.3
+$T capture-pane -p | grep -q 'dtui tracing' || exit 1
+$T send-keys q y
+wait_for 'SHELL-IS-BACK' || exit 1
+cmp -s "$tmp/before" "$tmp/after" || { echo "stty changed"; exit 1; }
+exit 0
