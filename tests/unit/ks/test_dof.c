@@ -4,6 +4,7 @@
  * test per refusal, each checking the message and that nothing was left
  * behind.
  */
+#include <dirent.h>
 #include "ks_test.h"
 
 /* Section indices of the base image. */
@@ -347,6 +348,40 @@ static void garbage_never_crashes(void **state)
 	free(img);
 }
 
+/* The fuzzer's seed images load (run from the top of the tree). */
+static void seed_corpus_loads(void **state)
+{
+	const char *dir = "tests/fuzz/dof_load/corpus";
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	(void)state;
+	if (d == NULL)
+		skip();
+	while ((de = readdir(d)) != NULL) {
+		char path[512], msg[256];
+		FILE *f;
+		char *img = malloc(1 << 16);
+		size_t size;
+
+		if (de->d_name[0] == '.') {
+			free(img);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "rb");
+		assert_non_null(f);
+		size = fread(img, 1, 1 << 16, f);
+		fclose(f);
+		if (try_load(img, size, msg, sizeof(msg)) != 0)
+			fail_msg("%s: %s", path, msg);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +427,7 @@ int main(void)
 		cmocka_unit_test(options_must_agree),
 		cmocka_unit_test(enable_while_tracing),
 		cmocka_unit_test(garbage_never_crashes),
+		cmocka_unit_test(seed_corpus_loads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
