@@ -58,23 +58,34 @@ static inline int kstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
 	return 1;
 }
 
-/* strncmp(a, b, strsize) over readable memory; faults give 0. */
+/*
+ * strncmp(a, b, strsize) over readable memory: a string that reaches the
+ * end of its region before a NUL (and before strsize bytes) faults, and
+ * the result is then 0.
+ */
 static int scmp(ks_dif_exec_t *x, uint64_t a, uint64_t b)
 {
+	const unsigned char *pa = (const unsigned char *)(uintptr_t)a;
+	const unsigned char *pb = (const unsigned char *)(uintptr_t)b;
+	uint64_t strsize = x->kdx_ms->kms_strsize;
 	int64_t la, lb;
-	int c;
 
 	if (a == b)
 		return 0;
-	la = ks_dif_strlen(x, a);
-	lb = la < 0 ? -1 : ks_dif_strlen(x, b);
-	if (la < 0 || lb < 0)
+	if ((la = ks_dif_strlim(x, a)) < 0 || (lb = ks_dif_strlim(x, b)) < 0)
 		return 0;
-	c = memcmp((const void *)(uintptr_t)a, (const void *)(uintptr_t)b,
-	    (size_t)(la < lb ? la : lb));
-	if (c != 0)
-		return c;
-	return la < lb ? -1 : la > lb;
+	for (uint64_t i = 0; i < strsize; i++) {
+		if ((int64_t)i >= la || (int64_t)i >= lb) {
+			ks_dif_fault(x, DTRACEFLT_BADADDR,
+			    (int64_t)i >= la ? a + i : b + i);
+			return 0;
+		}
+		if (pa[i] != pb[i])
+			return pa[i] < pb[i] ? -1 : 1;
+		if (pa[i] == 0)
+			return 0;
+	}
+	return 0;
 }
 
 static uint64_t ldls(ks_dif_exec_t *x, uint32_t id)
@@ -112,6 +123,7 @@ static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
 		ks_dif_fault(x, DTRACEFLT_TUPOFLOW, 0);
 		return;
 	}
+	x->kdx_klen = 0;
 	t = &x->kdx_tup[x->kdx_ntup];
 	t->kdt_val = val;
 	t->kdt_type = (uint8_t)type;
@@ -160,6 +172,7 @@ uint64_t ks_dif_emulate_with(const ks_difo_t *dp, ks_mstate_t *ms,
 	x.kdx_dp = dp;
 	x.kdx_ms = ms;
 	x.kdx_ntup = 0;
+	x.kdx_klen = 0;
 	ms->kms_fault = 0;
 	ms->kms_fault_addr = 0;
 	ms->kms_fault_pc = 0;

@@ -29,6 +29,11 @@ typedef struct ks_dif_exec {
 	ks_mstate_t *kdx_ms;
 	ks_dif_tuple_t kdx_tup[KS_DIF_TUPLE_MAX];
 	unsigned kdx_ntup;		/* entries on the tuple stack */
+	/* The key last built in the vstate's key buffer, still valid while
+	 * the tuple stack is unchanged (x[k] = x[k] + 1 builds it once). */
+	uint64_t kdx_klen;		/* 0: none */
+	uint32_t kdx_khash;
+	uint32_t kdx_khead;		/* variable id, tls and array bits */
 	unsigned kdx_nrg;		/* unused; outside users should call
 					 * ks_dif_readable() instead */
 } ks_dif_exec_t;
@@ -54,6 +59,9 @@ int ks_dif_canstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size);
  * strsize bytes faults BADADDR and gives -1.
  */
 int64_t ks_dif_strlen(ks_dif_exec_t *x, uint64_t addr);
+/* Bytes of string that may be read at addr: the readable bytes, at most
+ * strsize; -1 after a BADADDR fault if addr is not readable at all. */
+int64_t ks_dif_strlim(ks_dif_exec_t *x, uint64_t addr);
 /* 8-aligned scratch of size bytes, zeroed; NULL after a NOSCRATCH fault. */
 char *ks_dif_alloc(ks_dif_exec_t *x, uint64_t size);
 /* A scratch copy of the string at addr (at most strsize bytes plus NUL);

@@ -126,6 +126,7 @@ int64_t ks_dif_readable(const ks_difo_t *dp, ks_mstate_t *ms, uint64_t addr,
 	x.kdx_dp = dp;
 	x.kdx_ms = ms;
 	x.kdx_ntup = 0;
+	x.kdx_klen = 0;
 	if (string)
 		return ks_dif_strlen(&x, addr);
 	return ks_dif_canload(&x, addr, len) ? (int64_t)len : -1;
@@ -144,6 +145,19 @@ int ks_dif_canstore(ks_dif_exec_t *x, uint64_t addr, uint64_t size)
 	return 0;
 }
 
+int64_t ks_dif_strlim(ks_dif_exec_t *x, uint64_t addr)
+{
+	uint64_t lim = x->kdx_ms->kms_strsize;
+	uintptr_t end = region_end(x, addr);
+
+	if (end == 0) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, addr);
+		return -1;
+	}
+	return (int64_t)(end - (uintptr_t)addr < lim ?
+	    end - (uintptr_t)addr : lim);
+}
+
 int64_t ks_dif_strlen(ks_dif_exec_t *x, uint64_t addr)
 {
 	uint64_t lim = x->kdx_ms->kms_strsize;
@@ -156,7 +170,12 @@ int64_t ks_dif_strlen(ks_dif_exec_t *x, uint64_t addr)
 	}
 	if (end - (uintptr_t)addr < lim)
 		lim = end - (uintptr_t)addr;
-	nul = memchr((const void *)(uintptr_t)addr, 0, lim);
+	for (uint64_t i = 0; i < lim && i < 16; i++) {	/* short strings */
+		if (((const char *)(uintptr_t)addr)[i] == '\0')
+			return (int64_t)i;
+	}
+	nul = lim > 16 ? memchr((const void *)(uintptr_t)(addr + 16), 0,
+	    lim - 16) : NULL;
 	if (nul != NULL)
 		return nul - (const char *)(uintptr_t)addr;
 	if (lim == x->kdx_ms->kms_strsize)

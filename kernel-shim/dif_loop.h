@@ -160,8 +160,12 @@ static uint64_t DIF_LOOP_NAME(ks_dif_exec_t *x)
 	vmcase(CALL) reg[rd] = ks_dif_call(x, DIF_INSTR_SUBR(in)); vmbreak;
 	vmcase(PUSHTR) pusht(x, r1, reg[r2], reg[rd], 1); vmbreak;
 	vmcase(PUSHTV) pusht(x, r1, reg[r2], reg[rd], 0); vmbreak;
-	vmcase(POPTS) if (x->kdx_ntup > 0) x->kdx_ntup--; vmbreak;
-	vmcase(FLUSHTS) x->kdx_ntup = 0; vmbreak;
+	vmcase(POPTS)
+		if (x->kdx_ntup > 0)
+			x->kdx_ntup--;
+		x->kdx_klen = 0;
+		vmbreak;
+	vmcase(FLUSHTS) x->kdx_ntup = 0; x->kdx_klen = 0; vmbreak;
 	vmcase(ALLOCS) {
 		char *p = ks_dif_alloc(x, reg[r1]);
 

@@ -17,7 +17,15 @@
 const char *ks_dif_str_arg(ks_dif_exec_t *x, unsigned i, uint64_t *lenp)
 {
 	uint64_t a = ks_dif_arg(x, i);
-	int64_t len = ks_dif_strlen(x, a);
+	int64_t len;
+
+	/* PUSHTR measured (and so checked) this string already */
+	if (i < x->kdx_ntup && x->kdx_tup[i].kdt_ref && a != 0 &&
+	    x->kdx_tup[i].kdt_type == DIF_TYPE_STRING) {
+		*lenp = x->kdx_tup[i].kdt_size;
+		return (const char *)(uintptr_t)a;
+	}
+	len = ks_dif_strlen(x, a);
 
 	if (len < 0)
 		return NULL;

@@ -436,13 +436,23 @@ static char *dent_val(dent_t *d)
 	return (char *)(d + 1) + round_up(d->de_keylen, 8);
 }
 
+/* Hash a key a word at a time (keys are short: ids, tids, small tuples). */
 static uint32_t hash(const char *k, uint64_t len)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, w;
 
-	for (uint64_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)k[i]) * 16777619u;
-	return h;
+	for (; len >= 8; k += 8, len -= 8) {
+		memcpy(&w, k, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	if (len > 0) {
+		w = 0;
+		memcpy(&w, k, len);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+	}
+	h ^= h >> 29;
+	return (uint32_t)h;
 }
 
 /* Append n bytes to the key; -1 (BADSIZE) if it would overflow. */
@@ -450,6 +460,8 @@ static int put(ks_dif_exec_t *x, uint64_t *len, const void *p, uint64_t n)
 {
 	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
 
+	if (n == 0)
+		return 0;
 	if (n > vs->kvs_keymax - *len) {
 		ks_dif_fault(x, DTRACEFLT_BADSIZE, 0);
 		return -1;
@@ -474,20 +486,30 @@ static int put_elem(ks_dif_exec_t *x, uint64_t *len,
 		ks_dif_fault(x, DTRACEFLT_BADSIZE, t->kdt_val);
 		return -1;
 	}
-	if (!ks_dif_canload(x, t->kdt_val, sz))
+	/* strings were found readable when pushed (regions only grow
+	 * during a run); other references are checked here */
+	if (tag == 'R' && !ks_dif_canload(x, t->kdt_val, sz))
 		return -1;
 	return (put(x, len, &tag, 1) || put(x, len, &n32, 4) ||
 	    put(x, len, (const void *)(uintptr_t)t->kdt_val, sz)) ? -1 : 0;
 }
 
-/* Build the key of a dynamic variable in kvs_key; its length, or 0. */
+/*
+ * Build the key of a dynamic variable in kvs_key and hash it; its length,
+ * or 0 after a fault.  Reuses the key already there when this run built
+ * it for the same variable and the tuple stack has not changed since.
+ */
 static uint64_t build_key(ks_dif_exec_t *x, uint32_t id, int tls,
-    int array)
+    int array, uint32_t *hashp)
 {
 	const ks_mstate_t *ms = x->kdx_ms;
 	uint32_t head = id | (uint32_t)tls << 16 | (uint32_t)array << 17;
 	uint64_t len = 0;
 
+	if (x->kdx_klen != 0 && x->kdx_khead == head) {
+		*hashp = x->kdx_khash;
+		return x->kdx_klen;
+	}
 	if (put(x, &len, &head, 4) != 0)
 		return 0;
 	if (tls) {
@@ -500,6 +522,9 @@ static uint64_t build_key(ks_dif_exec_t *x, uint32_t id, int tls,
 		if (put_elem(x, &len, &x->kdx_tup[i]) != 0)
 			return 0;
 	}
+	x->kdx_klen = len;
+	x->kdx_khead = head;
+	x->kdx_khash = *hashp = hash(x->kdx_ms->kms_vstate->kvs_key, len);
 	return len;
 }
 
@@ -529,12 +554,12 @@ uint64_t ks_dif_lddyn(ks_dif_exec_t *x, uint32_t id, int tls, int array)
 	    array ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR);
 	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
 	uint64_t klen, v;
-	uint32_t *link;
+	uint32_t *link, hv;
 	dent_t *d;
 
-	if (vi == NULL || (klen = build_key(x, id, tls, array)) == 0)
+	if (vi == NULL || (klen = build_key(x, id, tls, array, &hv)) == 0)
 		return 0;
-	d = lookup(vs, klen, hash(vs->kvs_key, klen), &link);
+	d = lookup(vs, klen, hv, &link);
 	if (d == NULL)
 		return vi->vi_byref ? (uint64_t)(uintptr_t)vs->kvs_zero : 0;
 	if (vi->vi_byref)
@@ -580,9 +605,8 @@ void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
 	uint32_t *link, hv, h;
 	dent_t *d;
 
-	if (vi == NULL || (klen = build_key(x, id, tls, array)) == 0)
+	if (vi == NULL || (klen = build_key(x, id, tls, array, &hv)) == 0)
 		return;
-	hv = hash(vs->kvs_key, klen);
 	d = lookup(vs, klen, hv, &link);
 	if (val == 0) {			/* storing zero deletes */
 		if (d != NULL)

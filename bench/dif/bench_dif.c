@@ -202,11 +202,12 @@ int main(void)
 		double f = bench(all, 3, &ms, d);
 		double p = bench(all, 1, &ms, d);
 		double a = bench(all + 1, 1, &ms, d);
+		double l = bench(all + 2, 1, &ms, d);
 
-		printf("%-6s  %6.2f ns/instr overall  %7.1f ns/firing  "
-		    "predicate %.2f  arith %.2f ns/instr\n",
+		printf("%-6s  %5.2f ns/instr overall (%6.1f ns/firing); "
+		    "predicate %.2f, arith %.2f, strjoin+lookup %.2f\n",
 		    d == KS_DIF_DISPATCH_GOTO ? "goto" : "switch", f / ninstr,
-		    f, p / pred.npath, a / arith.npath);
+		    f, p / pred.npath, a / arith.npath, l / lookup.npath);
 	}
 	ks_vstate_destroy(vs);
 	return 0;
