@@ -5,7 +5,9 @@
  * The machine: 8 integer registers (%r0 = 0), condition codes cc_n, cc_z,
  * cc_v, cc_c (Table 7.1), a tuple stack of KS_DIF_TUPLE_MAX entries for
  * subroutine arguments and array keys.  The loop itself lives in
- * dif_loop.h and is compiled twice (switch and computed goto).
+ * dif_loop.h and is compiled twice (switch and computed goto); the small
+ * helpers it calls (loads, SCMP, clause-locals, tuple pushes, built-in
+ * variables of ch. 9) are here so they can be inlined.
  *
  * What it assumes (proved by dif_verify.c): valid opcodes, registers and
  * table indices, %r0 never written, forward in-bounds branches, a final
@@ -139,6 +141,72 @@ static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
 		t->kdt_size = size;
 	}
 	x->kdx_ntup++;
+}
+
+/* Built-in variables (ch. 9), from the firing context and the mstate. */
+static const ks_probe_ctx_t nullctx;
+
+static uint64_t probestr(const ks_mstate_t *ms, int i)
+{
+	return ms->kms_probe[i] ? (uint64_t)(uintptr_t)ms->kms_probe[i] :
+	    KS_DIF_EMPTY;
+}
+
+static uint64_t builtin(ks_dif_exec_t *x, uint32_t id)
+{
+	const ks_mstate_t *ms = x->kdx_ms;
+	const ks_probe_ctx_t *c = ms->kms_ctx ? ms->kms_ctx : &nullctx;
+
+	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9)
+		return c->kpc_args[id - DIF_VAR_ARG0];
+	switch (id) {
+	case DIF_VAR_TIMESTAMP: return c->kpc_timestamp;
+	case DIF_VAR_VTIMESTAMP: return c->kpc_vtimestamp;
+	case DIF_VAR_WALLTIMESTAMP: return c->kpc_walltimestamp;
+	case DIF_VAR_EPID: return ms->kms_epid;
+	case DIF_VAR_ID: return c->kpc_id;
+	case DIF_VAR_STACKDEPTH: return c->kpc_nkstack;
+	case DIF_VAR_USTACKDEPTH: return c->kpc_nustack;
+	case DIF_VAR_CALLER: return c->kpc_caller;
+	case DIF_VAR_UCALLER: return c->kpc_ucaller;
+	case DIF_VAR_PROBEPROV: return probestr(ms, 0);
+	case DIF_VAR_PROBEMOD: return probestr(ms, 1);
+	case DIF_VAR_PROBEFUNC: return probestr(ms, 2);
+	case DIF_VAR_PROBENAME: return probestr(ms, 3);
+	case DIF_VAR_PID: return (uint64_t)(int64_t)c->kpc_pid;
+	case DIF_VAR_PPID: return (uint64_t)(int64_t)c->kpc_ppid;
+	case DIF_VAR_TID: return (uint64_t)(int64_t)c->kpc_tid;
+	case DIF_VAR_UID: return c->kpc_uid;
+	case DIF_VAR_GID: return c->kpc_gid;
+	case DIF_VAR_ERRNO: return (uint64_t)(int64_t)c->kpc_errno;
+	case DIF_VAR_CPU: return c->kpc_cpu;
+	case DIF_VAR_EXECNAME:
+		return ms->kms_ctx ? (uint64_t)(uintptr_t)c->kpc_execname :
+		    KS_DIF_EMPTY;
+	case DIF_VAR_ZONENAME: return KS_DIF_GLOBAL;
+	default: return 0;		/* curthread, ipl: no Linux meaning */
+	}
+}
+
+static uint64_t builtin_array(ks_dif_exec_t *x, uint32_t id,
+    uint64_t ndx)
+{
+	const ks_probe_ctx_t *c = x->kdx_ms->kms_ctx;
+
+	if (c == NULL)
+		c = &nullctx;
+	switch (id) {
+	case DIF_VAR_ARGS:
+		return ndx < DTRACE_MAXARGS ? c->kpc_args[ndx] : 0;
+	case DIF_VAR_UREGS:
+		if (c->kpc_uregs == NULL || ndx >= c->kpc_nuregs) {
+			ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
+			return 0;
+		}
+		return c->kpc_uregs[ndx];
+	default:
+		return 0;		/* regs[]: kernel registers */
+	}
 }
 
 #define DIF_LOOP_NAME	run_switch

@@ -80,8 +80,6 @@ int ks_dif_copyout(ks_dif_exec_t *x, const void *buf, uint64_t uaddr,
 
 /* ---- dif_var.c: variables ---------------------------------------------- */
 
-uint64_t ks_dif_builtin(ks_dif_exec_t *x, uint32_t id);
-uint64_t ks_dif_builtin_array(ks_dif_exec_t *x, uint32_t id, uint64_t ndx);
 uint64_t ks_dif_ldgs(ks_dif_exec_t *x, uint32_t id);
 void ks_dif_stgs(ks_dif_exec_t *x, uint32_t id, uint64_t val);
 /* Dynamic variables: thread-local scalars (tls = 1, no tuple) and

@@ -134,11 +134,11 @@ static uint64_t DIF_LOOP_NAME(ks_dif_exec_t *x)
 		cc_n = c < 0; cc_z = c == 0; cc_v = cc_c = 0;
 		vmbreak;
 	}
-	vmcase(LDGA) reg[rd] = ks_dif_builtin_array(x, r1, reg[r2]); vmbreak;
+	vmcase(LDGA) reg[rd] = builtin_array(x, r1, reg[r2]); vmbreak;
 	vmcase(LDGS) {
 		uint32_t id = DIF_INSTR_VAR(in);
 
-		reg[rd] = id < DIF_VAR_OTHER_UBASE ? ks_dif_builtin(x, id) :
+		reg[rd] = id < DIF_VAR_OTHER_UBASE ? builtin(x, id) :
 		    ks_dif_ldgs(x, id);
 		vmbreak;
 	}

@@ -1,6 +1,6 @@
 /*
- * dif_var.c - variables: the built-ins of ch. 9 and the storage of one
- * consumer's user variables (ks_vstate_t).
+ * dif_var.c - variable storage of one consumer's user variables
+ * (ks_vstate_t).  The built-in variables of ch. 9 are read in dif_emul.c.
  *
  * Storage, all allocated by ks_vstate_create (probe context never
  * allocates):
@@ -289,72 +289,6 @@ int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
 	return 0;
 }
 
-/* ---- built-in variables ------------------------------------------------- */
-
-static const ks_probe_ctx_t nullctx;
-
-static uint64_t probestr(const ks_mstate_t *ms, int i)
-{
-	return ms->kms_probe[i] ? (uint64_t)(uintptr_t)ms->kms_probe[i] :
-	    KS_DIF_EMPTY;
-}
-
-uint64_t ks_dif_builtin(ks_dif_exec_t *x, uint32_t id)
-{
-	const ks_mstate_t *ms = x->kdx_ms;
-	const ks_probe_ctx_t *c = ms->kms_ctx ? ms->kms_ctx : &nullctx;
-
-	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9)
-		return c->kpc_args[id - DIF_VAR_ARG0];
-	switch (id) {
-	case DIF_VAR_TIMESTAMP: return c->kpc_timestamp;
-	case DIF_VAR_VTIMESTAMP: return c->kpc_vtimestamp;
-	case DIF_VAR_WALLTIMESTAMP: return c->kpc_walltimestamp;
-	case DIF_VAR_EPID: return ms->kms_epid;
-	case DIF_VAR_ID: return c->kpc_id;
-	case DIF_VAR_STACKDEPTH: return c->kpc_nkstack;
-	case DIF_VAR_USTACKDEPTH: return c->kpc_nustack;
-	case DIF_VAR_CALLER: return c->kpc_caller;
-	case DIF_VAR_UCALLER: return c->kpc_ucaller;
-	case DIF_VAR_PROBEPROV: return probestr(ms, 0);
-	case DIF_VAR_PROBEMOD: return probestr(ms, 1);
-	case DIF_VAR_PROBEFUNC: return probestr(ms, 2);
-	case DIF_VAR_PROBENAME: return probestr(ms, 3);
-	case DIF_VAR_PID: return (uint64_t)(int64_t)c->kpc_pid;
-	case DIF_VAR_PPID: return (uint64_t)(int64_t)c->kpc_ppid;
-	case DIF_VAR_TID: return (uint64_t)(int64_t)c->kpc_tid;
-	case DIF_VAR_UID: return c->kpc_uid;
-	case DIF_VAR_GID: return c->kpc_gid;
-	case DIF_VAR_ERRNO: return (uint64_t)(int64_t)c->kpc_errno;
-	case DIF_VAR_CPU: return c->kpc_cpu;
-	case DIF_VAR_EXECNAME:
-		return ms->kms_ctx ? (uint64_t)(uintptr_t)c->kpc_execname :
-		    KS_DIF_EMPTY;
-	case DIF_VAR_ZONENAME: return KS_DIF_GLOBAL;
-	default: return 0;		/* curthread, ipl: no Linux meaning */
-	}
-}
-
-uint64_t ks_dif_builtin_array(ks_dif_exec_t *x, uint32_t id, uint64_t ndx)
-{
-	const ks_probe_ctx_t *c = x->kdx_ms->kms_ctx;
-
-	if (c == NULL)
-		c = &nullctx;
-	switch (id) {
-	case DIF_VAR_ARGS:
-		return ndx < DTRACE_MAXARGS ? c->kpc_args[ndx] : 0;
-	case DIF_VAR_UREGS:
-		if (c->kpc_uregs == NULL || ndx >= c->kpc_nuregs) {
-			ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
-			return 0;
-		}
-		return c->kpc_uregs[ndx];
-	default:
-		return 0;		/* regs[]: kernel registers */
-	}
-}
-
 /* ---- global scalars ---------------------------------------------------- */
 
 /* The declaration of a variable, or NULL after an ILLOP fault. */
@@ -439,14 +373,17 @@ static char *dent_val(dent_t *d)
 /* Hash a key a word at a time (keys are short: ids, tids, small tuples). */
 static uint32_t hash(const char *k, uint64_t len)
 {
-	uint64_t h = len * 0x9e3779b97f4a7c15ull, w;
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, w, total = len;
 
 	for (; len >= 8; k += 8, len -= 8) {
 		memcpy(&w, k, 8);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
 	}
-	if (len > 0) {
+	if (len > 0 && total >= 8) {	/* last word, overlapping */
+		memcpy(&w, k + len - 8, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+	} else if (len > 0) {
 		w = 0;
 		memcpy(&w, k, len);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
