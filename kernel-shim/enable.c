@@ -83,12 +83,17 @@ static int declare_vars(ks_state_t *st, const ks_enabling_t *en)
 			return ks_state_seterr(st, ENOMEM, "not enough memory "
 			    "for dynamic variables");
 	}
+	/* probes may be firing on this storage: declare under the lock */
+	pthread_mutex_lock(&ks_fire_lock);
 	for (i = 0; i < en->en_nsecs; i++) {
 		if (en->en_difos[i] != NULL && ks_vstate_declare(st->st_vstate,
-		    en->en_difos[i], err, sizeof(err)) != 0)
+		    en->en_difos[i], err, sizeof(err)) != 0) {
+			pthread_mutex_unlock(&ks_fire_lock);
 			return ks_state_seterr(st, EINVAL, "DOF section %u: %s",
 			    i, err);
+		}
 	}
+	pthread_mutex_unlock(&ks_fire_lock);
 	return 0;
 }
 

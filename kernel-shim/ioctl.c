@@ -86,6 +86,7 @@ fail:
 
 static int do_bufsnap(ks_state_t *st, dtrace_bufdesc_t *d, int agg)
 {
+	ks_buf_t *b;
 	int rc;
 
 	if (d->dtbd_cpu >= st->st_ncpus)
@@ -99,9 +100,12 @@ static int do_bufsnap(ks_state_t *st, dtrace_bufdesc_t *d, int agg)
 	}
 	if (agg) {
 		pthread_mutex_lock(&ks_fire_lock);
+		b = &st->st_bufs[d->dtbd_cpu];
 		rc = ks_aggbuf_snap(&st->st_aggbufs[d->dtbd_cpu], d);
-		d->dtbd_drops = st->st_bufs[d->dtbd_cpu].kb_aggdrops;
-		d->dtbd_errors = (uint32_t)st->st_bufs[d->dtbd_cpu].kb_errors;
+		d->dtbd_drops = b->kb_aggdrops - b->kb_aggdrops_snap;
+		d->dtbd_errors = (uint32_t)b->kb_errors;
+		if (rc == 0)
+			b->kb_aggdrops_snap = b->kb_aggdrops;
 		pthread_mutex_unlock(&ks_fire_lock);
 		if (rc != 0)
 			return ks_state_seterr(st, ENOSPC, "aggregation "
