@@ -41,6 +41,14 @@ int prov_is_glob(const char *s);
  * glob fields allow anything (the shim does the real matching). */
 int prov_desc_allows(const char *field, const char *v);
 
+/* The ptrace route (ptrace.c): syscall and proc for -c/-p targets. */
+int prov_ptrace_register(void);
+int prov_ptrace_target_add(int pid);
+void prov_ptrace_shutdown(void);
+/* x86_64 system call names by number (sysnames.c); NULL if none. */
+const char *prov_sysname(unsigned nr);
+unsigned prov_sysname_count(void);
+
 /* ---- profile rates (prov_profile.c) ---- */
 
 enum { PROV_PROFILE_TICK = 1, PROV_PROFILE_PROFILE = 2 };

@@ -4,8 +4,10 @@
  *
  * prov_register_all() is idempotent: the first call registers profile
  * (always), then, when perf tracepoints are usable (root or CAP_PERFMON),
- * syscall, proc, sched and sdt.  Without privileges those providers are
- * not registered, so their probes are not listed.  Notes such as "mounted
+ * syscall, proc, sched and sdt on the perf route.  Otherwise (or when
+ * DTUI_ROUTE=ptrace asks for it) syscall and proc come from the ptrace
+ * route for -c/-p targets, and sched and sdt are not registered, so their
+ * probes are not listed.  Notes such as "mounted
  * tracefs" are kept for prov_route(), because library code never prints.
  */
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -28,6 +31,7 @@ static int registered;
 static char notes[NOTES_LEN];
 static char route[NOTES_LEN + 64];
 static uint64_t drops[MAX_DROP_CPUS];
+static int use_ptrace;			/* the unprivileged route */
 
 /* The shim may offer a drop counter for providers; use it when linked. */
 extern void ks_provider_drops(uint32_t cpu, uint64_t n) __attribute__((weak));
@@ -124,12 +128,18 @@ int prov_register_all(void)
 	registered = 1;
 	if (prov_profile_register() != 0)
 		rc = -1;
-	if (prov_is_privileged() && prov_tracefs_root() != NULL) {
-		if (prov_syscall_register() != 0 || prov_proc_register() != 0 ||
-		    prov_sched_register() != 0 || prov_sdt_register() != 0)
+	use_ptrace = !prov_is_privileged() || prov_tracefs_root() == NULL ||
+	    (getenv("DTUI_ROUTE") != NULL &&
+	    strcmp(getenv("DTUI_ROUTE"), "ptrace") == 0);
+	if (use_ptrace) {
+		if (prov_ptrace_register() != 0)
 			rc = -1;
-	} else if (!prov_is_privileged()) {
-		prov_note("syscall, proc, sched, sdt need root or CAP_PERFMON");
+		prov_note("syscall and proc only for -c/-p targets; sched and "
+		    "sdt need root or CAP_PERFMON");
+	} else if (prov_syscall_register() != 0 ||
+	    prov_proc_register() != 0 || prov_sched_register() != 0 ||
+	    prov_sdt_register() != 0) {
+		rc = -1;
 	}
 	pthread_mutex_unlock(&reg_lock);
 	return rc;
@@ -137,14 +147,15 @@ int prov_register_all(void)
 
 int prov_target_add(int pid)
 {
-	(void)pid;
-	return 0;
+	if (!use_ptrace)
+		return 0;	/* perf sees every process; $target filters */
+	return prov_ptrace_target_add(pid);
 }
 
 const char *prov_route(void)
 {
-	const char *base = prov_is_privileged() ?
-	    "perf (root)" : "timers only (unprivileged)";
+	const char *base = !use_ptrace ? "perf (root)" :
+	    "ptrace (own processes)";
 
 	snprintf(route, sizeof(route), "%s%s%s", base,
 	    notes[0] ? ": " : "", notes);
@@ -154,5 +165,6 @@ const char *prov_route(void)
 void prov_shutdown(void)
 {
 	prov_profile_shutdown();
+	prov_ptrace_shutdown();
 	prov_perf_shutdown();
 }

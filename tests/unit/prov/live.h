@@ -34,6 +34,7 @@ static live_rec_t *live_recs;
 static int live_n;
 static pthread_mutex_t live_lk = PTHREAD_MUTEX_INITIALIZER;
 
+__attribute__((unused))
 static void live_hook(const ks_probe_ctx_t *c)
 {
 	live_rec_t *r;
@@ -61,6 +62,7 @@ static void live_hook(const ks_probe_ctx_t *c)
 }
 
 /* Skip unless root with tracefs; register providers, hook firings. */
+__attribute__((unused))
 static int live_setup(void **state)
 {
 	if (geteuid() != 0 || prov_tracefs_root() == NULL)
@@ -72,6 +74,7 @@ static int live_setup(void **state)
 	return prov_register_all();
 }
 
+__attribute__((unused))
 static int live_teardown(void **state)
 {
 	prov_shutdown();
@@ -79,6 +82,7 @@ static int live_teardown(void **state)
 	return 0;
 }
 
+__attribute__((unused))
 static void live_require(void)
 {
 	if (live_recs == NULL) {
@@ -87,6 +91,7 @@ static void live_require(void)
 	}
 }
 
+__attribute__((unused))
 static dtrace_id_t live_find(const char *prov, const char *mod,
     const char *func, const char *name)
 {
@@ -113,6 +118,7 @@ static dtrace_id_t live_find(const char *prov, const char *mod,
 	return DTRACE_IDNONE;
 }
 
+__attribute__((unused))
 static dtrace_id_t live_enable(const char *prov, const char *mod,
     const char *func, const char *name)
 {
@@ -126,11 +132,13 @@ static dtrace_id_t live_enable(const char *prov, const char *mod,
 	return id;
 }
 
+__attribute__((unused))
 static void live_disable(dtrace_id_t id)
 {
 	ks_probe_disable(ks_probe_get(id));
 }
 
+__attribute__((unused))
 static void live_reset(void)
 {
 	pthread_mutex_lock(&live_lk);
@@ -140,6 +148,7 @@ static void live_reset(void)
 
 /* Run fn in a child once probes are on; return its pid after it exited
  * and the drain thread caught up. */
+__attribute__((unused))
 static pid_t live_run(void (*fn)(void))
 {
 	int go[2];
@@ -167,6 +176,7 @@ static pid_t live_run(void (*fn)(void))
 }
 
 /* Firings of id by process pid (tid too when tid != 0). */
+__attribute__((unused))
 static int live_count(dtrace_id_t id, pid_t pid)
 {
 	int n = 0;

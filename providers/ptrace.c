@@ -1,0 +1,618 @@
+/*
+ * ptrace.c - the unprivileged route: syscall and proc probes for the
+ * consumer's own -c/-p targets and their descendants, through ptrace.
+ *
+ * The tracer is a helper process forked on the first prov_target_add(),
+ * not a thread: a thread tracer would share the dtrace command's thread
+ * group, whose waitpid() on its -c child would then also see (and steal)
+ * ptrace stops.  The helper seizes every thread of a target with fork,
+ * vfork, clone, exec and exit events on, resumes it with PTRACE_SYSCALL
+ * while any syscall probe is enabled (PTRACE_CONT otherwise), and at each
+ * stop writes one ptmsg_t into a pipe: syscall entry (arguments and, for
+ * calls that take a path, the string read while the thread is stopped, so
+ * it is exact), syscall return (value, errno), create, lwp-create,
+ * exec-success, exit, lwp-exit.  A reader thread in this process turns
+ * messages into firings.
+ *
+ * Shared state: the helper sees which probes are enabled through an
+ * anonymous MAP_SHARED page made before the fork.  The helper uses no
+ * malloc (it is forked from a threaded process); its thread table is a
+ * fixed array.  It exits when this process closes the command pipe;
+ * tracees are then detached by the kernel and run on.
+ *
+ * Known limits: every system call stops the tracee while syscall probes
+ * are enabled (no seccomp filter: it would have to be installed by the
+ * tracee itself); the CPU reported is the helper's; -p needs ptrace
+ * permission over the process (same user, no Yama restriction).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <linux/ptrace.h>
+#include "providers.h"
+#include "prov_impl.h"
+
+#define NSYS 512
+#define MAXT 4096			/* threads the helper tracks */
+#define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
+	PTRACE_O_TRACEEXIT)
+
+enum { PM_ENTRY, PM_RETURN, PM_CREATE, PM_LWP_CREATE, PM_EXEC_SUCCESS,
+	PM_EXIT, PM_LWP_EXIT, PM_NKINDS };
+
+static const char *const proc_names[] = {
+	[PM_CREATE] = "create", [PM_LWP_CREATE] = "lwp-create",
+	[PM_EXEC_SUCCESS] = "exec-success", [PM_EXIT] = "exit",
+	[PM_LWP_EXIT] = "lwp-exit",
+};
+
+typedef struct ptmsg {
+	uint32_t pm_kind, pm_cpu;
+	int32_t pm_pid, pm_tid, pm_ppid;
+	uint32_t pm_nr;
+	uint64_t pm_time;
+	uint64_t pm_args[6];
+	int64_t pm_ret;
+	char pm_comm[16];
+	uint64_t pm_saddr;		/* captured string: its address */
+	uint32_t pm_slen;		/* and length incl. NUL (0: none) */
+	char pm_str[256];
+} ptmsg_t;
+
+typedef struct shared {
+	uint8_t sh_entry[NSYS], sh_return[NSYS];
+	uint8_t sh_proc[PM_NKINDS];
+	uint32_t sh_nsys;		/* enabled syscall probes */
+} shared_t;
+
+typedef struct tinfo {			/* helper side */
+	int32_t ti_tid, ti_pid, ti_ppid;
+	uint32_t ti_nr;			/* syscall in progress */
+	char ti_comm[16];
+} tinfo_t;
+
+static shared_t *sh;
+static pid_t helper;
+static int cmdfd = -1, evfd = -1;
+static pthread_t reader;
+static ks_provider_id_t sys_prov, proc_prov;
+static dtrace_id_t sys_ids[NSYS][2], proc_ids[PM_NKINDS];
+static int ntargets;
+static tinfo_t tinfo[MAXT];
+
+/* Which argument of a system call is a path (x86_64), -1 if none. */
+static int path_arg(const char *name)
+{
+	static const char *const first[] = {
+		"open", "stat", "lstat", "access", "execve", "truncate",
+		"chdir", "rename", "mkdir", "rmdir", "creat", "link",
+		"unlink", "symlink", "readlink", "chmod", "chown", "lchown",
+		"statfs", "chroot", "acct", "mknod", "uselib", "swapon",
+		"swapoff", "setxattr", "getxattr", "listxattr", "removexattr",
+		"utime", "utimes",
+	};
+	static const char *const second[] = {
+		"openat", "newfstatat", "faccessat", "faccessat2", "mkdirat",
+		"mknodat", "unlinkat", "renameat", "renameat2", "readlinkat",
+		"fchmodat", "fchownat", "execveat", "statx", "openat2",
+		"utimensat", "futimesat", "linkat",
+	};
+
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		if (strcmp(name, first[i]) == 0)
+			return 0;
+	for (size_t i = 0; i < sizeof(second) / sizeof(second[0]); i++)
+		if (strcmp(name, second[i]) == 0)
+			return 1;
+	return -1;
+}
+
+/* ---- the helper process ---- */
+
+static tinfo_t *tget(int32_t tid, int create)
+{
+	tinfo_t *t = &tinfo[(uint32_t)tid % MAXT];
+
+	if (t->ti_tid == tid)
+		return t;
+	if (!create)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->ti_tid = tid;
+	t->ti_pid = tid;
+	t->ti_nr = UINT32_MAX;
+	return t;
+}
+
+static void read_comm(tinfo_t *t)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->ti_pid,
+	    t->ti_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, t->ti_comm, sizeof(t->ti_comm) - 1);
+	close(fd);
+	if (n > 0 && t->ti_comm[n - 1] == '\n')
+		n--;
+	t->ti_comm[n > 0 ? n : 0] = '\0';
+}
+
+static void send_msg(ptmsg_t *m, const tinfo_t *t, uint32_t kind)
+{
+	struct timespec ts;
+	int cpu = sched_getcpu();
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	m->pm_kind = kind;
+	m->pm_cpu = cpu < 0 ? 0 : (uint32_t)cpu;
+	m->pm_time = (uint64_t)ts.tv_sec * 1000000000ull +
+	    (uint64_t)ts.tv_nsec;
+	m->pm_pid = t->ti_pid;
+	m->pm_tid = t->ti_tid;
+	m->pm_ppid = t->ti_ppid;
+	memcpy(m->pm_comm, t->ti_comm, sizeof(m->pm_comm));
+	(void)!write(evfd, m, sizeof(*m));
+}
+
+static void capture(ptmsg_t *m, pid_t tid, uint64_t addr)
+{
+	struct iovec local = { m->pm_str, sizeof(m->pm_str) - 1 };
+	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(m->pm_str) - 1 };
+	ssize_t n;
+
+	/* A path may end before the end of its page: read what is there. */
+	n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n <= 0) {
+		remote.iov_len = 4096 - (addr & 4095);
+		if (remote.iov_len > local.iov_len)
+			remote.iov_len = local.iov_len;
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	}
+	if (n <= 0)
+		return;
+	m->pm_str[n] = '\0';
+	m->pm_saddr = addr;
+	m->pm_slen = (uint32_t)strlen(m->pm_str) + 1;
+}
+
+static void on_syscall(tinfo_t *t)
+{
+	struct ptrace_syscall_info si;
+	ptmsg_t m;
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->ti_tid, sizeof(si), &si) <= 0)
+		return;
+	memset(&m, 0, sizeof(m));
+	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+		uint32_t nr = (uint32_t)si.entry.nr;
+		int pa;
+
+		t->ti_nr = nr;
+		if (nr >= NSYS || !sh->sh_entry[nr])
+			return;
+		m.pm_nr = nr;
+		memcpy(m.pm_args, si.entry.args, sizeof(m.pm_args));
+		pa = prov_sysname(nr) != NULL ? path_arg(prov_sysname(nr)) : -1;
+		if (pa >= 0)
+			capture(&m, t->ti_tid, m.pm_args[pa]);
+		send_msg(&m, t, PM_ENTRY);
+	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
+		uint32_t nr = t->ti_nr;
+
+		t->ti_nr = UINT32_MAX;
+		if (nr >= NSYS || !sh->sh_return[nr])
+			return;
+		m.pm_nr = nr;
+		m.pm_ret = si.exit.rval;
+		send_msg(&m, t, PM_RETURN);
+	}
+}
+
+/* The process a thread belongs to, from /proc (0 if unknown). */
+static int32_t tgid_of(int32_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	return p != NULL ? (int32_t)atoi(p + 7) : 0;
+}
+
+static void on_newtask(tinfo_t *t, int event)
+{
+	unsigned long msg = 0;
+	tinfo_t *c;
+	ptmsg_t m;
+	int thread;
+
+	ptrace(PTRACE_GETEVENTMSG, t->ti_tid, 0, &msg);
+	c = tget((int32_t)msg, 1);
+	thread = event == PTRACE_EVENT_CLONE && tgid_of((int32_t)msg) ==
+	    t->ti_pid;
+	c->ti_pid = thread ? t->ti_pid : (int32_t)msg;
+	c->ti_ppid = thread ? t->ti_ppid : t->ti_pid;
+	memcpy(c->ti_comm, t->ti_comm, sizeof(c->ti_comm));
+	memset(&m, 0, sizeof(m));
+	m.pm_args[0] = msg;
+	if (sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
+		send_msg(&m, t, thread ? PM_LWP_CREATE : PM_CREATE);
+}
+
+static void on_exec(tinfo_t *t)
+{
+	char path[64];
+	ptmsg_t m;
+	ssize_t n;
+
+	read_comm(t);
+	t->ti_nr = UINT32_MAX;
+	if (!sh->sh_proc[PM_EXEC_SUCCESS])
+		return;
+	memset(&m, 0, sizeof(m));
+	snprintf(path, sizeof(path), "/proc/%d/exe", t->ti_pid);
+	n = readlink(path, m.pm_str, sizeof(m.pm_str) - 1);
+	if (n > 0) {
+		m.pm_str[n] = '\0';
+		m.pm_saddr = 0xffffff7000000000ull;	/* not a user address */
+		m.pm_slen = (uint32_t)n + 1;
+		m.pm_args[0] = m.pm_saddr;
+	}
+	send_msg(&m, t, PM_EXEC_SUCCESS);
+}
+
+static void on_exit_event(tinfo_t *t)
+{
+	unsigned long st = 0;
+	ptmsg_t m;
+	int last = t->ti_tid == t->ti_pid;
+
+	ptrace(PTRACE_GETEVENTMSG, t->ti_tid, 0, &st);
+	memset(&m, 0, sizeof(m));
+	if (last) {
+		int s = (int)st;
+
+		m.pm_args[0] = WIFEXITED(s) ? 1 : WCOREDUMP(s) ? 3 : 2;
+		m.pm_args[1] = WIFEXITED(s) ? (uint64_t)WEXITSTATUS(s) :
+		    (uint64_t)WTERMSIG(s);
+	} else {
+		m.pm_args[0] = (uint64_t)t->ti_tid;
+	}
+	if (sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT])
+		send_msg(&m, t, last ? PM_EXIT : PM_LWP_EXIT);
+}
+
+/* Handle one wait status of tid and resume it. */
+static void on_stop(pid_t tid, int st)
+{
+	tinfo_t *t = tget(tid, 1);
+	int sig = 0, event = st >> 16;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		t->ti_tid = 0;
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	if (t->ti_comm[0] == '\0')
+		read_comm(t);
+	if (WSTOPSIG(st) == (SIGTRAP | 0x80))
+		on_syscall(t);
+	else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+	    event == PTRACE_EVENT_CLONE)
+		on_newtask(t, event);
+	else if (event == PTRACE_EVENT_EXEC)
+		on_exec(t);
+	else if (event == PTRACE_EVENT_EXIT)
+		on_exit_event(t);
+	else if (event == 0)
+		sig = WSTOPSIG(st);	/* a signal to deliver */
+	ptrace(__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) > 0 ?
+	    PTRACE_SYSCALL : PTRACE_CONT, tid, 0,
+	    (void *)(uintptr_t)sig);
+}
+
+/* Seize every thread of pid and stop it once to start syscall stops. */
+static void attach(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (dir == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		pid_t tid = (pid_t)atoi(d->d_name);
+		tinfo_t *t;
+
+		if (tid <= 0 || ptrace(PTRACE_SEIZE, tid, 0, PT_OPTS) != 0)
+			continue;
+		t = tget(tid, 1);
+		t->ti_pid = pid;
+		t->ti_ppid = getppid();
+		ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+	}
+	closedir(dir);
+}
+
+static void helper_main(int cmd, int sigfd)
+{
+	struct pollfd pf[2] = { { cmd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
+
+	for (;;) {
+		int st;
+		pid_t tid;
+
+		while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
+			on_stop(tid, st);
+		if (poll(pf, 2, 1000) < 0 && errno != EINTR)
+			_exit(1);
+		if (pf[0].revents & (POLLIN | POLLHUP)) {
+			int32_t pid;
+
+			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
+				_exit(0);
+			attach(pid);
+		}
+		if (pf[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			(void)!read(sigfd, &si, sizeof(si));
+		}
+	}
+}
+
+static int helper_start(void)
+{
+	int cp[2], ep[2], sigfd;
+	sigset_t set;
+
+	if (pipe2(cp, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(ep, O_CLOEXEC) != 0) {
+		close(cp[0]);
+		close(cp[1]);
+		return -1;
+	}
+	helper = fork();
+	if (helper < 0)
+		return -1;
+	if (helper == 0) {
+		close(cp[1]);
+		close(ep[0]);
+		evfd = ep[1];
+		sigemptyset(&set);
+		sigaddset(&set, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+		helper_main(cp[0], sigfd);
+		_exit(0);
+	}
+	close(cp[0]);
+	close(ep[1]);
+	cmdfd = cp[1];
+	evfd = ep[0];
+	return 0;
+}
+
+/* ---- this process: messages to firings ---- */
+
+static void fire_msg(const ptmsg_t *m)
+{
+	static ks_ucapture_t cap;
+	ks_probe_ctx_t ctx;
+	dtrace_id_t id;
+
+	if (m->pm_kind == PM_ENTRY || m->pm_kind == PM_RETURN)
+		id = m->pm_nr < NSYS ? sys_ids[m->pm_nr][m->pm_kind] : 0;
+	else
+		id = m->pm_kind < PM_NKINDS ? proc_ids[m->pm_kind] : 0;
+	if (id == DTRACE_IDNONE)
+		return;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.kpc_id = id;
+	ctx.kpc_cpu = m->pm_cpu;
+	ctx.kpc_pid = m->pm_pid;
+	ctx.kpc_tid = m->pm_tid;
+	ctx.kpc_ppid = m->pm_ppid;
+	ctx.kpc_uid = (uint32_t)getuid();
+	ctx.kpc_gid = (uint32_t)getgid();
+	ctx.kpc_timestamp = m->pm_time;
+	ctx.kpc_walltimestamp = m->pm_time + ks_getwalltime() - ks_gethrtime();
+	memcpy(ctx.kpc_execname, m->pm_comm, sizeof(ctx.kpc_execname));
+	memcpy(ctx.kpc_args, m->pm_args, sizeof(m->pm_args));
+	if (m->pm_kind == PM_RETURN) {
+		int64_t r = m->pm_ret;
+
+		if (r < 0 && r >= -4095) {
+			ctx.kpc_errno = (int32_t)-r;
+			r = -1;
+		}
+		ctx.kpc_args[0] = ctx.kpc_args[1] = (uint64_t)r;
+	}
+	if (m->pm_slen > 0) {
+		cap.kuc_addr = m->pm_saddr;
+		cap.kuc_len = m->pm_slen;
+		cap.kuc_data = (const uint8_t *)m->pm_str;
+		ctx.kpc_ucap = &cap;
+		ctx.kpc_nucap = 1;
+	}
+	prov_fire(&ctx);
+}
+
+static void *reader_main(void *arg)
+{
+	ptmsg_t m;
+
+	for (;;) {
+		size_t got = 0;
+
+		while (got < sizeof(m)) {
+			ssize_t n = read(evfd, (char *)&m + got, sizeof(m) - got);
+
+			if (n <= 0)
+				return NULL;
+			got += (size_t)n;
+		}
+		fire_msg(&m);
+	}
+}
+
+int prov_ptrace_target_add(int pid)
+{
+	int32_t p = pid;
+
+	if (sh == NULL) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (helper == 0) {
+		if (helper_start() != 0)
+			return -1;
+		if (pthread_create(&reader, NULL, reader_main, NULL) != 0)
+			return -1;
+	}
+	if (write(cmdfd, &p, sizeof(p)) != sizeof(p))
+		return -1;
+	ntargets++;
+	return 0;
+}
+
+/* ---- providers ---- */
+
+static int need_target(void)
+{
+	if (ntargets > 0)
+		return 0;
+	ks_provider_error("without root or CAP_PERFMON these probes fire only "
+	    "for processes traced with -c or -p");
+	return -1;
+}
+
+static void sys_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	for (unsigned nr = 0; nr < prov_sysname_count() && nr < NSYS; nr++) {
+		const char *name = prov_sysname(nr);
+
+		if (name == NULL || sys_ids[nr][0] != DTRACE_IDNONE)
+			continue;
+		sys_ids[nr][PM_ENTRY] = ks_probe_create(sys_prov, "", name,
+		    "entry", 0, (void *)(uintptr_t)(nr * 2));
+		sys_ids[nr][PM_RETURN] = ks_probe_create(sys_prov, "", name,
+		    "return", 0, (void *)(uintptr_t)(nr * 2 + 1));
+	}
+}
+
+static int sys_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	uintptr_t v = (uintptr_t)arg;
+
+	if (need_target() != 0)
+		return -1;
+	if (v & 1)
+		sh->sh_return[v / 2] = 1;
+	else
+		sh->sh_entry[v / 2] = 1;
+	__atomic_add_fetch(&sh->sh_nsys, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static void sys_disable(void *parg, dtrace_id_t id, void *arg)
+{
+	uintptr_t v = (uintptr_t)arg;
+
+	if (v & 1)
+		sh->sh_return[v / 2] = 0;
+	else
+		sh->sh_entry[v / 2] = 0;
+	__atomic_sub_fetch(&sh->sh_nsys, 1, __ATOMIC_SEQ_CST);
+}
+
+static void proc_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	for (int k = PM_CREATE; k < PM_NKINDS; k++)
+		if (proc_ids[k] == DTRACE_IDNONE)
+			proc_ids[k] = ks_probe_create(proc_prov, "", "",
+			    proc_names[k], 0, (void *)(uintptr_t)k);
+}
+
+static int proc_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	if (need_target() != 0)
+		return -1;
+	sh->sh_proc[(uintptr_t)arg] = 1;
+	return 0;
+}
+
+static void proc_disable(void *parg, dtrace_id_t id, void *arg)
+{
+	sh->sh_proc[(uintptr_t)arg] = 0;
+}
+
+static const ks_provider_ops_t sys_ops = {
+	.kpo_provide = sys_provide,
+	.kpo_enable = sys_enable,
+	.kpo_disable = sys_disable,
+};
+
+static const ks_provider_ops_t proc_ops = {
+	.kpo_provide = proc_provide,
+	.kpo_enable = proc_enable,
+	.kpo_disable = proc_disable,
+};
+
+int prov_ptrace_register(void)
+{
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		sh = NULL;
+		return -1;
+	}
+	if (ks_provider_register("syscall", &sys_ops, NULL, &sys_prov) != 0 ||
+	    ks_provider_register("proc", &proc_ops, NULL, &proc_prov) != 0)
+		return errno == EEXIST ? 0 : -1;
+	return 0;
+}
+
+void prov_ptrace_shutdown(void)
+{
+	if (helper > 0) {
+		close(cmdfd);		/* the helper exits on EOF */
+		waitpid(helper, NULL, 0);
+		pthread_join(reader, NULL);
+		close(evfd);
+		helper = 0;
+	}
+}

@@ -1,0 +1,201 @@
+/*
+ * test_ptrace.c - the ptrace route (DTUI_ROUTE=ptrace forces it as root;
+ * it is the route without privileges): exact syscall counts, return
+ * values and errno, paths read while the tracee is stopped, fork/exec/exit
+ * of descendants, and a clear refusal without a target.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+#include "live.h"
+
+#define NCALLS 500
+#define NPATHS 100
+
+/* Run fn in a child traced through prov_target_add; its pid once it
+ * exited and every message was fired. */
+static pid_t run_target(void (*fn)(void))
+{
+	int go[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(go) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(99);
+		fn();
+		_exit(0);
+	}
+	close(go[0]);
+	if (prov_target_add(pid) != 0)
+		fail_msg("prov_target_add: %s", strerror(errno));
+	usleep(100000);			/* the helper attaches */
+	if (write(go[1], "g", 1) != 1)
+		return -1;
+	close(go[1]);
+	waitpid(pid, NULL, 0);
+	usleep(200000);
+	return pid;
+}
+
+static int setup(void **state)
+{
+	live_recs = calloc(LIVE_MAX, sizeof(*live_recs));
+	if (live_recs == NULL)
+		return -1;
+	setenv("DTUI_ROUTE", "ptrace", 1);
+	prov_set_fire_hook(live_hook);
+	return prov_register_all();
+}
+
+static void test_refused_without_target(void **state)
+{
+	dtrace_id_t id = live_find("syscall", "", "getppid", "entry");
+	char err[256] = "";
+
+	assert_int_not_equal(id, DTRACE_IDNONE);
+	assert_int_equal(ks_probe_enable(ks_probe_get(id), err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "-c or -p"));
+	assert_int_equal(live_find("sched", "", "", "on-cpu"), DTRACE_IDNONE);
+	assert_non_null(strstr(prov_route(), "ptrace"));
+}
+
+static void do_getppid(void)
+{
+	for (int i = 0; i < NCALLS; i++)
+		syscall(SYS_getppid);
+}
+
+static void do_nothing(void)
+{
+}
+
+static void test_syscall_count(void **state)
+{
+	dtrace_id_t in, out;
+	pid_t pid;
+
+	run_target(do_nothing);		/* a target is known: enabling works */
+	in = live_enable("syscall", "", "getppid", "entry");
+	out = live_enable("syscall", "", "getppid", "return");
+	live_reset();
+	pid = run_target(do_getppid);
+	live_disable(in);
+	live_disable(out);
+	assert_int_equal(live_count(in, pid), NCALLS);
+	assert_int_equal(live_count(out, pid), NCALLS);
+}
+
+static void do_open_paths(void)
+{
+	char path[64];
+
+	for (int i = 0; i < NPATHS; i++) {
+		snprintf(path, sizeof(path), "/nonexistent/dtui-pt-%d", i);
+		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+	}
+}
+
+static void test_paths_and_errno(void **state)
+{
+	dtrace_id_t in, out;
+	int next = 0, fails = 0;
+	char want[64];
+	pid_t pid;
+
+	live_reset();
+	in = live_enable("syscall", "", "openat", "entry");
+	out = live_enable("syscall", "", "openat", "return");
+	pid = run_target(do_open_paths);
+	live_disable(in);
+	live_disable(out);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_pid != pid)
+			continue;
+		if (r->lr_id == out) {
+			assert_int_equal((int64_t)r->lr_args[0], -1);
+			assert_int_equal(r->lr_errno, ENOENT);
+			fails++;
+			continue;
+		}
+		snprintf(want, sizeof(want), "/nonexistent/dtui-pt-%d", next++);
+		assert_string_equal(r->lr_str, want);
+	}
+	assert_int_equal(next, NPATHS);
+	assert_int_equal(fails, NPATHS);
+}
+
+static void do_fork_exec(void)
+{
+	pid_t kid = fork();
+
+	if (kid == 0) {
+		execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(kid, NULL, 0);
+	_exit(3);
+}
+
+static void test_proc_descendants(void **state)
+{
+	dtrace_id_t cr, ex, xt;
+	pid_t pid, kid = 0;
+	int execs = 0, exits = 0;
+
+	live_reset();
+	cr = live_enable("proc", "", "", "create");
+	ex = live_enable("proc", "", "", "exec-success");
+	xt = live_enable("proc", "", "", "exit");
+	pid = run_target(do_fork_exec);
+	live_disable(cr);
+	live_disable(ex);
+	live_disable(xt);
+	for (int i = 0; i < live_n; i++)
+		if (live_recs[i].lr_id == cr && live_recs[i].lr_pid == pid)
+			kid = (pid_t)live_recs[i].lr_args[0];
+	assert_true(kid > 0);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_id == ex && r->lr_pid == kid) {
+			assert_non_null(strstr(r->lr_str, "sh"));
+			execs++;
+		}
+		if (r->lr_id == xt && r->lr_pid == kid) {
+			assert_int_equal(r->lr_args[0], 1);
+			assert_int_equal(r->lr_args[1], 7);
+			exits++;
+		}
+		if (r->lr_id == xt && r->lr_pid == pid) {
+			assert_int_equal(r->lr_args[1], 3);
+			exits++;
+		}
+	}
+	assert_int_equal(execs, 1);
+	assert_int_equal(exits, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refused_without_target),
+		cmocka_unit_test(test_syscall_count),
+		cmocka_unit_test(test_paths_and_errno),
+		cmocka_unit_test(test_proc_descendants),
+	};
+	return cmocka_run_group_tests_name("prov_ptrace", tests, setup,
+	    live_teardown);
+}
