@@ -102,10 +102,8 @@ static int do_bufsnap(ks_state_t *st, dtrace_bufdesc_t *d, int agg)
 		pthread_mutex_lock(&ks_fire_lock);
 		b = &st->st_bufs[d->dtbd_cpu];
 		rc = ks_aggbuf_snap(&st->st_aggbufs[d->dtbd_cpu], d);
-		d->dtbd_drops = b->kb_aggdrops - b->kb_aggdrops_snap;
+		d->dtbd_drops = b->kb_aggdrops;	/* cumulative, see ks.h */
 		d->dtbd_errors = (uint32_t)b->kb_errors;
-		if (rc == 0)
-			b->kb_aggdrops_snap = b->kb_aggdrops;
 		pthread_mutex_unlock(&ks_fire_lock);
 		if (rc != 0)
 			return ks_state_seterr(st, ENOSPC, "aggregation "

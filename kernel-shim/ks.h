@@ -43,7 +43,13 @@ void ks_close(ks_state_t *st);
  *               switch: swaps the CPU's active/inactive pair and copies
  *               the inactive one; fill/ring: copies what is there (ring:
  *               linearised oldest to newest, dtbd_oldest = 0).
+ *               dtbd_drops: principal drops on that CPU since the last
+ *               BUFSNAP of it.
  *   AGGSNAP     dtrace_bufdesc_t: copies the CPU's aggregation records
+ *               (each dtagd_size bytes, in arrival order; not consumed);
+ *               dtbd_drops: aggregation drops on that CPU since GO.
+ *               Both snapshots fail with ENOSPC, copying nothing, when
+ *               dtbd_size is smaller than the data.
  *   STATUS      dtrace_status_t
  *   EPROBE      dtrace_eprobedesc_t (in: dtepd_epid, dtepd_nrecs = room)
  *   AGGDESC     dtrace_aggdesc_t (in: dtagd_id, dtagd_nrecs = room)

@@ -104,7 +104,6 @@ typedef struct ks_buf {
 	uint64_t kb_drops;		/* drops since the last snapshot */
 	uint64_t kb_totdrops, kb_records, kb_bytes;
 	uint64_t kb_errors, kb_aggdrops;
-	uint64_t kb_aggdrops_snap;	/* kb_aggdrops at the last AGGSNAP */
 } ks_buf_t;
 
 struct ks_state;
