@@ -19,8 +19,9 @@
  * reference), a length for references, and the bytes.
  *
  * Variable ids: each user variable is declared once per consumer (global
- * and thread-local ids are separate spaces), with its type; kvs_vi maps
- * (space, id) to that information in pages of 256 ids.
+ * and thread-local ids are separate spaces), with its type, in kvs_vtab:
+ * a fixed open-addressing table of KS_VSTATE_NVARS entries keyed by
+ * (space, id).  Declaring happens at load time and allocates nothing.
  *
  * Concurrency: the shim serialises firings of a consumer (ecb.c), so the
  * key buffer and the arena need no lock; loaded by-ref values point into
@@ -31,12 +32,12 @@
 #include <string.h>
 #include "dif_impl.h"
 
-#define NSPACE		2		/* 0 global, 1 thread-local */
-#define VPAGE		256
+#define KS_VSTATE_NVARS	1024		/* declared variables, power of 2 */
 #define NTOK		8		/* threads with strtok state */
 #define BLK		16		/* arena block granularity */
 
 typedef struct vinfo {
+	uint32_t vi_key;		/* space << 16 | id; 0: free slot */
 	uint8_t vi_kind;		/* DIFV_KIND_* */
 	uint8_t vi_strtype;		/* value is a string */
 	uint8_t vi_byref;		/* value is copied in and out */
@@ -62,7 +63,8 @@ struct ks_vstate {
 	uint64_t kvs_strsize;
 	uint64_t kvs_dyndrops;
 	uint64_t kvs_used;		/* bytes of live dynamic blocks */
-	vinfo_t *kvs_vi[NSPACE][VPAGE];	/* pages of 256 ids */
+	vinfo_t *kvs_vtab;		/* KS_VSTATE_NVARS declarations */
+	uint32_t kvs_nvars;
 	char *kvs_gstore;		/* global scalars */
 	uint64_t kvs_gsize, kvs_gused;
 	char *kvs_dyn;			/* dynamic variable arena */
@@ -121,7 +123,8 @@ ks_vstate_t *ks_vstate_create(uint64_t dynvarsize, uint64_t strsize)
 	vs->kvs_free = calloc(vs->kvs_nclass, sizeof (uint32_t));
 	vs->kvs_key = calloc(1, vs->kvs_keymax);
 	vs->kvs_zero = calloc(1, vs->kvs_zerosize);
-	ok = vs->kvs_gstore && vs->kvs_dyn && vs->kvs_bucket &&
+	vs->kvs_vtab = calloc(KS_VSTATE_NVARS, sizeof (vinfo_t));
+	ok = vs->kvs_vtab && vs->kvs_gstore && vs->kvs_dyn && vs->kvs_bucket &&
 	    vs->kvs_free && vs->kvs_key && vs->kvs_zero;
 	for (int i = 0; ok && i < NTOK; i++) {
 		vs->kvs_tok[i].ts_buf = calloc(1, strsize + 1);
@@ -138,9 +141,7 @@ void ks_vstate_destroy(ks_vstate_t *vs)
 {
 	if (vs == NULL)
 		return;
-	for (int s = 0; s < NSPACE; s++)
-		for (int p = 0; p < VPAGE; p++)
-			free(vs->kvs_vi[s][p]);
+	free(vs->kvs_vtab);
 	for (int i = 0; i < NTOK; i++)
 		free(vs->kvs_tok[i].ts_buf);
 	free(vs->kvs_gstore);
@@ -202,13 +203,22 @@ char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,
 
 /* ---- declarations ------------------------------------------------------ */
 
+/* The slot of (space, id): its declaration, or the free slot for it. */
+static vinfo_t *slot(const ks_vstate_t *vs, unsigned space, uint32_t id)
+{
+	uint32_t key = (uint32_t)space << 16 | id;
+	uint32_t i = (key * 2654435761u) & (KS_VSTATE_NVARS - 1);
+
+	while (vs->kvs_vtab[i].vi_key != 0 && vs->kvs_vtab[i].vi_key != key)
+		i = (i + 1) & (KS_VSTATE_NVARS - 1);
+	return &vs->kvs_vtab[i];
+}
+
 static vinfo_t *vinfo(const ks_vstate_t *vs, unsigned space, uint32_t id)
 {
-	vinfo_t *page = vs->kvs_vi[space][(id >> 8) & 0xff];
+	vinfo_t *vi = slot(vs, space, id);
 
-	if (page == NULL || page[id & 0xff].vi_size == 0)
-		return NULL;
-	return &page[id & 0xff];
+	return vi->vi_key != 0 ? vi : NULL;
 }
 
 /* Describe dv's value; -1 with a message if it cannot be stored. */
@@ -241,7 +251,7 @@ static int declare_one(ks_vstate_t *vs, const dtrace_difv_t *dv, char *err,
 {
 	unsigned space = dv->dtdv_scope == DIFV_SCOPE_THREAD;
 	uint32_t id = dv->dtdv_id & 0xffff;
-	vinfo_t vi, *old, **page;
+	vinfo_t vi, *old;
 
 	if (describe(vs, dv, &vi, err, errlen) != 0)
 		return -1;
@@ -252,6 +262,11 @@ static int declare_one(ks_vstate_t *vs, const dtrace_difv_t *dv, char *err,
 			return 0;
 		snprintf(err, errlen, "variable %#x is declared twice with "
 		    "different types", id);
+		return -1;
+	}
+	if (vs->kvs_nvars >= KS_VSTATE_NVARS / 2) {
+		snprintf(err, errlen, "variable %#x: more than %u variables",
+		    id, KS_VSTATE_NVARS / 2);
 		return -1;
 	}
 	if (!space && vi.vi_kind == DIFV_KIND_SCALAR) {
@@ -266,12 +281,9 @@ static int declare_one(ks_vstate_t *vs, const dtrace_difv_t *dv, char *err,
 		vi.vi_off = vs->kvs_gused;
 		vs->kvs_gused += need;
 	}
-	page = &vs->kvs_vi[space][id >> 8];
-	if (*page == NULL && (*page = calloc(VPAGE, sizeof (vinfo_t))) == NULL) {
-		snprintf(err, errlen, "out of memory declaring variables");
-		return -1;
-	}
-	(*page)[id & 0xff] = vi;
+	vi.vi_key = (uint32_t)space << 16 | id;
+	*slot(vs, space, id) = vi;
+	vs->kvs_nvars++;
 	return 0;
 }
 

@@ -553,6 +553,60 @@ static void test_ks_dif_emul_tuple_overflow(void **state)
 	assert_int_equal(f, 0);
 }
 
+/* Each fault kind: kms_fault, kms_fault_addr and kms_fault_pc. */
+static void test_ks_dif_emul_every_fault_kind(void **state)
+{
+	static int word;
+	const uint64_t w = (uint64_t)(uintptr_t)&word;
+	const struct {
+		dif_instr_t in;		/* at pc 2, after r1 = a, r2 = b */
+		uint64_t a, b;
+		uint32_t fault;
+		uint64_t addr;
+	} c[] = {
+		{ DIF_INSTR_LOAD(DIF_OP_LDSW, 1, 3), w, 0,
+		    DTRACEFLT_BADADDR, w },
+		{ DIF_INSTR_LOAD(DIF_OP_LDUW, 1, 3), 0x1002, 0,
+		    DTRACEFLT_BADALIGN, 0x1002 },
+		{ DIF_INSTR_LOAD(DIF_OP_ULDX, 1, 3), 24, 0,
+		    DTRACEFLT_BADADDR, 24 },
+		{ DIF_INSTR_STORE(DIF_OP_STB, 2, 1), w, 1,
+		    DTRACEFLT_BADADDR, w },
+		{ DIF_INSTR_FMT(DIF_OP_UDIV, 1, 2, 3), 1, 0,
+		    DTRACEFLT_DIVZERO, 0 },
+		{ DIF_INSTR_FMT(DIF_OP_SREM, 1, 2, 3), 1, 0,
+		    DTRACEFLT_DIVZERO, 0 },
+		{ DIF_INSTR_ALLOCS(1, 3), 1 << 30, 0, DTRACEFLT_NOSCRATCH, 0 },
+		{ DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_UREGS, 1, 3), 0, 0,
+		    DTRACEFLT_ILLOP, 0 },
+		{ DIF_INSTR_CMP(DIF_OP_SCMP, 1, 2), 8, 16,
+		    DTRACEFLT_BADADDR, 8 },
+		{ DIF_INSTR_CALL(DIF_SUBR_copyout, 3), 0, 0,
+		    DTRACEFLT_ILLOP, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof (c) / sizeof (c[0]); k++) {
+		tdif_t t;
+		tfire_t f;
+
+		td_init(&t);
+		td_setx(&t, 1, c[k].a);
+		td_setx(&t, 2, c[k].b);
+		td_emit(&t, c[k].in);
+		td_emit(&t, DIF_INSTR_RET(3));
+		tf_init(&f);
+		assert_int_equal(td_run(&t, &f), 0);
+		if (f.ms.kms_fault != c[k].fault ||
+		    f.ms.kms_fault_addr != c[k].addr ||
+		    f.ms.kms_fault_pc != 8)
+			fail_msg("case %zu: fault %u addr %#llx pc %u", k,
+			    f.ms.kms_fault,
+			    (unsigned long long)f.ms.kms_fault_addr,
+			    f.ms.kms_fault_pc);
+		tf_fini(&f);
+	}
+}
+
 static void test_ks_dif_emul_goto_is_compiled(void **state)
 {
 	assert_int_equal(ks_dif_have_goto(), 1);
@@ -580,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_emul_ldga),
 		cmocka_unit_test(test_ks_dif_emul_user_loads),
 		cmocka_unit_test(test_ks_dif_emul_tuple_overflow),
+		cmocka_unit_test(test_ks_dif_emul_every_fault_kind),
 		cmocka_unit_test(test_ks_dif_emul_goto_is_compiled),
 	};
 

@@ -310,6 +310,26 @@ static void test_ks_dif_var_declare_conflict(void **state)
 	tf_fini(&f);
 }
 
+static void test_ks_dif_var_declare_table_is_bounded(void **state)
+{
+	char err[128];
+	tfire_t f;
+	tdif_t t;
+	int rc = 0, n = 0;
+
+	tf_init(&f);
+	for (uint32_t id = 0x600; id < 0x600 + 600 && rc == 0; id++, n++) {
+		td_init(&t);
+		td_var(&t, id, DIFV_KIND_ARRAY, DIFV_SCOPE_THREAD, 0);
+		td_emit(&t, DIF_INSTR_RET(0));
+		rc = ks_vstate_declare(f.vs, &t.dp, err, sizeof (err));
+	}
+	assert_int_equal(rc, -1);
+	assert_int_equal(n, 513);
+	assert_string_equal(err, "variable 0x800: more than 512 variables");
+	tf_fini(&f);
+}
+
 static void test_ks_dif_var_create_destroy(void **state)
 {
 	ks_vstate_t *vs = ks_vstate_create(0, 256);
@@ -335,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_var_clause_locals),
 		cmocka_unit_test(test_ks_dif_var_undeclared_at_run_time),
 		cmocka_unit_test(test_ks_dif_var_declare_conflict),
+		cmocka_unit_test(test_ks_dif_var_declare_table_is_bounded),
 		cmocka_unit_test(test_ks_dif_var_create_destroy),
 	};
 
