@@ -1,48 +1,46 @@
 /*
  * prompt.c - the prompt's line editor: GNU readline or libedit behind one
  * small interface (tui.h, "prompt").  configure defines TUI_PROMPT_READLINE
- * or TUI_PROMPT_LIBEDIT; both offer readline's alternate interface, which
- * is what we use so that curses keeps the screen:
+ * or TUI_PROMPT_LIBEDIT.  Either way curses keeps the screen: the library
+ * reads keys we queue, writes its own display to /dev/null, and layout.c
+ * draws the line and cursor it reports.
  *
- *   keys from term.c -> a queue -> rl_getc_function -> rl_callback_read_char
- *   rl_redisplay_function does nothing; layout.c draws rl_line_buffer and
- *   rl_point itself; output that the library would write goes to /dev/null.
+ *   keys from term.c -> byte queue -> the library's getc hook ->
+ *     readline: rl_callback_read_char (the alternate interface)
+ *     libedit:  el_gets in unbuffered mode (its native interface, whose
+ *               el_line() reports buffer and cursor; its readline
+ *               emulation does not keep rl_line_buffer/rl_point current)
  *
- * Special keys (arrows, Home, Del...) arrive as tui_key codes and are fed
- * as the ANSI sequences both libraries bind by default.  History is read
- * from and appended to a file (history entries are untrusted: lines with
- * control characters are skipped when loading).
+ * Special keys arrive as tui_key codes and are queued as the ANSI
+ * sequences both libraries bind by default.  The library's input stream
+ * is a private pseudo-terminal nobody writes to (libedit only edits on a
+ * terminal; readline's type-ahead check must never see input there).
+ * History is read from and appended to a file; history entries are
+ * untrusted, and lines with control characters are skipped on loading.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <unistd.h>
 #ifdef TUI_PROMPT_LIBEDIT
-#include <editline/readline.h>
+#include <histedit.h>
 #else
 #include <readline/readline.h>
 #include <readline/history.h>
 #endif
 #include "tui.h"
 
-/* libedit declares its hooks as void (*)(void); cast through the
- * generic function pointer type, which is how it calls them anyway. */
-#ifdef TUI_PROMPT_LIBEDIT
-#define HOOK(f) ((VFunction *)(void (*)(void))(f))
-#else
-#define HOOK(f) (f)
-#endif
-
 #define QMAX 64
+#define BREAKS " \t\n\"\\'`@$><=;|&{}()/,*+-!%^~[]"
 
 static struct {
-	unsigned char q[QMAX];
+	unsigned char q[QMAX];	/* bytes waiting for the library */
 	int head, n;
 	FILE *devnull;		/* where the library's own output goes */
-	FILE *quiet;		/* its input stream: a pipe never written,
-				 * so type-ahead checks see nothing pending */
-	int quiet_w;
+	FILE *quiet;		/* its input stream, never written */
+	FILE *ttyout;		/* libedit's output: the same terminal */
+	int quiet_w;		/* the other end, drained and closed */
 	char histfile[1024];
 	tui_prompt_line_f *line_cb;
 	tui_prompt_complete_f *comp_cb;
@@ -50,9 +48,14 @@ static struct {
 	char *matches;		/* completion list to show, or NULL */
 	char prompt[64];
 	int active;
+#ifdef TUI_PROMPT_LIBEDIT
+	EditLine *el;
+	History *hist;
+	char line[4096];	/* el_line's text, NUL-terminated */
+#endif
 } P;
 
-static int qgetc(FILE *fp)
+static int qpop(void)
 {
 	int c;
 
@@ -72,19 +75,7 @@ static void push(const char *bytes, size_t n)
 	}
 }
 
-static void redisplay(void)
-{
-}
-
-static void prep(int meta)
-{
-}
-
-static void deprep(void)
-{
-}
-
-static void on_line(char *line)
+static void deliver(char *line)
 {
 	if (line == NULL)	/* Ctrl-D on an empty line */
 		line = strdup(":quit");
@@ -92,43 +83,6 @@ static void on_line(char *line)
 		return;
 	P.line_cb(line, P.arg);
 	free(line);
-}
-
-/* Remember a finished clause or command in memory and in the file. */
-static void remember(const char *text)
-{
-	FILE *fp;
-
-	if (text[0] == '\0')
-		return;
-	add_history(text);
-	if (P.histfile[0] == '\0' || (fp = fopen(P.histfile, "a")) == NULL)
-		return;
-	for (const char *t = text; *t != '\0'; t++)	/* one line per entry */
-		fputc(*t == '\n' ? ' ' : *t, fp);
-	fputc('\n', fp);
-	fclose(fp);
-}
-
-static void load_history(void)
-{
-	FILE *fp = fopen(P.histfile, "r");
-	char buf[4096];
-
-	if (fp == NULL)
-		return;
-	while (fgets(buf, sizeof(buf), fp) != NULL) {
-		size_t n = strlen(buf);
-		int ok = 1;
-
-		if (n > 0 && buf[n - 1] == '\n')
-			buf[--n] = '\0';
-		for (size_t i = 0; i < n; i++)
-			ok &= (unsigned char)buf[i] >= ' ' || buf[i] == '\t';
-		if (ok && n > 0)
-			add_history(buf);
-	}
-	fclose(fp);
 }
 
 /* Completion lists are shown under the prompt, not printed. */
@@ -156,63 +110,274 @@ static void show_matches(char **m, int n)
 	}
 }
 
-/* readline wants matches[0] to be the text that replaces the word: the
- * longest common prefix of the matches, which follow it. */
-static char **with_prefix(char **m)
+/* Matches for the word at [start, end) of line, with the longest common
+ * prefix in *lcd (malloc'd); alternatives go under the prompt. */
+static char **matches(const char *line, int start, int end, char **lcd)
 {
-	size_t n = 0, lcd;
-	char **r;
+	char **m = P.comp_cb(line, start, end, P.arg);
+	size_t n = 0, k;
 
-	while (m[n] != NULL)
-		n++;
-	lcd = strlen(m[0]);
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = 0; k < lcd; k++)
-			if (m[i][k] != m[0][k]) {
-				lcd = k;
-				break;
-			}
-	if (n == 1)
-		return m;
-	if ((r = malloc((n + 2) * sizeof(*r))) == NULL ||
-	    (r[0] = strndup(m[0], lcd)) == NULL) {
-		free(r);
-		for (size_t i = 0; i < n; i++)
-			free(m[i]);
-		free(m);
-		return NULL;
-	}
-	memcpy(r + 1, m, (n + 1) * sizeof(*r));
-	free(m);
-	return r;
-}
-
-static char **complete(const char *text, int start, int end)
-{
-	char **m;
-
-	rl_attempted_completion_over = 1;
-	rl_completion_append_character = '\0';
-	m = P.comp_cb(rl_line_buffer, start, end, P.arg);
+	*lcd = NULL;
 	if (m == NULL || m[0] == NULL) {
 		free(m);
 		return NULL;
 	}
-	if (m[1] != NULL) {	/* the list shows under the prompt */
-		int n = 0;
-
-		while (m[n] != NULL)
-			n++;
-		show_matches(m, n);
-	}
-	return with_prefix(m);
+	while (m[n] != NULL)
+		n++;
+	k = strlen(m[0]);
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = 0; j < k; j++)
+			if (m[i][j] != m[0][j]) {
+				k = j;
+				break;
+			}
+	if (n > 1)
+		show_matches(m, (int)n);
+	*lcd = strndup(m[0], k);
+	return m;
 }
 
+static void free_list(char **m)
+{
+	for (int i = 0; m != NULL && m[i] != NULL; i++)
+		free(m[i]);
+	free(m);
+}
+
+/* ---- readline ------------------------------------------------------------ */
+#ifndef TUI_PROMPT_LIBEDIT
+
+static int rl_qgetc(FILE *fp)
+{
+	return qpop();
+}
+
+static void redisplay(void)
+{
+}
+
+static void prep(int meta)
+{
+}
+
+static void deprep(void)
+{
+}
+
+static void on_line(char *line)
+{
+	deliver(line);
+}
+
+/* readline wants [0] to be the replacement text, the matches after it. */
+static char **complete(const char *text, int start, int end)
+{
+	char *lcd, **m, **r;
+	size_t n = 0;
+
+	rl_attempted_completion_over = 1;
+	rl_completion_append_character = '\0';
+	if ((m = matches(rl_line_buffer, start, end, &lcd)) == NULL)
+		return NULL;
+	while (m[n] != NULL)
+		n++;
+	if (lcd == NULL || (r = malloc((n + 2) * sizeof(*r))) == NULL) {
+		free(lcd);
+		free_list(m);
+		return NULL;
+	}
+	r[0] = lcd;
+	memcpy(r + 1, m, (n + 1) * sizeof(*r));
+	free(m);
+	if (n == 1) {		/* one match: it is the replacement */
+		free(r[1]);
+		r[1] = NULL;
+	}
+	return r;
+}
+
+static int be_init(void)
+{
+	rl_instream = P.quiet;
+	rl_outstream = P.devnull;
+	rl_getc_function = rl_qgetc;
+	rl_redisplay_function = redisplay;
+	rl_prep_term_function = prep;
+	rl_deprep_term_function = deprep;
+	rl_catch_signals = 0;
+	rl_catch_sigwinch = 0;
+	rl_attempted_completion_function = complete;
+	rl_completer_word_break_characters = BREAKS;
+	rl_callback_handler_install(P.prompt, on_line);
+	using_history();
+	return 0;
+}
+
+static void be_fini(void)
+{
+	rl_callback_handler_remove();
+}
+
+static void be_feed(void)
+{
+	while (P.n > 0)
+		rl_callback_read_char();
+}
+
+static const char *be_line(int *point)
+{
+	*point = rl_point;
+	return rl_line_buffer ? rl_line_buffer : "";
+}
+
+static void be_insert(const char *text)
+{
+	rl_insert_text(text);
+}
+
+static void be_prompt(void)
+{
+	rl_set_prompt(P.prompt);
+}
+
+static void be_history(const char *text)
+{
+	add_history(text);
+}
+
+/* ---- libedit --------------------------------------------------------------- */
+#else
+
+static int el_qgetc(EditLine *el, wchar_t *wc)
+{
+	int c = qpop(), n, v;
+
+	if (c == EOF)
+		return 0;
+	/* reassemble UTF-8: term.c queued whole sequences */
+	n = c < 0x80 ? 0 : c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+	v = n == 0 ? c : c & (0x3f >> n);
+	while (n-- > 0 && P.n > 0)
+		v = v << 6 | (qpop() & 0x3f);
+	*wc = (wchar_t)v;
+	return 1;
+}
+
+static char *el_prompt(EditLine *el)
+{
+	return P.prompt;
+}
+
+static unsigned char el_complete(EditLine *el, int ch)
+{
+	const LineInfo *li = el_line(el);
+	int end = (int)(li->cursor - li->buffer), start = end;
+	char line[4096], *lcd, **m;
+
+	snprintf(line, sizeof(line), "%.*s", (int)(li->lastchar - li->buffer),
+	    li->buffer);
+	if (end >= (int)sizeof(line))
+		return CC_ERROR;
+	while (start > 0 && strchr(BREAKS, line[start - 1]) == NULL)
+		start--;
+	if ((m = matches(line, start, end, &lcd)) == NULL)
+		return CC_REFRESH_BEEP;
+	if (lcd != NULL && (int)strlen(lcd) >= end - start) {
+		el_deletestr(el, end - start);
+		el_insertstr(el, lcd);
+	}
+	free(lcd);
+	free_list(m);
+	return CC_REFRESH;
+}
+
+static int be_init(void)
+{
+	HistEvent ev;
+
+	/* libedit edits only when its output is a terminal too: give it
+	 * the private one, drained after each key (drain()) */
+	P.ttyout = fdopen(dup(fileno(P.quiet)), "w");
+	P.el = el_init("dtui", P.quiet, P.ttyout ? P.ttyout : P.devnull,
+	    P.devnull);
+	P.hist = history_init();
+	if (P.el == NULL || P.hist == NULL)
+		return -1;
+	history(P.hist, &ev, H_SETSIZE, 1000);
+	el_set(P.el, EL_EDITOR, "emacs");
+	el_set(P.el, EL_SIGNAL, 0);
+	el_set(P.el, EL_HIST, history, P.hist);
+	el_set(P.el, EL_PROMPT, el_prompt);
+	el_set(P.el, EL_GETCFN, el_qgetc);
+	el_set(P.el, EL_ADDFN, "dtui-complete", "complete", el_complete);
+	el_set(P.el, EL_BIND, "^I", "dtui-complete", NULL);
+	el_set(P.el, EL_UNBUFFERED, 1);
+	return 0;
+}
+
+static void be_fini(void)
+{
+	el_end(P.el);
+	history_end(P.hist);
+	if (P.ttyout != NULL)
+		fclose(P.ttyout);
+}
+
+static void be_feed(void)
+{
+	while (P.n > 0) {
+		int count = 0;
+		const char *buf = el_gets(P.el, &count);
+
+		if (buf == NULL || count <= 0)
+			continue;
+		if (buf[count - 1] != '\n' && buf[count - 1] != '\r')
+			continue;
+		char *line = strndup(buf, count - 1);
+
+		/* leaving and re-entering unbuffered mode starts a new line */
+		el_set(P.el, EL_UNBUFFERED, 0);
+		deliver(line);
+		el_set(P.el, EL_UNBUFFERED, 1);
+	}
+}
+
+static const char *be_line(int *point)
+{
+	const LineInfo *li = el_line(P.el);
+	int n = (int)(li->lastchar - li->buffer);
+
+	if (n >= (int)sizeof(P.line))
+		n = sizeof(P.line) - 1;
+	memcpy(P.line, li->buffer, n);
+	P.line[n] = '\0';
+	*point = (int)(li->cursor - li->buffer);
+	return P.line;
+}
+
+static void be_insert(const char *text)
+{
+	el_insertstr(P.el, text);
+}
+
+static void be_prompt(void)
+{
+}
+
+static void be_history(const char *text)
+{
+	HistEvent ev;
+
+	history(P.hist, &ev, H_ENTER, text);
+}
+#endif
+
+/* ---- the interface -------------------------------------------------------- */
+
 /*
- * The library's input stream: never written, so type-ahead checks see
- * nothing pending.  A pseudo-terminal where we can get one, because
- * libedit turns editing off when its input is not a terminal; a pipe
- * otherwise.  fds[1] is what to close at the end.
+ * The library's input stream: a pseudo-terminal where we can get one,
+ * a pipe otherwise; nothing is ever written to it.  fds[1] is the end
+ * to close at the finish.
  */
 static int quiet_stream(int fds[2])
 {
@@ -223,6 +388,7 @@ static int quiet_stream(int fds[2])
 	    (name = ptsname(m)) != NULL &&
 	    (s = open(name, O_RDWR | O_NOCTTY)) >= 0) {
 		if ((P.quiet = fdopen(s, "r")) != NULL) {
+			fcntl(m, F_SETFL, O_NONBLOCK);
 			fds[1] = m;
 			return 0;
 		}
@@ -240,6 +406,37 @@ static int quiet_stream(int fds[2])
 	return 0;
 }
 
+/* Throw away what the library displayed on its private terminal, so
+ * its writes never block on a full buffer. */
+static void drain(void)
+{
+	char buf[4096];
+
+	while (read(P.quiet_w, buf, sizeof(buf)) > 0)
+		;
+}
+
+static void load_history(void)
+{
+	FILE *fp = fopen(P.histfile, "r");
+	char buf[4096];
+
+	if (fp == NULL)
+		return;
+	while (fgets(buf, sizeof(buf), fp) != NULL) {
+		size_t n = strlen(buf);
+		int ok = 1;
+
+		if (n > 0 && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		for (size_t i = 0; i < n; i++)
+			ok &= (unsigned char)buf[i] >= ' ' || buf[i] == '\t';
+		if (ok && n > 0)
+			be_history(buf);
+	}
+	fclose(fp);
+}
+
 int tui_prompt_init(const char *histfile, tui_prompt_line_f *cb,
     tui_prompt_complete_f *comp, void *arg)
 {
@@ -250,7 +447,6 @@ int tui_prompt_init(const char *histfile, tui_prompt_line_f *cb,
 	P.arg = arg;
 	snprintf(P.histfile, sizeof(P.histfile), "%s", histfile ? histfile : "");
 	snprintf(P.prompt, sizeof(P.prompt), "dtui> ");
-
 	if ((P.devnull = fopen("/dev/null", "w+")) == NULL)
 		return -1;
 	if (quiet_stream(fds) != 0) {
@@ -258,19 +454,8 @@ int tui_prompt_init(const char *histfile, tui_prompt_line_f *cb,
 		return -1;
 	}
 	P.quiet_w = fds[1];
-	rl_instream = P.quiet;
-	rl_outstream = P.devnull;
-	rl_getc_function = qgetc;
-	rl_redisplay_function = HOOK(redisplay);
-	rl_prep_term_function = HOOK(prep);
-	rl_deprep_term_function = HOOK(deprep);
-	rl_catch_signals = 0;
-	rl_catch_sigwinch = 0;
-	rl_attempted_completion_function = complete;
-	rl_completer_word_break_characters =
-	    (char *)" \t\n\"\\'`@$><=;|&{}()/,*+-!%^~[]";
-	rl_callback_handler_install(P.prompt, on_line);
-	using_history();
+	if (be_init() != 0)
+		return -1;
 	load_history();
 	P.active = 1;
 	return 0;
@@ -280,7 +465,7 @@ void tui_prompt_fini(void)
 {
 	if (!P.active)
 		return;
-	rl_callback_handler_remove();
+	be_fini();
 	fclose(P.devnull);
 	fclose(P.quiet);
 	close(P.quiet_w);
@@ -298,9 +483,9 @@ static const char *sequence(uint32_t key)
 	case TUI_KEY_LEFT: return "\033[D";
 	case TUI_KEY_HOME: return "\001";
 	case TUI_KEY_END: return "\005";
-	case TUI_KEY_DEL: return "\004";
+	case TUI_KEY_DEL: return "\033[3~";
 	case TUI_KEY_BS: return "\177";
-	case TUI_KEY_ENTER: return "\r";
+	case TUI_KEY_ENTER: return "\n";
 	default: return NULL;
 	}
 }
@@ -330,39 +515,38 @@ int tui_prompt_key(uint32_t key)
 	} else {
 		return 0;
 	}
-	if (key != '\t') {
-		free(P.matches);
-		P.matches = NULL;
-	}
+	if (key != '\t')
+		tui_prompt_clear_matches();
 	push(buf, n);
-	while (P.n > 0)
-		rl_callback_read_char();
+	be_feed();
+	drain();
 	return 1;
 }
 
 void tui_prompt_view(tui_prompt_view_t *pv)
 {
 	pv->tpv_prompt = P.prompt;
-	pv->tpv_line = rl_line_buffer ? rl_line_buffer : "";
-	pv->tpv_point = rl_point;
+	pv->tpv_line = be_line(&pv->tpv_point);
 	pv->tpv_matches = P.matches;
 }
 
 void tui_prompt_insert(const char *text)
 {
-	rl_insert_text(text);
+	be_insert(text);
 }
 
 /* Change the prompt string (multi-line clauses use a continuation one). */
 void tui_prompt_set_prompt(const char *prompt)
 {
 	snprintf(P.prompt, sizeof(P.prompt), "%s", prompt);
-	rl_set_prompt(P.prompt);
+	be_prompt();
 }
 
 const char *tui_prompt_text(void)
 {
-	return rl_line_buffer ? rl_line_buffer : "";
+	int point;
+
+	return be_line(&point);
 }
 
 void tui_prompt_clear_matches(void)
@@ -371,8 +555,29 @@ void tui_prompt_clear_matches(void)
 	P.matches = NULL;
 }
 
-/* Record a finished entry in the history (memory and file). */
+/* Record a finished entry in memory and in the history file (one line
+ * per entry: the newlines of a multi-line clause become spaces). */
 void tui_prompt_remember(const char *text)
 {
-	remember(text);
+	char *one = strdup(text);
+	size_t n;
+	FILE *fp;
+
+	if (one == NULL)
+		return;
+	for (char *t = one; *t != '\0'; t++)
+		if (*t == '\n' || *t == '\r')
+			*t = ' ';
+	n = strlen(one);
+	while (n > 0 && one[n - 1] == ' ')
+		one[--n] = '\0';
+	if (n > 0) {
+		be_history(one);
+		if (P.histfile[0] != '\0' &&
+		    (fp = fopen(P.histfile, "a")) != NULL) {
+			fprintf(fp, "%s\n", one);
+			fclose(fp);
+		}
+	}
+	free(one);
 }
