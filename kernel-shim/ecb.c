@@ -30,7 +30,7 @@
 #include <unistd.h>
 #include "ks_impl.h"
 
-#define KS_CHILL_MAX	500000000ull	/* ns one chill() may spin */
+#define KS_CHILL_MAX	500000000ull	/* ns chill() may spin per second */
 
 static uint32_t align_up(uint32_t v, uint32_t a)
 {
@@ -539,6 +539,27 @@ static void commit_record(struct ks_state *st, const ks_ecb_t *e,
 	memcpy(p, st->st_rec, c->kc_size);
 }
 
+/*
+ * chill(ns): spin, at most KS_CHILL_MAX ns in any one-second window per
+ * state (DTrace's limit), so a script cannot stall event sources for long.
+ */
+static void chill(struct ks_state *st, uint64_t ns)
+{
+	uint64_t now = ks_gethrtime(), end;
+
+	if (now - st->st_chill_start >= 1000000000ull) {
+		st->st_chill_start = now;
+		st->st_chilled = 0;
+	}
+	if (st->st_chilled >= KS_CHILL_MAX)
+		return;
+	if (ns > KS_CHILL_MAX - st->st_chilled)
+		ns = KS_CHILL_MAX - st->st_chilled;
+	st->st_chilled += ns;
+	for (end = now + ns; ks_gethrtime() < end;)
+		;
+}
+
 /* exit(), raise(), stop(), chill(): after the clause, as in DTrace. */
 static void after_clause(struct ks_state *st, const pending_t *pd,
     const ks_probe_ctx_t *ctx)
@@ -553,13 +574,8 @@ static void after_clause(struct ks_state *st, const pending_t *pd,
 		(void)kill(ctx->kpc_pid, pd->sig);
 	if (pd->stop && ctx->kpc_pid > 0 && ctx->kpc_pid != getpid())
 		(void)kill(ctx->kpc_pid, SIGSTOP);
-	if (pd->chill != 0) {
-		uint64_t ns = pd->chill < KS_CHILL_MAX ? pd->chill :
-		    KS_CHILL_MAX, end = ks_gethrtime() + ns;
-
-		while (ks_gethrtime() < end)
-			;
-	}
+	if (pd->chill != 0)
+		chill(st, pd->chill);
 }
 
 static void mstate_init(struct ks_state *st, const ks_ecb_t *e,

@@ -298,6 +298,8 @@ struct ks_state {
 	int32_t st_exitstatus;
 	int st_inerror;			/* running ERROR's ECBs */
 	const ks_probe_ctx_t *st_ctx;	/* the firing being run (fire lock) */
+	uint64_t st_chill_start;	/* chill(): current one-second window */
+	uint64_t st_chilled;		/* ns chilled in it */
 };
 
 /* Size of the record that starts with epid in st, 0 if unknown. */

@@ -293,7 +293,7 @@ int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen)
 	uint32_t n;
 
 	pthread_mutex_lock(&ks_fire_lock);
-	n = p->kp_nenabled++;
+	n = __atomic_fetch_add(&p->kp_nenabled, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ks_fire_lock);
 	if (n != 0 || ops->kpo_enable == NULL)
 		return 0;
@@ -301,7 +301,7 @@ int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen)
 	if (ops->kpo_enable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg) == 0)
 		return 0;
 	pthread_mutex_lock(&ks_fire_lock);
-	p->kp_nenabled--;
+	__atomic_fetch_sub(&p->kp_nenabled, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ks_fire_lock);
 	snprintf(err, errlen, "%s:%s:%s:%s: %s", p->kp_prov->kv_name,
 	    p->kp_mod, p->kp_func, p->kp_name,
@@ -315,7 +315,7 @@ void ks_probe_disable(ks_probe_t *p)
 	uint32_t n;
 
 	pthread_mutex_lock(&ks_fire_lock);
-	n = --p->kp_nenabled;
+	n = __atomic_sub_fetch(&p->kp_nenabled, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ks_fire_lock);
 	if (n == 0 && ops->kpo_disable != NULL)
 		ops->kpo_disable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg);

@@ -46,15 +46,42 @@ dtrace_optval_t ks_state_opt(const ks_state_t *st, int opt)
 	return opt_default(opt);
 }
 
+/* Highest possible CPU id + 1 from sysfs ("0-3" or "0,2-5"), else the
+ * number of configured CPUs. */
+static unsigned possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	char line[256], *p;
+	long max = -1;
+
+	if (f != NULL) {
+		if (fgets(line, sizeof(line), f) != NULL) {
+			for (p = line; *p != '\0'; p++) {
+				char *end;
+				long v;
+
+				if (*p < '0' || *p > '9')
+					continue;
+				v = strtol(p, &end, 10);
+				max = v > max ? v : max;
+				p = end - 1;
+			}
+		}
+		fclose(f);
+	}
+	if (max >= 0 && max < 65536)
+		return (unsigned)max + 1;
+	max = get_nprocs_conf();
+	return max > 0 ? (unsigned)max : 1;
+}
+
 unsigned ks_ncpus(void)
 {
 	static unsigned n;
 	unsigned v = __atomic_load_n(&n, __ATOMIC_RELAXED);
 
 	if (v == 0) {
-		int c = get_nprocs_conf();
-
-		v = c > 0 ? (unsigned)c : 1;
+		v = possible_cpus();
 		__atomic_store_n(&n, v, __ATOMIC_RELAXED);
 	}
 	return v;

@@ -132,12 +132,37 @@ static void destructive_actions(void **state)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* chill() spins at most 0.5 s per second, however much is asked. */
+static void chill_is_bounded(void **state)
+{
+	ks_state_t *st = ks_open();
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a;
+	uint64_t t0, t;
+
+	(void)state;
+	kt_setup();
+	dofb_option(b, DTRACEOPT_DESTRUCTIVE, 1);
+	a = dofb_act(DTRACEACT_CHILL, dofb_difo_int(b, 2000000000ull, 8), 0);
+	kt_clause(b, 4, DOF_SECIDX_NONE, &a, 1);
+	assert_int_equal(kt_enable(st, b), 0);
+	kt_go(st);
+	t0 = ks_gethrtime();
+	kt_fire(4, 0, 0, 0);
+	kt_fire(4, 0, 0, 0);
+	t = ks_gethrtime() - t0;
+	assert_true(t >= 450000000ull);
+	assert_true(t < 800000000ull);
+	ks_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dynvar_drops),
 		cmocka_unit_test(bounded_memory),
 		cmocka_unit_test(destructive_actions),
+		cmocka_unit_test(chill_is_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
