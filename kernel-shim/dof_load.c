@@ -427,40 +427,45 @@ static int check_varnames(loader_t *l, uint32_t i, const ks_difo_t *dp)
 	return 0;
 }
 
-/* Build and verify the DIF object of DIFOHDR section i. */
-static ks_difo_t *load_difo(loader_t *l, uint32_t i)
+/* Sort the links of DIFOHDR section i into DIF, INTTAB, STRTAB, VARTAB. */
+static int difo_links(loader_t *l, uint32_t i, uint32_t links[4])
 {
 	const dof_sec_t *s = &l->secs[i];
 	const dof_difohdr_t *h = sec_data(l, i);
 	uint32_t n = (uint32_t)((s->dofs_size - sizeof(h->dofd_rtype)) /
-	    sizeof(dof_secidx_t));
-	uint32_t links[4] = { DOF_SECIDX_NONE, DOF_SECIDX_NONE,
-	    DOF_SECIDX_NONE, DOF_SECIDX_NONE }, k;
-	char verr[KS_ERRLEN];
-	ks_difo_t *dp;
+	    sizeof(dof_secidx_t)), k;
 
+	for (k = 0; k < 4; k++)
+		links[k] = DOF_SECIDX_NONE;
 	for (k = 0; k < n; k++) {
 		uint32_t x = h->dofd_links[k];
 		int slot;
 
-		if (x >= l->nsecs) {
-			sfail(l, i, "link %u is out of range", x);
-			return NULL;
-		}
+		if (x >= l->nsecs)
+			return sfail(l, i, "link %u is out of range", x);
 		slot = link_slot(l->secs[x].dofs_type);
-		if (slot == -2 || !(l->secs[x].dofs_flags & DOF_SECF_LOAD)) {
-			sfail(l, i, "link %u is a %s section", x,
+		if (slot == -2 || !(l->secs[x].dofs_flags & DOF_SECF_LOAD))
+			return sfail(l, i, "link %u is a %s section", x,
 			    sect_name(l->secs[x].dofs_type));
-			return NULL;
-		}
-		if (slot >= 0 && links[slot] != DOF_SECIDX_NONE) {
-			sfail(l, i, "more than one %s section",
+		if (slot >= 0 && links[slot] != DOF_SECIDX_NONE)
+			return sfail(l, i, "more than one %s section",
 			    sect_name(l->secs[x].dofs_type));
-			return NULL;
-		}
 		if (slot >= 0)
 			links[slot] = x;
 	}
+	return 0;
+}
+
+/* Build and verify the DIF object of DIFOHDR section i. */
+static ks_difo_t *load_difo(loader_t *l, uint32_t i)
+{
+	const dof_difohdr_t *h = sec_data(l, i);
+	uint32_t links[4];
+	char verr[KS_ERRLEN];
+	ks_difo_t *dp;
+
+	if (difo_links(l, i, links) != 0)
+		return NULL;
 	if ((dp = calloc(1, sizeof(*dp))) == NULL) {
 		sfail(l, i, "out of memory");
 		return NULL;

@@ -104,7 +104,13 @@ typedef struct ks_probe_ctx {
 	void *kpc_copyin_arg;
 } ks_probe_ctx_t;
 
-/* Fire a probe: run every ECB enabled on ctx->kpc_id in every state. */
+/*
+ * Fire a probe: run every ECB enabled on ctx->kpc_id in every state, in
+ * enabling order.  Firings are serialised by one process-wide lock (the
+ * shim's ks_fire_lock): callable from any thread, never blocks on anything
+ * else, never allocates.  A probe with no ECB returns after one atomic
+ * load.  ctx (and what it points to) is only read during the call.
+ */
 void ks_probe_fire(const ks_probe_ctx_t *ctx);
 
 /* Fill the process fields of ctx for the calling thread (tests, timers). */
