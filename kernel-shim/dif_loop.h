@@ -173,7 +173,7 @@ static uint64_t DIF_LOOP_NAME(ks_dif_exec_t *x)
 		vmbreak;
 	}
 	vmcase(COPYS)
-		if (ks_dif_canstore(x, reg[rd], reg[r2]) &&
+		if (reg[r2] != 0 && ks_dif_canstore(x, reg[rd], reg[r2]) &&
 		    ks_dif_canload(x, reg[r1], reg[r2]))
 			memmove((void *)(uintptr_t)reg[rd],
 			    (const void *)(uintptr_t)reg[r1], reg[r2]);

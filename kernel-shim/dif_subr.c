@@ -99,7 +99,8 @@ static uint64_t s_bcopy(ks_dif_exec_t *x)
 	uint64_t src = ks_dif_arg(x, 0), dst = ks_dif_arg(x, 1);
 	uint64_t size = ks_dif_arg(x, 2);
 
-	if (ks_dif_canstore(x, dst, size) && ks_dif_canload(x, src, size))
+	if (size != 0 && ks_dif_canstore(x, dst, size) &&
+	    ks_dif_canload(x, src, size))
 		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src,
 		    size);
 	return 0;
