@@ -34,8 +34,6 @@ typedef struct ks_dif_exec {
 	uint64_t kdx_klen;		/* 0: none */
 	uint32_t kdx_khash;
 	uint32_t kdx_khead;		/* variable id, tls and array bits */
-	unsigned kdx_nrg;		/* unused; outside users should call
-					 * ks_dif_readable() instead */
 } ks_dif_exec_t;
 
 /* ---- dif_load.c: faults, regions, checked access ---------------------- */
