@@ -25,6 +25,8 @@ tui_pane_t *tui_pane_new(enum tui_panek kind)
 	p->tp_ops = kinds[kind];
 	p->tp_follow = 1;
 	p->tp_selprobe = -1;
+	for (int i = 0; i < 64; i++)
+		p->tp_aggrow[i] = -1;
 	p->tp_cols = 80;
 	p->tp_rows = 20;
 	return p;

@@ -135,9 +135,13 @@ static void aggs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 	}
 	if (p->tp_sel >= m->tm_naggs)
 		p->tp_sel = m->tm_naggs - 1;
+	for (int i = 0; i < 64; i++)
+		p->tp_aggrow[i] = -1;
 	for (int i = 0; i < m->tm_naggs && y < s->ts_h; i++) {
 		if (p->tp_zoom && i != p->tp_sel)
 			continue;
+		if (i < 64 && y >= 0)
+			p->tp_aggrow[i] = y;
 		y += draw_agg(p, s, y, &m->tm_aggs[i], i == p->tp_sel);
 		y++;
 	}
@@ -147,9 +151,17 @@ static unsigned agg_action(tui_pane_t *p, tui_model_t *m, const char *what)
 {
 	if (m->tm_naggs == 0)
 		return TUI_HANDLED;
-	snprintf(p->tp_action, sizeof(p->tp_action), ":%s @%s", what,
-	    m->tm_aggs[p->tp_sel].tag_name);
+	snprintf(p->tp_action, sizeof(p->tp_action), ":%s @%s%s", what,
+	    m->tm_aggs[p->tp_sel].tag_name, what[0] == 't' ? " 10" : "");
 	return TUI_HANDLED | TUI_ACTION | TUI_REDRAW;
+}
+
+/* A click selects the aggregation whose block holds the clicked row. */
+static void click(tui_pane_t *p, int y)
+{
+	for (int i = 0; i < 64; i++)
+		if (p->tp_aggrow[i] >= 0 && p->tp_aggrow[i] <= y)
+			p->tp_sel = i;
 }
 
 static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
@@ -158,6 +170,7 @@ static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
 	int h = p->tp_rows;
 
 	switch (c->tc_kind) {
+	case TUI_C_CLICK: click(p, c->tc_y); break;
 	case TUI_C_UP: p->tp_top--; break;
 	case TUI_C_DOWN: p->tp_top++; break;
 	case TUI_C_PGUP: p->tp_top -= h; break;

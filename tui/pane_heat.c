@@ -5,6 +5,8 @@
  * the largest count shown, drawn with shade glyphs in three roles.
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include "tui.h"
 
 static void cell(tui_surface_t *s, int x, int y, int64_t v, int64_t max)
@@ -60,10 +62,26 @@ static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 	}
 }
 
+/* Left/Right: follow the previous/next key of the same aggregation. */
 static unsigned heat_handle(tui_pane_t *p, const tui_cmd_t *c,
     tui_model_t *m)
 {
-	return 0;
+	tui_heat_t *h = &m->tm_heat;
+	tui_agg_t *a;
+	char agg[128], key[512];
+	int k = 0, d = c->tc_kind == TUI_C_RIGHT ? 1 : -1;
+
+	if ((c->tc_kind != TUI_C_LEFT && c->tc_kind != TUI_C_RIGHT) ||
+	    h->th_agg == NULL || (a = tui_model_agg_find(m, h->th_agg)) == NULL ||
+	    a->tag_nents == 0)
+		return 0;
+	while (k < a->tag_nents && strcmp(a->tag_ents[k].ta_key, h->th_key))
+		k++;
+	k = ((k < a->tag_nents ? k : 0) + d + a->tag_nents) % a->tag_nents;
+	snprintf(agg, sizeof(agg), "%s", h->th_agg);
+	snprintf(key, sizeof(key), "%s", a->tag_ents[k].ta_key);
+	tui_heat_choose(m, agg, key);
+	return TUI_HANDLED | TUI_REDRAW;
 }
 
 static void heat_resize(tui_pane_t *p, int cols, int rows)

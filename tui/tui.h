@@ -328,6 +328,7 @@ typedef struct tui_pane {
 	char tp_insert[512];	/* text for TUI_INSERT */
 	char tp_action[128];	/* text for TUI_ACTION (a prompt command) */
 	int tp_selprobe;	/* browser: probe index selected, -1 */
+	int tp_aggrow[64];	/* aggregations: title row of each, -1 */
 } tui_pane_t;
 
 enum tui_panek { TUI_P_OUTPUT, TUI_P_AGGS, TUI_P_BUFS, TUI_P_PROBES,

@@ -303,6 +303,46 @@ static void test_heat_pane_draws_newest_on_right(void **st)
 	    TUI_R_HEAT_HI);
 }
 
+static void test_heat_pane_left_right_cycles_keys(void **st)
+{
+	fx_t *f = *st;
+	static char *labels[4] = { "0", "1", "2", "4" };
+	int64_t b[4] = { 0, 3, 1, 0 };
+	tui_agg_t *a;
+
+	tui_model_agg_begin(f->m);
+	a = tui_model_agg_get(f->m, "lat", DTRACEAGG_QUANTIZE);
+	tui_model_agg_put(a, "read", 4, 4, b, labels);
+	tui_model_agg_put(a, "write", 4, 4, b, labels);
+	tui_model_agg_end(f->m);
+	assert_int_equal(tui_heat_choose(f->m, "lat", "read"), 0);
+	f->l->tl_focus = TUI_P_HEAT;
+	tui_layout_key(f->l, TUI_KEY_RIGHT, 0, 0, f->m);
+	assert_string_equal(f->m->tm_heat.th_key, "write");
+	tui_layout_key(f->l, TUI_KEY_RIGHT, 0, 0, f->m);
+	assert_string_equal(f->m->tm_heat.th_key, "read");
+	tui_layout_key(f->l, TUI_KEY_LEFT, 0, 0, f->m);
+	assert_string_equal(f->m->tm_heat.th_key, "write");
+}
+
+static void test_aggs_pane_click_selects_aggregation(void **st)
+{
+	fx_t *f = *st;
+	int y;
+
+	f->l->tl_focus = TUI_P_AGGS;
+	f->l->tl_panes[TUI_P_AGGS]->tp_sel = 0;
+	draw(f);
+	y = find(f, "@lat");
+	assert_true(y > 2);
+	tui_layout_key(f->l, TUI_KEY_MOUSE, 5, y + 1, f->m);
+	assert_string_equal(f->m->tm_aggs[f->l->tl_panes[TUI_P_AGGS]->tp_sel]
+	    .tag_name, "lat");
+	assert_true(keys(f, "T") & TUI_ACTION);
+	assert_string_equal(f->l->tl_panes[TUI_P_AGGS]->tp_action,
+	    ":trunc @lat 10");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_quit_confirms_while_tracing_and_help),
 		cmocka_unit_test(test_tab_cycles_panes_and_mouse_selects_tab),
 		cmocka_unit_test(test_heat_pane_draws_newest_on_right),
+		cmocka_unit_test(test_heat_pane_left_right_cycles_keys),
+		cmocka_unit_test(test_aggs_pane_click_selects_aggregation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
