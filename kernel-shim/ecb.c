@@ -21,6 +21,17 @@
  * principal buffer, or into a speculation buffer after speculate().  No
  * allocation happens here: staging, scratch and locals were sized at
  * ENABLE and GO.
+ *
+ * A clause writes a record when it has no actions (the default action) or
+ * at least one action that records data; a clause of only aggregations,
+ * speculate(), commit() or discard() writes nothing to the principal
+ * buffer.  Destructive actions (allowed only with the destructive option)
+ * take effect after the clause: raise(sig) and stop() signal kpc_pid
+ * (never pid <= 0, stop() never the shim's own process), chill(ns) spins
+ * at most 0.5 s per second per state, system() is carried out by the
+ * consumer from its record.  breakpoint() and panic() have no meaning for
+ * a user-space shim: they raise an illegal-operation fault, so the user
+ * sees an ERROR message instead of a silent no-op.
  */
 #include <fcntl.h>
 #include <signal.h>

@@ -55,6 +55,8 @@ void ks_close(ks_state_t *st);
  *   AGGDESC     dtrace_aggdesc_t (in: dtagd_id, dtagd_nrecs = room)
  *   PROBES      dtrace_probedesc_t (in: dtpd_id; out: first probe >= id)
  *   PROBEMATCH  dtrace_probedesc_t (in: globs and dtpd_id; out: next match)
+ *               Both fail with ESRCH past the last probe; providers are
+ *               asked to provide when dtpd_id <= 1 (start of a walk).
  *   PROBEARG    dtrace_argdesc_t
  *   FORMAT      dtrace_fmtdesc_t
  *   CONF        dtrace_conf_t
