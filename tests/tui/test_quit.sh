@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_quit.sh - Ctrl-C stops tracing without quitting; q while tracing
 # asks first; quitting restores the terminal (stty settings as before,
-# normal screen back, stderr written during the session replayed).
+# normal screen back); SIGTERM quits cleanly and a fatal signal restores
+# the terminal before dtui dies of it.
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build}
@@ -24,7 +25,8 @@ tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cat > "$tmp/run" <<EOS
 stty -g > $tmp/before
-XDG_DATA_HOME=$tmp $DTUI -n 'profile:::tick-10hz { @c = count(); }'
+XDG_DATA_HOME=$tmp sh -c 'echo \$\$ > $tmp/pid; exec "\$0" "\$@"' \
+    $DTUI -n 'profile:::tick-10hz { @c = count(); }'
 echo "rc=\$?" > $tmp/rc
 stty -g > $tmp/after
 echo SHELL-IS-BACK
@@ -52,4 +54,16 @@ $T capture-pane -p | grep -q 'dtui tracing' || exit 1
 $T send-keys q y
 wait_for 'SHELL-IS-BACK' || exit 1
 cmp -s "$tmp/before" "$tmp/after" || { echo "stty changed"; exit 1; }
+# signals: SIGTERM ends it cleanly, SIGSEGV restores and re-raises
+for sig in TERM SEGV; do
+	$T kill-server; sleep 0.2; rm -f "$tmp/after" "$tmp/rc"
+	$T new-session -d -x 80 -y 24 "sh $tmp/run" || exit 1
+	wait_for 'dtui tracing' || exit 1
+	kill -s $sig "$(cat "$tmp/pid")"
+	wait_for 'SHELL-IS-BACK' || exit 1
+	cmp -s "$tmp/before" "$tmp/after" ||
+		{ echo "stty changed after SIG$sig"; exit 1; }
+	want=0; [ $sig = SEGV ] && want=139
+	grep -q "rc=$want" "$tmp/rc" || { echo "SIG$sig: $(cat "$tmp/rc")"; exit 1; }
+done
 exit 0
