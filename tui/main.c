@@ -151,6 +151,8 @@ static void update_hint(struct app *a)
 	}
 	snprintf(buf, sizeof(buf), "%s%s", a->clause ? a->clause : "", t);
 	a->m->tm_hint = tui_session_count(a->s, buf);
+	if (a->m->tm_hint < 0)	/* the engine cannot parse it yet */
+		a->m->tm_hint = tui_probes_count(&a->m->tm_probes, buf);
 }
 
 /* ---- -c: a child held until tracing starts ----------------------------- */

@@ -331,3 +331,33 @@ void tui_probes_desc(const tui_probes_t *p, int r, char *buf, size_t len)
 	snprintf(buf, len, "%s:%s:%s:%s", pr->tp_prov, d >= 1 ? pr->tp_mod : "",
 	    d >= 2 ? pr->tp_func : "", d >= 3 ? pr->tp_name : "");
 }
+
+/*
+ * How many probes the descriptions of a clause match (the prompt's hint
+ * when the engine cannot say): the text before '{' or '/', split at
+ * commas and blanks, each a description with dtrace's field rules; a
+ * probe matching several descriptions counts once.
+ */
+int tui_probes_count(const tui_probes_t *p, const char *text)
+{
+	char descs[8][4][128], buf[1024], *save = NULL;
+	size_t n = strcspn(text, "{/");
+	int nd = 0, count = 0;
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	for (char *d = strtok_r(buf, ", \t\n", &save); d != NULL && nd < 8;
+	    d = strtok_r(NULL, ", \t\n", &save))
+		split(d, descs[nd++]);
+	if (nd == 0)
+		return -1;
+	for (int i = 0; i < p->tp_n; i++)
+		for (int k = 0; k < nd; k++)
+			if (match_probe(&p->tp_probes[i], 0, descs[k])) {
+				count++;
+				break;
+			}
+	return count;
+}

@@ -256,6 +256,8 @@ void tui_probes_toggle(tui_probes_t *p, int row);
 void tui_probes_rebuild(tui_probes_t *p);
 /* The description of row r ("syscall::read:", "syscall:::"...). */
 void tui_probes_desc(const tui_probes_t *p, int r, char *buf, size_t len);
+/* Probes matched by the descriptions of a clause's text; -1 if none. */
+int tui_probes_count(const tui_probes_t *p, const char *text);
 /* dtrace's glob: * ? [set] [!set] \c; returns 1 on match. */
 int tui_glob(const char *pat, const char *s);
 

@@ -91,6 +91,21 @@ static void test_tui_probes_filter_description_fields(void **st)
 	tui_probes_clear(&p);
 }
 
+static void test_tui_probes_count_descriptions_of_a_clause(void **st)
+{
+	tui_probes_t p;
+
+	fill(&p);
+	assert_int_equal(tui_probes_count(&p, "syscall::read:entry { }"), 1);
+	assert_int_equal(tui_probes_count(&p, "syscall::*read*:"), 3);
+	assert_int_equal(tui_probes_count(&p, "BEGIN, syscall::write:entry\n"
+	    "/pid == 1/ { }"), 2);
+	assert_int_equal(tui_probes_count(&p, "entry,syscall:::entry"), 3);
+	assert_int_equal(tui_probes_count(&p, "nomatch:::"), 0);
+	assert_int_equal(tui_probes_count(&p, "{ x }"), -1);
+	tui_probes_clear(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +113,7 @@ int main(void)
 		cmocka_unit_test(test_tui_probes_rows_start_collapsed_with_counts),
 		cmocka_unit_test(test_tui_probes_filter_word_matches_any_field),
 		cmocka_unit_test(test_tui_probes_filter_description_fields),
+		cmocka_unit_test(test_tui_probes_count_descriptions_of_a_clause),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
