@@ -264,6 +264,22 @@ static unsigned click(tui_layout_t *l, int mx, int my, tui_model_t *m)
 	return TUI_HANDLED;
 }
 
+/* Space: freeze the display.  The output pane stops following (its
+ * follow state is kept in tp_mode); the session stops taking
+ * aggregation snapshots (main.c), while data keeps being collected. */
+static void pause(tui_layout_t *l)
+{
+	tui_pane_t *out = l->tl_panes[TUI_P_OUTPUT];
+
+	l->tl_paused = !l->tl_paused;
+	if (l->tl_paused) {
+		out->tp_mode = out->tp_follow;
+		out->tp_follow = 0;
+	} else {
+		out->tp_follow = out->tp_mode;
+	}
+}
+
 static unsigned global(tui_layout_t *l, const tui_cmd_t *c, tui_model_t *m)
 {
 	switch (c->tc_kind) {
@@ -281,7 +297,7 @@ static unsigned global(tui_layout_t *l, const tui_cmd_t *c, tui_model_t *m)
 	case TUI_C_ESC:
 		return l->tl_focus < 0 ? focus(l, l->tl_last) : TUI_HANDLED;
 	case TUI_C_PAUSE:
-		l->tl_paused = !l->tl_paused;
+		pause(l);
 		return TUI_HANDLED | TUI_REDRAW;
 	case TUI_C_STOP:
 		return TUI_HANDLED | TUI_STOP | TUI_REDRAW;

@@ -267,6 +267,7 @@ static void key(struct app *a, uint32_t k, int mx, int my)
 		return;
 	}
 	act(a, tui_layout_key(a->l, k, mx, my, a->m));
+	tui_session_pause(a->s, a->l->tl_paused);
 }
 
 static void draw(struct app *a)

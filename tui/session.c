@@ -28,6 +28,7 @@ struct tui_session {
 	uint64_t ts_lastrec;	/* records at the last sample, all CPUs */
 	char ts_theme[64];	/* ":theme NAME" waiting for main.c */
 	int ts_target;		/* $target, 0 if none */
+	int ts_paused;		/* display paused: no aggregation snapshots */
 };
 
 static double now(void)
@@ -348,7 +349,7 @@ int tui_session_tick(tui_session_t *s)
 	st = eng_status(s->ts_h);
 	if (eng_work(s->ts_h, NULL) != 0)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
-	if (t - s->ts_lastagg >= s->ts_aggrate) {
+	if (!s->ts_paused && t - s->ts_lastagg >= s->ts_aggrate) {
 		snapshot(s);
 		s->ts_lastagg = t;
 	}
@@ -358,6 +359,13 @@ int tui_session_tick(tui_session_t *s)
 	    st == ENG_STATUS_FILLED)
 		tui_session_stop(s);
 	return TICK_MS;
+}
+
+/* While the display is paused the model's aggregations stay as they are;
+ * the engine keeps collecting. */
+void tui_session_pause(tui_session_t *s, int paused)
+{
+	s->ts_paused = paused;
 }
 
 /* ---- probes ---------------------------------------------------------------- */

@@ -457,6 +457,7 @@ const char *const *tui_session_options(void);
 const char *tui_session_theme_req(tui_session_t *s);
 
 void tui_session_target(tui_session_t *s, int pid);
+void tui_session_pause(tui_session_t *s, int paused);
 
 /* ---- the terminal (term.c): the only file that calls curses ----------- */
 

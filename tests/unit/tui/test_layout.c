@@ -107,6 +107,14 @@ static void test_output_pane_cpu_column_follow_and_scroll(void **st)
 	keys(f, "G");
 	draw(f);
 	assert_true(find(f, "line 39") > 0);
+	keys(f, " ");				/* pause: the view stays */
+	tui_model_output(f->m, "line 40\n", 8, 0);
+	draw(f);
+	assert_int_equal(find(f, "line 40"), -1);
+	assert_non_null(strstr(row(f, 0), "PAUSED"));
+	keys(f, " ");				/* resume: follows again */
+	draw(f);
+	assert_true(find(f, "line 40") > 0);
 }
 
 static void test_output_pane_search_finds_and_highlights(void **st)
