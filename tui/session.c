@@ -235,6 +235,28 @@ struct walk {
 	tui_agg_t *agg;		/* the aggregation of the last entry */
 };
 
+/* Newlines and tabs become spaces; leading blanks go and runs of more
+ * than two spaces shrink to two (the separator between keys). */
+static void squeeze(char *s)
+{
+	char *w = s;
+	int run = 0;
+
+	for (const char *r = s; *r != '\0'; r++) {
+		char c = *r == '\n' || *r == '\t' ? ' ' : *r;
+
+		run = c == ' ' ? run + 1 : 0;
+		if (c == ' ' && (w == s || run > 2))
+			continue;
+		*w++ = c;
+	}
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+}
+
+/* The keys of an entry on one line: stack frames (multi-line text) are
+ * joined by spaces. */
 static void key_text(const eng_aggent_t *e, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -243,16 +265,15 @@ static void key_text(const eng_aggent_t *e, char *buf, size_t len)
 	for (int i = 0; i < e->eae_nkeys && n + 1 < len; i++) {
 		const eng_aggkey_t *k = &e->eae_keys[i];
 
-		n += snprintf(buf + n, len - n, i ? "  " : "");
-		if (n >= len)
-			break;
 		if (k->eak_kind == 0)
-			n += snprintf(buf + n, len - n, "%lld",
+			snprintf(buf + n, len - n, "%s%lld", i ? "  " : "",
 			    (long long)k->eak_int);
 		else
-			n += snprintf(buf + n, len - n, "%s",
+			snprintf(buf + n, len - n, "%s%s", i ? "  " : "",
 			    k->eak_str ? k->eak_str : "");
+		n = strlen(buf);
 	}
+	squeeze(buf);
 }
 
 static int walk_ent(const eng_aggent_t *e, void *arg)
