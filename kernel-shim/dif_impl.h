@@ -34,6 +34,10 @@ typedef struct ks_dif_exec {
 	uint64_t kdx_klen;		/* 0: none */
 	uint32_t kdx_khash;
 	uint32_t kdx_khead;		/* variable id, tls and array bits */
+	/* The last lookup of that key, while no store has happened since. */
+	int kdx_kfound;			/* kdx_kent/kdx_klink are valid */
+	void *kdx_kent;			/* the variable's block, or NULL */
+	uint32_t *kdx_klink;		/* the link pointing at it */
 } ks_dif_exec_t;
 
 /* ---- dif_load.c: faults, regions, checked access ---------------------- */

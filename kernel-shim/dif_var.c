@@ -473,6 +473,7 @@ static uint64_t build_key(ks_dif_exec_t *x, uint32_t id, int tls,
 	}
 	x->kdx_klen = len;
 	x->kdx_khead = head;
+	x->kdx_kfound = 0;
 	x->kdx_khash = *hashp = hash(x->kdx_ms->kms_vstate->kvs_key, len);
 	return len;
 }
@@ -509,6 +510,9 @@ uint64_t ks_dif_lddyn(ks_dif_exec_t *x, uint32_t id, int tls, int array)
 	if (vi == NULL || (klen = build_key(x, id, tls, array, &hv)) == 0)
 		return 0;
 	d = lookup(vs, klen, hv, &link);
+	x->kdx_kfound = 1;		/* for x[k] = x[k] + 1 */
+	x->kdx_kent = d;
+	x->kdx_klink = link;
 	if (d == NULL)
 		return vi->vi_byref ? (uint64_t)(uintptr_t)vs->kvs_zero : 0;
 	if (vi->vi_byref)
@@ -556,7 +560,13 @@ void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
 
 	if (vi == NULL || (klen = build_key(x, id, tls, array, &hv)) == 0)
 		return;
-	d = lookup(vs, klen, hv, &link);
+	if (x->kdx_kfound) {		/* just looked up by a load */
+		d = x->kdx_kent;
+		link = x->kdx_klink;
+	} else {
+		d = lookup(vs, klen, hv, &link);
+	}
+	x->kdx_kfound = 0;		/* the store may change the chains */
 	if (val == 0) {			/* storing zero deletes */
 		if (d != NULL)
 			dyn_delete(vs, d, link);

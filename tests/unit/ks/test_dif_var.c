@@ -250,6 +250,43 @@ static void test_ks_dif_var_dynvar_drops_when_full(void **state)
 	tf_fini(&f);
 }
 
+/* One object: counts[k] = counts[k] + delta (load, add, store). */
+static uint64_t incr(tfire_t *f, const key_t_ *k, int n, uint64_t delta)
+{
+	tdif_t t;
+
+	td_init(&t);
+	declare_all(&t);
+	push_keys(&t, k, n);
+	td_emit(&t, DIF_INSTR_LDV(DIF_OP_LDGAA, GARR, 1));
+	td_setx(&t, 2, delta);
+	td_emit(&t, DIF_INSTR_FMT(DIF_OP_ADD, 1, 2, 1));
+	td_emit(&t, DIF_INSTR_STV(DIF_OP_STGAA, GARR, 1));
+	td_emit(&t, DIF_INSTR_LDV(DIF_OP_LDGAA, GARR, 3));
+	td_emit(&t, DIF_INSTR_RET(3));
+	return td_run(&t, f);
+}
+
+static void test_ks_dif_var_load_then_store_same_key(void **state)
+{
+	key_t_ a[2] = { { "k", 0 }, { NULL, 1 } }, b[2] = { { "k", 0 },
+	    { NULL, 2 } };
+	tfire_t f;
+
+	tf_init(&f);
+	assert_int_equal(incr(&f, a, 2, 1), 1);
+	assert_int_equal(incr(&f, a, 2, 1), 2);
+	assert_int_equal(incr(&f, b, 2, 5), 5);
+	assert_int_equal(incr(&f, a, 2, 1), 3);
+	/* storing 0 through the same path deletes */
+	assert_int_equal(incr(&f, a, 2, (uint64_t)-3), 0);
+	assert_int_equal(fetch(&f, DIF_OP_LDGAA, GARR, a, 2), 0);
+	assert_int_equal(incr(&f, b, 2, (uint64_t)-5), 0);
+	assert_int_equal(ks_vstate_used(f.vs), 0);
+	assert_int_equal(incr(&f, a, 2, 7), 7);
+	tf_fini(&f);
+}
+
 static void test_ks_dif_var_clause_locals(void **state)
 {
 	tfire_t f;
@@ -352,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_var_assoc_tuple_keys),
 		cmocka_unit_test(test_ks_dif_var_store_zero_deletes),
 		cmocka_unit_test(test_ks_dif_var_dynvar_drops_when_full),
+		cmocka_unit_test(test_ks_dif_var_load_then_store_same_key),
 		cmocka_unit_test(test_ks_dif_var_clause_locals),
 		cmocka_unit_test(test_ks_dif_var_undeclared_at_run_time),
 		cmocka_unit_test(test_ks_dif_var_declare_conflict),
