@@ -548,14 +548,39 @@ static void dyn_delete(ks_vstate_t *vs, dent_t *d, uint32_t *link)
 	vs->kvs_free[cls] = h;
 }
 
+/* A new block for the key in kvs_key, linked at *link; NULL (and a drop
+ * counted) when the arena is full. */
+static dent_t *dyn_insert(ks_vstate_t *vs, const vinfo_t *vi, uint64_t klen,
+    uint32_t hv, uint32_t *link)
+{
+	uint64_t bsize = round_up(sizeof (dent_t) + round_up(klen, 8) +
+	    vi->vi_size, BLK);
+	uint32_t h = dyn_alloc(vs, bsize);
+	dent_t *d;
+
+	if (h == 0) {
+		vs->kvs_dyndrops++;
+		return NULL;
+	}
+	d = dent_at(vs, h);
+	d->de_hash = hv;
+	d->de_keylen = (uint32_t)klen;
+	d->de_bsize = (uint32_t)bsize;
+	memcpy(d + 1, vs->kvs_key, klen);
+	d->de_next = *link;
+	*link = h;
+	vs->kvs_used += bsize;
+	return d;
+}
+
 void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
     uint64_t val)
 {
 	const vinfo_t *vi = need(x, (unsigned)tls, id,
 	    array ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR);
 	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
-	uint64_t klen, bsize;
-	uint32_t *link, hv, h;
+	uint64_t klen;
+	uint32_t *link, hv;
 	dent_t *d;
 
 	if (vi == NULL || (klen = build_key(x, id, tls, array, &hv)) == 0)
@@ -577,22 +602,8 @@ void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
 	if (vi->vi_byref && !vi->vi_strtype &&
 	    !ks_dif_canload(x, val, vi->vi_size))
 		return;
-	if (d == NULL) {
-		bsize = round_up(sizeof (dent_t) + round_up(klen, 8) +
-		    vi->vi_size, BLK);
-		if ((h = dyn_alloc(vs, bsize)) == 0) {
-			vs->kvs_dyndrops++;
-			return;
-		}
-		d = dent_at(vs, h);
-		d->de_hash = hv;
-		d->de_keylen = (uint32_t)klen;
-		d->de_bsize = (uint32_t)bsize;
-		memcpy(d + 1, vs->kvs_key, klen);
-		d->de_next = *link;
-		*link = h;
-		vs->kvs_used += bsize;
-	}
+	if (d == NULL && (d = dyn_insert(vs, vi, klen, hv, link)) == NULL)
+		return;
 	if (vi->vi_byref)
 		copy_value(x, vi, dent_val(d), val);
 	else
