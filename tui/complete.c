@@ -163,13 +163,13 @@ char **tui_complete(const char *line, int start, int end,
 }
 
 /*
- * A clause is complete when its braces balance (and at least one was
- * opened, or the text is a lone probe list the user ended with Enter);
- * braces inside strings, character constants and comments do not count.
+ * A clause is complete when it has opened a brace and its braces balance
+ * again, so "BEGIN" Enter "{" ... "}" reads as one clause; braces inside
+ * strings, character constants and comments do not count.
  */
 int tui_clause_complete(const char *t)
 {
-	int depth = 0;
+	int depth = 0, opened = 0;
 	char q = 0;
 
 	for (; *t != '\0'; t++) {
@@ -191,9 +191,10 @@ int tui_clause_complete(const char *t)
 				t++;
 		} else if (*t == '{') {
 			depth++;
+			opened = 1;
 		} else if (*t == '}') {
 			depth--;
 		}
 	}
-	return depth <= 0 && q == 0;
+	return opened && depth <= 0 && q == 0;
 }

@@ -250,7 +250,7 @@ static void act(struct app *a, unsigned f)
 
 static void key(struct app *a, uint32_t k, int mx, int my)
 {
-	int cols, rows;
+	int cols, rows, was;
 
 	if (k == TUI_KEY_RESIZE) {
 		tui_term_size(&cols, &rows);
@@ -266,8 +266,11 @@ static void key(struct app *a, uint32_t k, int mx, int my)
 		clause_reset(a);	/* Esc abandons a multi-line clause */
 		return;
 	}
+	was = a->l->tl_focus;
 	act(a, tui_layout_key(a->l, k, mx, my, a->m));
 	tui_session_pause(a->s, a->l->tl_paused);
+	if (k == ':' && was >= 0 && a->l->tl_focus < 0)
+		tui_prompt_key(':');	/* ':' from a pane starts a command */
 }
 
 static void draw(struct app *a)

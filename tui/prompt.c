@@ -240,9 +240,12 @@ static void be_prompt(void)
 	rl_set_prompt(P.prompt);
 }
 
+/* Add an entry and move the history position past it, so Up recalls
+ * it (add_history alone leaves the position where it was). */
 static void be_history(const char *text)
 {
 	add_history(text);
+	using_history();
 }
 
 /* ---- libedit --------------------------------------------------------------- */

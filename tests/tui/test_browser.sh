@@ -33,7 +33,7 @@ $T capture-pane -p | grep -q 'END' && { echo "END not filtered out"; exit 1; }
 $T send-keys Enter End Enter
 wait_for 'dtui> dtrace:::BEGIN { }' || exit 1
 # the cursor sits inside the braces: type an action and run it
-$T send-keys -l 'trace("hello-from-browser");'	# -l: a trailing ; is text
+$T send-keys 'trace("hello-from-browser")\;'	# tmux: \; is a literal ;
 $T send-keys Enter
 wait_for 'enabling 1: 1 probe' || exit 1
 $T send-keys Escape 1

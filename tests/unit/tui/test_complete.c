@@ -111,7 +111,8 @@ static void test_tui_clause_complete_balances_braces(void **st)
 	assert_true(tui_clause_complete("BEGIN { printf(\"{\"); }"));
 	assert_false(tui_clause_complete("BEGIN { /* } */"));
 	assert_true(tui_clause_complete("BEGIN { x = '{'; } // {"));
-	assert_true(tui_clause_complete("BEGIN"));
+	assert_false(tui_clause_complete("BEGIN\n"));	/* body follows */
+	assert_true(tui_clause_complete("BEGIN\n/1/\n{\n}\n"));
 }
 
 int main(void)
