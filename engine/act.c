@@ -240,8 +240,16 @@ static void act_printf(struct eng_pcb *pc, struct eng_node *call,
 	act = eng_act_new(pc, (uint32_t)f->f_id);
 	act->a_str = fmt->n_name;
 	act->a_uarg = (uint64_t)n;
-	for (a = fmt->n_next; a != NULL; a = a->n_next)
-		difexpr(pc, a, call->n_name);
+	for (a = fmt->n_next; a != NULL; a = a->n_next) {
+		dtrace_diftype_t *t = &difexpr(pc, a, call->n_name)->
+		    a_difo->dd_rtype;
+
+		/* C's default promotion: char and short travel as int */
+		if (t->dtdt_kind == DIF_TYPE_CTF && t->dtdt_ckind !=
+		    CTF_K_POINTER && t->dtdt_size > 0 && t->dtdt_size < 4 &&
+		    !(t->dtdt_flags & DIF_TF_BYREF))
+			t->dtdt_size = 4;
+	}
 }
 
 static struct eng_ident *agg_arg(struct eng_pcb *pc, struct eng_node *call,

@@ -1,0 +1,7 @@
+/*
+ * Asserts: raise() is destructive
+ */
+BEGIN
+{
+	raise(9);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: destructive actions need -w
+ */
+BEGIN
+{
+	system("true");
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: an aggregation alone has no effect
+ */
+BEGIN
+{
+	@a;
+}

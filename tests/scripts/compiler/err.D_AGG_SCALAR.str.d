@@ -1,0 +1,7 @@
+/*
+ * Asserts: aggregating functions take scalars
+ */
+BEGIN
+{
+	@a = sum("x");
+}

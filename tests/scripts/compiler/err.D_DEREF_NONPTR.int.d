@@ -1,0 +1,7 @@
+/*
+ * Asserts: dereferencing an integer is refused
+ */
+BEGIN
+{
+	trace(*pid);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: constant division by zero is refused
+ */
+BEGIN
+{
+	trace(10 / 0);
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: data-recording actions may not follow commit()
+ */
+BEGIN
+{
+	commit(1);
+	trace(1);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: subroutines that do not exist on Linux say so
+ */
+BEGIN
+{
+	trace(mutex_owned(0));
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: calling an unknown function is refused
+ */
+BEGIN
+{
+	trace(nosuchfunc(1));
+}

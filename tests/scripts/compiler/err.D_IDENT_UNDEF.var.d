@@ -1,0 +1,7 @@
+/*
+ * Asserts: reading a variable never assigned is refused
+ */
+BEGIN
+{
+	trace(nosuchvar);
+}

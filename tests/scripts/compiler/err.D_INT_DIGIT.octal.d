@@ -1,0 +1,7 @@
+/*
+ * Asserts: 8 is not an octal digit
+ */
+BEGIN
+{
+	trace(09);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: llquantize high magnitude above low
+ */
+BEGIN
+{
+	@a = llquantize(1, 10, 4, 2, 10);
+}

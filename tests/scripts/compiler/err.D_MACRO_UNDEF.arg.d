@@ -1,0 +1,7 @@
+/*
+ * Asserts: an undefined macro argument is refused
+ */
+BEGIN
+{
+	trace($5);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: arithmetic on a string is refused
+ */
+BEGIN
+{
+	trace(execname + 1);
+}

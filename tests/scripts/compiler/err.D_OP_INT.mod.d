@@ -1,0 +1,7 @@
+/*
+ * Asserts: % needs integral operands
+ */
+BEGIN
+{
+	trace("a" % 2);
+}

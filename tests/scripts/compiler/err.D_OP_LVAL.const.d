@@ -1,0 +1,7 @@
+/*
+ * Asserts: assigning to a constant is refused
+ */
+BEGIN
+{
+	1 = 2;
+}

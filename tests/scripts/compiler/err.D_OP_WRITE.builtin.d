@@ -1,0 +1,7 @@
+/*
+ * Asserts: built-in variables are read-only
+ */
+BEGIN
+{
+	pid = 3;
+}

@@ -1,0 +1,6 @@
+/*
+ * Asserts: a description matching no probe is refused without -Z
+ */
+nosuchprovider:::nosuchprobe
+{
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: C directives need -C
+ */
+#include <stdio.h>
+BEGIN
+{
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: printa of an unknown aggregation is refused
+ */
+BEGIN
+{
+	printa(@nosuch);
+}

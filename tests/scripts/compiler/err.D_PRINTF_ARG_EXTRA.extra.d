@@ -1,0 +1,7 @@
+/*
+ * Asserts: extra arguments are refused
+ */
+BEGIN
+{
+	printf("%d\n", 1, 2);
+}

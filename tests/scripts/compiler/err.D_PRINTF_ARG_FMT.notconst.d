@@ -1,0 +1,7 @@
+/*
+ * Asserts: the format must be a string constant
+ */
+BEGIN
+{
+	printf(execname);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: each conversion needs an argument
+ */
+BEGIN
+{
+	printf("%d %d\n", 1);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: %d wants an integer
+ */
+BEGIN
+{
+	printf("%d\n", "str");
+}

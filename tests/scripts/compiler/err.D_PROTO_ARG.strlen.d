@@ -1,0 +1,7 @@
+/*
+ * Asserts: subroutines check their argument types
+ */
+BEGIN
+{
+	trace(strlen(1));
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: count() takes no argument
+ */
+BEGIN
+{
+	@a = count(1);
+}

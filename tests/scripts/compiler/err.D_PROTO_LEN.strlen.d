@@ -1,0 +1,7 @@
+/*
+ * Asserts: subroutines check their argument count
+ */
+BEGIN
+{
+	trace(strlen("a", "b"));
+}

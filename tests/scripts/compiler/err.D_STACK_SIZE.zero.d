@@ -1,0 +1,7 @@
+/*
+ * Asserts: stack() frames must be a positive constant
+ */
+BEGIN
+{
+	stack(0);
+}

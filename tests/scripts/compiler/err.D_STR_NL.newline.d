@@ -1,0 +1,8 @@
+/*
+ * Asserts: a newline inside a string literal is refused
+ */
+BEGIN
+{
+	trace("abc
+");
+}

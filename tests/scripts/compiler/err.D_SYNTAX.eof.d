@@ -1,0 +1,6 @@
+/*
+ * Asserts: an unclosed clause is a syntax error near end of input
+ */
+BEGIN
+{
+	trace(1);

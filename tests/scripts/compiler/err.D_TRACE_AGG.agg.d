@@ -1,0 +1,7 @@
+/*
+ * Asserts: trace() of an aggregation is refused
+ */
+BEGIN
+{
+	trace(@a);
+}
