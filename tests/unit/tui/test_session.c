@@ -168,6 +168,16 @@ static void test_tui_session_commands(void **st)
 	fclose(fp);
 	unlink(path);
 	assert_non_null(strstr(buf, "@a"));
+	tui_session_command(f->s, ":clear @a");
+	if (f->m->tm_msg_err) {
+		print_message("engine: %s\n", f->m->tm_msg);
+	} else {
+		tui_agg_t *a = tui_model_agg_find(f->m, "a");
+
+		assert_string_equal(f->m->tm_msg, "cleared @a");
+		for (int i = 0; a != NULL && i < a->tag_nents; i++)
+			assert_int_equal(a->tag_ents[i].ta_value, 0);
+	}
 	assert_true(tui_session_command(f->s, ":quit") & TUI_QUIT);
 }
 
