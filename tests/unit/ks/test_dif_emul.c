@@ -607,6 +607,34 @@ static void test_ks_dif_emul_every_fault_kind(void **state)
 	}
 }
 
+static void test_ks_dif_readable_for_records(void **state)
+{
+	static char outside[16] = "not dif memory";
+	tdif_t t;
+	tfire_t f;
+	uint64_t s;
+
+	tf_init(&f);
+	td_init(&t);
+	s = (uint64_t)(uintptr_t)(t.strs + td_str(&t, "hello"));
+	assert_int_equal(ks_dif_readable(&t.dp, &f.ms, s, 0, 1), 5);
+	assert_int_equal(ks_dif_readable(&t.dp, &f.ms, s, 6, 0), 6);
+	assert_int_equal(f.ms.kms_fault, 0);
+	/* one byte past the string table */
+	assert_int_equal(ks_dif_readable(&t.dp, &f.ms, s, 7, 0), -1);
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
+	f.ms.kms_fault = 0;
+	assert_int_equal(ks_dif_readable(&t.dp, &f.ms,
+	    (uint64_t)(uintptr_t)outside, 0, 1), -1);
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
+	assert_int_equal(f.ms.kms_fault_addr, (uint64_t)(uintptr_t)outside);
+	f.ms.kms_fault = 0;
+	/* execname of the firing is readable */
+	assert_int_equal(ks_dif_readable(&t.dp, &f.ms,
+	    (uint64_t)(uintptr_t)f.ctx.kpc_execname, 0, 1), 3);
+	tf_fini(&f);
+}
+
 static void test_ks_dif_emul_goto_is_compiled(void **state)
 {
 	assert_int_equal(ks_dif_have_goto(), 1);
@@ -635,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_emul_user_loads),
 		cmocka_unit_test(test_ks_dif_emul_tuple_overflow),
 		cmocka_unit_test(test_ks_dif_emul_every_fault_kind),
+		cmocka_unit_test(test_ks_dif_readable_for_records),
 		cmocka_unit_test(test_ks_dif_emul_goto_is_compiled),
 	};
 
