@@ -11,8 +11,15 @@
  */
 #include <endian.h>
 #include <string.h>
-#include <sys/sysmacros.h>
 #include "dif_impl.h"
+
+/*
+ * getmajor/getminor decode the kernel's dev_t (MAJOR/MINOR in
+ * linux/kdev_t.h: 12 bits of major above 20 bits of minor), the form
+ * tracepoints and kernel structures carry, as Oracle's DTrace for Linux
+ * does.  (stat()'s userland st_dev uses glibc's major()/minor() form.)
+ */
+#define KS_MINORBITS	20
 
 /* Per-thread pseudo-random state (probe context: no locks, no syscalls). */
 static __thread uint64_t rng_state;
@@ -161,8 +168,8 @@ uint64_t ks_dif_call(ks_dif_exec_t *x, uint32_t subr)
 	case DIF_SUBR_alloca: return s_alloca(x);
 	case DIF_SUBR_bcopy: return s_bcopy(x);
 	case DIF_SUBR_memref: return s_memref(x);
-	case DIF_SUBR_getmajor: return major(a0);
-	case DIF_SUBR_getminor: return minor(a0);
+	case DIF_SUBR_getmajor: return (a0 & 0xffffffffu) >> KS_MINORBITS;
+	case DIF_SUBR_getminor: return a0 & ((1u << KS_MINORBITS) - 1);
 	case DIF_SUBR_htons: case DIF_SUBR_ntohs:
 		return htobe16((uint16_t)a0);
 	case DIF_SUBR_htonl: case DIF_SUBR_ntohl:
