@@ -348,6 +348,8 @@ static void compile_all(pid_t target)
 			    fl, &ca);
 			if (fp != stdin)
 				fclose(fp);
+		} else if (dtc.list) {
+			continue;	/* listed by pattern: nothing to compile */
 		} else {
 			ca.spec_kind = p->dp_kind == DTC_SPEC_ID ? ENG_SPEC_ANY
 			    : p->dp_kind;
