@@ -312,6 +312,8 @@ _Noreturn void eng_cc_nerror(struct eng_pcb *pc, const struct eng_node *n,
     __attribute__((format(printf, 4, 5)));
 void *eng_cc_alloc(struct eng_pcb *pc, size_t n);
 char *eng_cc_strdup(struct eng_pcb *pc, const char *s, size_t len);
+void *eng_cc_palloc(struct eng_pcb *pc, size_t n);	/* handle's arena */
+char *eng_cc_pstrdup(struct eng_pcb *pc, const char *s);
 struct eng_cc *eng_cc_get(eng_hdl_t *h);
 void eng_cc_free(eng_hdl_t *h);
 int eng_cc_optval(eng_hdl_t *h, const char *name, int64_t *v);
@@ -330,6 +332,7 @@ struct eng_node *eng_node_new(struct eng_pcb *pc, enum eng_nkind k,
 void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
     dtrace_probedesc_t *pd, int line);
 void eng_node_dump(const struct eng_node *n, FILE *fp, int depth);
+struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n);
 
 /* type.c */
 void eng_type_init(struct eng_cc *cc);

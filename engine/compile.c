@@ -70,6 +70,25 @@ void *eng_cc_alloc(struct eng_pcb *pc, size_t n)
 	return p;
 }
 
+/* Allocate in the handle's arena: for what outlives the program. */
+void *eng_cc_palloc(struct eng_pcb *pc, size_t n)
+{
+	void *p = eng_arena_alloc(&pc->pc_cc->cc_arena, n);
+
+	if (p == NULL)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+	return p;
+}
+
+char *eng_cc_pstrdup(struct eng_pcb *pc, const char *s)
+{
+	size_t n = strlen(s);
+	char *d = eng_cc_palloc(pc, n + 1);
+
+	memcpy(d, s, n);
+	return d;
+}
+
 char *eng_cc_strdup(struct eng_pcb *pc, const char *s, size_t len)
 {
 	char *d = eng_cc_alloc(pc, len + 1);

@@ -180,7 +180,7 @@ static const char *macro_arg(struct eng_pcb *pc, int n, const char *p)
 	const eng_cargs_t *a = pc->pc_args;
 	int64_t def = 0;
 
-	if (n < 64)
+	if (n >= 0 && n < 64)
 		pc->pc_argref[n] = 1;
 	if (a != NULL && n < a->argc && a->argv[n] != NULL)
 		return a->argv[n];
@@ -253,7 +253,12 @@ static const char *macro(struct eng_pcb *pc, struct eng_token *t,
 		p++;
 	}
 	if (isdigit((unsigned char)*p)) {
-		n = (int)strtol(p, (char **)&p, 10);
+		for (n = 0; isdigit((unsigned char)*p); p++) {
+			n = n * 10 + (*p - '0');
+			if (n > 9999)
+				lerr(pc, start, "D_MACRO_OFLOW", "macro argument "
+				    "%s is too large", "number");
+		}
 		val = macro_arg(pc, n, start);
 		if (str) {
 			settok(pc, t, T_STR, start);

@@ -141,12 +141,12 @@ static void members(struct eng_pcb *pc, struct eng_type *st)
 		struct eng_type *base = type_name(pc);
 
 		do {
-			struct eng_member *m = eng_cc_alloc(pc, sizeof(*m));
+			struct eng_member *m = eng_cc_palloc(pc, sizeof(*m));
 			struct eng_type *t = base;
 
 			while (accept(pc, '*'))
 				t = eng_type_ptr(pc, t);
-			m->m_name = expect_ident(pc);
+			m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
 			while (accept(pc, '[')) {
 				uint64_t n = expect(pc, T_INT)->tk_int;
 
@@ -215,8 +215,8 @@ static void enumerators(struct eng_pcb *pc, struct eng_type *et)
 
 		if (is(pc, '}'))
 			break;
-		ev = eng_cc_alloc(pc, sizeof(*ev));
-		ev->ev_name = expect_ident(pc);
+		ev = eng_cc_palloc(pc, sizeof(*ev));
+		ev->ev_name = eng_cc_pstrdup(pc, expect_ident(pc));
 		if (accept(pc, '=')) {
 			struct eng_node *e = assign(pc);
 
@@ -806,8 +806,8 @@ static void declaration(struct eng_pcb *pc, int scope)
 		if (nkeys >= 0) {
 			id->i_kind = ID_ARRAY;
 			id->i_nkeys = nkeys;
-			id->i_keys = eng_cc_alloc(pc, sizeof(*keys) *
-			    (size_t)nkeys);
+			id->i_keys = eng_cc_palloc(pc, sizeof(*keys) *
+			    (size_t)(nkeys + 1));
 			memcpy(id->i_keys, keys, sizeof(*keys) * (size_t)nkeys);
 		}
 	} while (accept(pc, ','));
@@ -827,7 +827,7 @@ static void typedef_decl(struct eng_pcb *pc)
 	expect(pc, ';');
 	td = eng_type_new(pc->pc_cc, t->t_kind, name);
 	*td = *t;
-	td->t_name = eng_cc_strdup(pc, name, strlen(name));
+	td->t_name = eng_cc_pstrdup(pc, name);
 	td->t_next = NULL;
 	eng_type_add(pc->pc_cc, td);
 }
@@ -855,7 +855,7 @@ static void inline_decl(struct eng_pcb *pc)
 	}
 	id->i_kind = ID_INLINE;
 	id->i_type = t;
-	id->i_inline = e;
+	id->i_inline = eng_node_copy(pc, e);
 }
 
 /* translator = "translator" type "<" type name ">" "{" {m "=" expr ";"} "}" */
@@ -888,7 +888,7 @@ static void translator(struct eng_pcb *pc)
 	id = eng_cc_ident(pc, eng_cc_strdup(pc, key, strlen(key)),
 	    SC_GLOBAL, 1);
 	id->i_kind = ID_XLATOR;
-	id->i_inline = x;
+	id->i_inline = eng_node_copy(pc, x);
 }
 
 /* provider = "provider" name "{" { "probe" name "(" types ")" ";" } "}" */
@@ -1026,6 +1026,28 @@ void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
 			    "probe description \"%s\": field too long", text);
 		strcpy(dst[k], f[i]);
 	}
+}
+
+/* A deep copy of n (and its list) in the handle's arena, for inlines and
+ * translators that outlive the program they were declared in. */
+struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n)
+{
+	struct eng_node *c;
+
+	if (n == NULL)
+		return NULL;
+	c = eng_cc_palloc(pc, sizeof(*c));
+	*c = *n;
+	if (n->n_name != NULL)
+		c->n_name = eng_cc_pstrdup(pc, n->n_name);
+	c->n_left = eng_node_copy(pc, n->n_left);
+	c->n_right = eng_node_copy(pc, n->n_right);
+	c->n_third = eng_node_copy(pc, n->n_third);
+	c->n_args = eng_node_copy(pc, n->n_args);
+	c->n_next = eng_node_copy(pc, n->n_next);
+	c->n_pdescs = NULL;
+	c->n_pred = NULL;
+	return c;
 }
 
 /* ---- AST dump, for tests and debugging --------------------------------- */
