@@ -107,8 +107,8 @@ typedef struct eng_pfarg {
 	int64_t pa_normal;		/* aggregation values: normalization */
 } eng_pfarg_t;
 /* Format fmt with args (consumed in order by conversions, '*' widths and
- * precisions) and aggs (consumed by %@ conversions).  Returns the number
- * of bytes written, or -1 with errmsg on a bad format. */
+ * precisions) and aggs (consumed by %@ conversions).  Returns 0, or -1
+ * with errmsg on a bad format. */
 int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
     const eng_pfarg_t *args, int nargs, const eng_pfarg_t *aggs, int naggs);
 

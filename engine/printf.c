@@ -295,7 +295,6 @@ int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
     const eng_pfarg_t *args, int nargs, const eng_pfarg_t *aggs, int naggs)
 {
 	int ai = 0, gi = 0;
-	long start = ftell(fp);
 
 	for (const char *s = fmt; *s != '\0'; ) {
 		struct conv cv;
@@ -328,5 +327,5 @@ int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
 		else
 			convert(h, fp, &cv, ai < nargs ? &args[ai++] : NULL);
 	}
-	return start >= 0 ? (int)(ftell(fp) - start) : 0;
+	return 0;
 }

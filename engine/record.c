@@ -369,7 +369,9 @@ static int printflike(eng_hdl_t *h, FILE *fp, const struct firing *f, int i)
 	const dtrace_recdesc_t *rec = &f->ep->ep_desc->dtepd_rec[i];
 	const char *fmt = fmtstr(h, rec->dtrd_format);
 	int want = (int)rec->dtrd_uarg, n;
-	eng_pfarg_t *args = calloc((size_t)want + 1, sizeof (*args));
+	eng_pfarg_t stackargs[16];
+	eng_pfarg_t *args = want <= 16 ? stackargs :
+	    calloc((size_t)want + 1, sizeof (*args));
 
 	if (args == NULL)
 		return 1;
@@ -397,7 +399,8 @@ static int printflike(eng_hdl_t *h, FILE *fp, const struct firing *f, int i)
 			free(s);
 		}
 	}
-	free(args);
+	if (args != stackargs)
+		free(args);
 	return 1 + n;
 }
 
