@@ -33,7 +33,7 @@
 #include "dif_impl.h"
 
 #define KS_VSTATE_NVARS	1024		/* declared variables, power of 2 */
-#define NTOK		8		/* threads with strtok state */
+#define NTOK		32		/* threads with strtok state (by tid) */
 #define BLK		16		/* arena block granularity */
 
 typedef struct vinfo {

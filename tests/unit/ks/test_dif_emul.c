@@ -541,8 +541,16 @@ static void test_ks_dif_emul_tuple_overflow(void **state)
 	for (int i = 0; i < KS_DIF_TUPLE_MAX + 1; i++)
 		td_emit(&t, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, 0));
 	td_emit(&t, DIF_INSTR_RET(0));
-	td_run1(&t, &f);
-	assert_int_equal(f, DTRACEFLT_TUPOFLOW);
+	{
+		tfire_t fi;
+
+		tf_init(&fi);
+		td_run(&t, &fi);
+		assert_int_equal(fi.ms.kms_fault, DTRACEFLT_TUPOFLOW);
+		assert_int_equal(fi.ms.kms_fault_pc, KS_DIF_TUPLE_MAX * 4);
+		assert_int_equal(fi.ms.kms_fault_addr, 0);
+		tf_fini(&fi);
+	}
 	/* POPTS and FLUSHTS make room again */
 	t.text[3] = DIF_INSTR_POPTS;
 	td_run1(&t, &f);
