@@ -413,6 +413,8 @@ static void test_ks_dif_subr_uuidstr_memstr_memref(void **state)
 	assert_string_equal(CALLS(&f, DIF_SUBR_memstr, I(a), I(' '), I(5000)),
 	    "(null)");
 	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADSIZE);
+	assert_int_equal(f.ms.kms_fault_addr, a);
+	assert_int_equal(f.ms.kms_fault_pc, 6 * 4);	/* the CALL */
 	p = (uint64_t *)(uintptr_t)CALL(&f, DIF_SUBR_memref, I(5), I(7));
 	assert_non_null(p);
 	assert_int_equal(p[0], 5);
