@@ -63,14 +63,14 @@ static int add(list_t *l, const char *a, const char *b, const char *c)
 			return 0;
 	if (l->n + 2 > l->cap) {
 		int cap = l->cap ? l->cap * 2 : 16;
-		char **nv = realloc(l->v, cap * sizeof(*nv));
+		char **nv = tui_realloc(l->v, cap * sizeof(*nv));
 
 		if (nv == NULL)
 			return -1;
 		l->v = nv;
 		l->cap = cap;
 	}
-	if ((s = malloc(la + lb + lc + 1)) == NULL)
+	if ((s = tui_malloc(la + lb + lc + 1)) == NULL)
 		return -1;
 	memcpy(s, a, la);
 	memcpy(s + la, b, lb);

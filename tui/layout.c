@@ -22,7 +22,7 @@
 
 tui_layout_t *tui_layout_new(void)
 {
-	tui_layout_t *l = calloc(1, sizeof(*l));
+	tui_layout_t *l = tui_calloc(1, sizeof(*l));
 
 	if (l == NULL)
 		return NULL;

@@ -113,7 +113,7 @@ static void on_line(const char *line, void *arg)
 	}
 	if (a->clause == NULL && line[strspn(line, " \t")] == '\0')
 		return;
-	if ((c = realloc(a->clause, old + strlen(line) + 2)) == NULL)
+	if ((c = tui_realloc(a->clause, old + strlen(line) + 2)) == NULL)
 		return;
 	strcpy(c + old, line);
 	strcat(c + old, "\n");

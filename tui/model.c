@@ -17,12 +17,12 @@
 
 tui_model_t *tui_model_new(int maxlines)
 {
-	tui_model_t *m = calloc(1, sizeof(*m));
+	tui_model_t *m = tui_calloc(1, sizeof(*m));
 
 	if (m == NULL)
 		return NULL;
 	m->tm_maxlines = maxlines > 0 ? maxlines : 10000;
-	m->tm_lines = calloc((size_t)m->tm_maxlines, sizeof(tui_line_t));
+	m->tm_lines = tui_calloc((size_t)m->tm_maxlines, sizeof(tui_line_t));
 	if (m->tm_lines == NULL) {
 		free(m);
 		return NULL;
@@ -62,7 +62,7 @@ void tui_model_free(tui_model_t *m)
 
 static void push_line(tui_model_t *m, const char *text, size_t len, int cpu)
 {
-	char *t = malloc(len + 1);
+	char *t = tui_malloc(len + 1);
 	tui_line_t *l;
 
 	if (t == NULL)
@@ -90,7 +90,7 @@ void tui_model_output(tui_model_t *m, const char *text, size_t len, int cpu)
 
 		if (nl == NULL) {
 			size_t old = m->tm_partial ? strlen(m->tm_partial) : 0;
-			char *p = realloc(m->tm_partial, old + n + 1);
+			char *p = tui_realloc(m->tm_partial, old + n + 1);
 
 			if (p == NULL)
 				return;
@@ -102,12 +102,14 @@ void tui_model_output(tui_model_t *m, const char *text, size_t len, int cpu)
 		}
 		if (m->tm_partial != NULL) {
 			size_t old = strlen(m->tm_partial);
-			char *p = realloc(m->tm_partial, old + n + 1);
+			char *p = tui_realloc(m->tm_partial, old + n + 1);
 
 			if (p != NULL) {
 				memcpy(p + old, text, n);
 				push_line(m, p, old + n, cpu);
 				free(p);
+			} else {
+				free(m->tm_partial);	/* the line is lost */
 			}
 			m->tm_partial = NULL;
 		} else {
@@ -134,7 +136,7 @@ void tui_model_message(tui_model_t *m, int is_err, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	free(m->tm_msg);
-	m->tm_msg = strdup(buf);
+	m->tm_msg = tui_strdup(buf);
 	m->tm_msg_err = is_err;
 }
 
@@ -142,7 +144,7 @@ void tui_model_message(tui_model_t *m, int is_err, const char *fmt, ...)
 
 int tui_model_setcpus(tui_model_t *m, int n)
 {
-	tui_cpu_t *c = calloc(n > 0 ? (size_t)n : 1, sizeof(*c));
+	tui_cpu_t *c = tui_calloc(n > 0 ? (size_t)n : 1, sizeof(*c));
 
 	if (c == NULL)
 		return -1;
@@ -206,7 +208,7 @@ void tui_model_error(tui_model_t *m, const char *msg)
 
 	m->tm_errors++;
 	free(m->tm_lasterr);
-	m->tm_lasterr = strdup(msg);
+	m->tm_lasterr = tui_strdup(msg);
 	if (m->tm_lasterr != NULL && n > 0 && m->tm_lasterr[n - 1] == '\n')
 		m->tm_lasterr[n - 1] = '\0';
 }
@@ -264,13 +266,13 @@ tui_agg_t *tui_model_agg_get(tui_model_t *m, const char *name, int func)
 	tui_agg_t *a = tui_model_agg_find(m, name), *na;
 
 	if (a == NULL) {
-		na = realloc(m->tm_aggs, (m->tm_naggs + 1) * sizeof(*na));
+		na = tui_realloc(m->tm_aggs, (m->tm_naggs + 1) * sizeof(*na));
 		if (na == NULL)
 			return NULL;
 		m->tm_aggs = na;
 		a = &na[m->tm_naggs];
 		memset(a, 0, sizeof(*a));
-		a->tag_name = strdup(name[0] == '@' ? name + 1 : name);
+		a->tag_name = tui_strdup(name[0] == '@' ? name + 1 : name);
 		if (a->tag_name == NULL)
 			return NULL;
 		m->tm_naggs++;
@@ -301,7 +303,7 @@ static int rehash(tui_agg_t *a, int n)
 
 	while (cap < 2 * n + 2)
 		cap *= 2;
-	t = calloc(cap, sizeof(*t));
+	t = tui_calloc(cap, sizeof(*t));
 	if (t == NULL)
 		return -1;
 	free(a->tag_hash);
@@ -332,8 +334,8 @@ static int set_buckets(tui_aggent_t *e, int n, const int64_t *b,
     char *const *labels)
 {
 	if (e->ta_nbuckets != n) {
-		int64_t *nb = calloc(n, sizeof(*nb)), *pb = calloc(n, sizeof(*pb));
-		char **nl = calloc(n, sizeof(*nl));
+		int64_t *nb = tui_calloc(n, sizeof(*nb)), *pb = tui_calloc(n, sizeof(*pb));
+		char **nl = tui_calloc(n, sizeof(*nl));
 
 		if (nb == NULL || pb == NULL || nl == NULL) {
 			free(nb);
@@ -359,7 +361,7 @@ static int set_buckets(tui_aggent_t *e, int n, const int64_t *b,
 		if (e->ta_labels[i] == NULL ||
 		    strcmp(e->ta_labels[i], labels[i]) != 0) {
 			free(e->ta_labels[i]);
-			e->ta_labels[i] = strdup(labels[i]);
+			e->ta_labels[i] = tui_strdup(labels[i]);
 		}
 	}
 	return 0;
@@ -371,7 +373,7 @@ static tui_aggent_t *new_ent(tui_agg_t *a, const char *key)
 
 	if (a->tag_nents == a->tag_cap) {
 		int cap = a->tag_cap ? a->tag_cap * 2 : 16;
-		tui_aggent_t *ne = realloc(a->tag_ents, cap * sizeof(*ne));
+		tui_aggent_t *ne = tui_realloc(a->tag_ents, cap * sizeof(*ne));
 
 		if (ne == NULL)
 			return NULL;
@@ -380,7 +382,7 @@ static tui_aggent_t *new_ent(tui_agg_t *a, const char *key)
 	}
 	e = &a->tag_ents[a->tag_nents];
 	memset(e, 0, sizeof(*e));
-	e->ta_key = strdup(key);
+	e->ta_key = tui_strdup(key);
 	if (e->ta_key == NULL)
 		return NULL;
 	a->tag_nents++;
@@ -466,14 +468,14 @@ void tui_model_agg_clear(tui_model_t *m, const char *name)
 tui_enabling_t *tui_model_enabling_add(tui_model_t *m, const char *src,
     unsigned nprobes, void *prog)
 {
-	tui_enabling_t *ne = realloc(m->tm_ens, (m->tm_nens + 1) * sizeof(*ne));
+	tui_enabling_t *ne = tui_realloc(m->tm_ens, (m->tm_nens + 1) * sizeof(*ne));
 	tui_enabling_t *e;
 
 	if (ne == NULL)
 		return NULL;
 	m->tm_ens = ne;
 	e = &ne[m->tm_nens];
-	e->te_src = strdup(src);
+	e->te_src = tui_strdup(src);
 	if (e->te_src == NULL)
 		return NULL;
 	e->te_id = m->tm_nextid++;
@@ -536,9 +538,12 @@ int tui_heat_choose(tui_model_t *m, const char *agg, const char *key)
 		if (agg != NULL && strcmp(a->tag_name,
 		    agg[0] == '@' ? agg + 1 : agg) != 0)
 			continue;
-		h->th_agg = strdup(a->tag_name);
-		h->th_key = strdup(key != NULL ? key : a->tag_ents[0].ta_key);
-		return h->th_agg != NULL && h->th_key != NULL ? 0 : -1;
+		h->th_agg = tui_strdup(a->tag_name);
+		h->th_key = tui_strdup(key != NULL ? key : a->tag_ents[0].ta_key);
+		if (h->th_agg != NULL && h->th_key != NULL)
+			return 0;
+		heat_reset(h);
+		return -1;
 	}
 	return -1;
 }
@@ -563,15 +568,15 @@ static int heat_size(tui_heat_t *h, const tui_aggent_t *e)
 
 	if (h->th_nbuckets == e->ta_nbuckets)
 		return 0;
-	c = calloc((size_t)TUI_HEAT_COLS * e->ta_nbuckets, sizeof(*c));
-	l = calloc(e->ta_nbuckets, sizeof(*l));
+	c = tui_calloc((size_t)TUI_HEAT_COLS * e->ta_nbuckets, sizeof(*c));
+	l = tui_calloc(e->ta_nbuckets, sizeof(*l));
 	if (c == NULL || l == NULL) {
 		free(c);
 		free(l);
 		return -1;
 	}
 	for (int i = 0; i < e->ta_nbuckets; i++)
-		l[i] = strdup(e->ta_labels && e->ta_labels[i] ?
+		l[i] = tui_strdup(e->ta_labels && e->ta_labels[i] ?
 		    e->ta_labels[i] : "");
 	if (h->th_labels != NULL)
 		for (int i = 0; i < h->th_nbuckets; i++)

@@ -20,7 +20,7 @@ tui_pane_t *tui_pane_new(enum tui_panek kind)
 {
 	tui_pane_t *p;
 
-	if ((unsigned)kind >= TUI_NPANES || (p = calloc(1, sizeof(*p))) == NULL)
+	if ((unsigned)kind >= TUI_NPANES || (p = tui_calloc(1, sizeof(*p))) == NULL)
 		return NULL;
 	p->tp_ops = kinds[kind];
 	p->tp_follow = 1;

@@ -60,7 +60,7 @@ static int *order(const tui_pane_t *p, const tui_agg_t *a)
 
 	if (p->tp_sort == 0 || a->tag_nents < 2)
 		return NULL;
-	if ((ix = malloc(a->tag_nents * sizeof(*ix))) == NULL)
+	if ((ix = tui_malloc(a->tag_nents * sizeof(*ix))) == NULL)
 		return NULL;
 	for (int i = 0; i < a->tag_nents; i++)
 		ix[i] = i;

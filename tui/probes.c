@@ -79,19 +79,19 @@ int tui_probes_add(tui_probes_t *p, uint32_t id, const char *prov,
 
 	if (p->tp_n == p->tp_cap) {
 		int cap = p->tp_cap ? p->tp_cap * 2 : 256;
-		tui_probe_t *np = realloc(p->tp_probes, cap * sizeof(*np));
+		tui_probe_t *np = tui_realloc(p->tp_probes, cap * sizeof(*np));
 		unsigned char *nm;
 
 		if (np == NULL)
 			return -1;
 		p->tp_probes = np;
-		nm = realloc(p->tp_match, cap);
+		nm = tui_realloc(p->tp_match, cap);
 		if (nm == NULL)
 			return -1;
 		p->tp_match = nm;
 		p->tp_cap = cap;
 	}
-	if ((buf = malloc(l0 + l1 + l2 + l3)) == NULL)
+	if ((buf = tui_malloc(l0 + l1 + l2 + l3)) == NULL)
 		return -1;
 	pr = &p->tp_probes[p->tp_n];
 	pr->tp_id = id;
@@ -245,7 +245,7 @@ static int add_row(tui_probes_t *p, int depth, int first)
 {
 	if (p->tp_nrows == p->tp_rowcap) {
 		int cap = p->tp_rowcap ? p->tp_rowcap * 2 : 256;
-		tui_prow_t *nr = realloc(p->tp_rows, cap * sizeof(*nr));
+		tui_prow_t *nr = tui_realloc(p->tp_rows, cap * sizeof(*nr));
 
 		if (nr == NULL)
 			return -1;
@@ -307,12 +307,12 @@ void tui_probes_toggle(tui_probes_t *p, int r)
 			return;
 		}
 	}
-	char **no = realloc(p->tp_open, (p->tp_nopen + 1) * sizeof(*no));
+	char **no = tui_realloc(p->tp_open, (p->tp_nopen + 1) * sizeof(*no));
 
 	if (no == NULL)
 		return;
 	p->tp_open = no;
-	if ((no[p->tp_nopen] = strdup(buf)) != NULL)
+	if ((no[p->tp_nopen] = tui_strdup(buf)) != NULL)
 		p->tp_nopen++;
 	tui_probes_rebuild(p);
 }

@@ -78,7 +78,7 @@ static void push(const char *bytes, size_t n)
 static void deliver(char *line)
 {
 	if (line == NULL)	/* Ctrl-D on an empty line */
-		line = strdup(":quit");
+		line = tui_strdup(":quit");
 	if (line == NULL)
 		return;
 	P.line_cb(line, P.arg);
@@ -96,7 +96,7 @@ static void show_matches(char **m, int n)
 		len += strlen(m[i]) + 2;
 	if (len > 4000)
 		len = 4000;
-	if ((P.matches = malloc(len + 1)) == NULL)
+	if ((P.matches = tui_malloc(len + 1)) == NULL)
 		return;
 	P.matches[0] = '\0';
 	for (int i = 0, used = 0; i < n; i++) {
@@ -133,7 +133,7 @@ static char **matches(const char *line, int start, int end, char **lcd)
 			}
 	if (n > 1)
 		show_matches(m, (int)n);
-	*lcd = strndup(m[0], k);
+	*lcd = tui_strndup(m[0], k);
 	return m;
 }
 
@@ -181,7 +181,7 @@ static char **complete(const char *text, int start, int end)
 		return NULL;
 	while (m[n] != NULL)
 		n++;
-	if (lcd == NULL || (r = malloc((n + 2) * sizeof(*r))) == NULL) {
+	if (lcd == NULL || (r = tui_malloc((n + 2) * sizeof(*r))) == NULL) {
 		free(lcd);
 		free_list(m);
 		return NULL;
@@ -336,7 +336,7 @@ static void be_feed(void)
 			continue;
 		if (buf[count - 1] != '\n' && buf[count - 1] != '\r')
 			continue;
-		char *line = strndup(buf, count - 1);
+		char *line = tui_strndup(buf, count - 1);
 
 		/* leaving and re-entering unbuffered mode starts a new line */
 		el_set(P.el, EL_UNBUFFERED, 0);
@@ -562,7 +562,7 @@ void tui_prompt_clear_matches(void)
  * per entry: the newlines of a multi-line clause become spaces). */
 void tui_prompt_remember(const char *text)
 {
-	char *one = strdup(text);
+	char *one = tui_strdup(text);
 	size_t n;
 	FILE *fp;
 

@@ -74,7 +74,7 @@ static void on_err(const eng_errdata_t *ed, void *arg)
 
 tui_session_t *tui_session_new(tui_model_t *m, char *err, size_t errlen)
 {
-	tui_session_t *s = calloc(1, sizeof(*s));
+	tui_session_t *s = tui_calloc(1, sizeof(*s));
 
 	if (s == NULL) {
 		snprintf(err, errlen, "out of memory");

@@ -15,7 +15,7 @@
 
 tui_surface_t *tui_surface_new(int cols, int rows)
 {
-	tui_surface_t *s = calloc(1, sizeof(*s));
+	tui_surface_t *s = tui_calloc(1, sizeof(*s));
 
 	if (s == NULL)
 		return NULL;
@@ -42,7 +42,7 @@ int tui_surface_resize(tui_surface_t *s, int cols, int rows)
 		cols = 1;
 	if (rows < 1)
 		rows = 1;
-	c = calloc((size_t)cols * rows, sizeof(*c));
+	c = tui_calloc((size_t)cols * rows, sizeof(*c));
 	if (c == NULL)
 		return -1;
 	free(s->ts_cells);

@@ -286,7 +286,7 @@ static int load_file(tui_theme_t *t, const char *path, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	text = malloc(65537);
+	text = tui_malloc(65537);
 	if (text == NULL) {
 		fclose(fp);
 		snprintf(err, errlen, "%s: out of memory", path);

@@ -36,6 +36,17 @@
 #define TUI_ROLE_ENUM(e, s) TUI_R_##e,
 enum tui_role { TUI_ROLES(TUI_ROLE_ENUM) TUI_NROLES };
 
+/* ---- memory (mem.c): every TUI allocation, with a failure hook --------- */
+
+void *tui_malloc(size_t n);
+void *tui_calloc(size_t n, size_t size);
+void *tui_realloc(void *p, size_t n);
+char *tui_strdup(const char *s);
+char *tui_strndup(const char *s, size_t n);
+/* Tests: the allocation n from now fails (0: the next); -1 disarms.
+ * Returns the previous setting's count left (-1 once it has fired). */
+long tui_mem_fail_after(long n);
+
 /* ---- surface: an in-memory grid of cells ------------------------------ */
 
 typedef struct tui_cell {
