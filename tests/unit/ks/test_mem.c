@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <signal.h>
 #include "ks_test.h"
+#include "ks_impl.h"
 
 /* DIF: x[arg0] = arg0; return arg0 (a global associative array). */
 static uint32_t assoc_store(dofb_t *b)
@@ -91,6 +92,9 @@ static void bounded_memory(void **state)
 	}
 	after = mallinfo2().uordblks;
 	assert_int_equal(after, before);
+	/* 200,000 distinct keys went into 64 KiB of dynamic variables */
+	assert_true(ks_vstate_used(st->st_vstate) <= (64 << 10));
+	assert_true(kt_status(st).dtst_dyndrops > 0);
 	ks_close(st);
 }
 
