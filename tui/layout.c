@@ -4,7 +4,9 @@
  *
  *   row 0          status: state, enabled probes, events/s, drops, errors
  *   row 1          tabs: one per pane, the focused one highlighted
- *   rows 2..       the focused pane (tui_layout_area)
+ *   rows 2..       the focused pane (tui_layout_area); from SPLIT_COLS
+ *                  columns, Output on the left and the focused (or last
+ *                  focused) other pane on the right
  *   ...            earlier lines of a multi-line clause
  *   prompt row     "dtui> " and the line being edited, match hint at right
  *   below it       the message (compile error with caret) or completions
@@ -18,6 +20,7 @@
 #include "tui.h"
 
 #define MSG_MAX 4	/* message rows under the prompt */
+#define SPLIT_COLS 160	/* from this width, two panes side by side */
 #define PREV_MAX 3	/* earlier clause lines shown */
 
 tui_layout_t *tui_layout_new(void)
@@ -33,6 +36,7 @@ tui_layout_t *tui_layout_new(void)
 		}
 	}
 	l->tl_focus = -1;
+	l->tl_second = TUI_P_AGGS;
 	tui_layout_resize(l, 80, 24);
 	return l;
 }
@@ -195,12 +199,54 @@ static void draw_help(const tui_layout_t *l, tui_surface_t *s)
 		tui_surface_puts(s, 1, y++, TUI_R_HELP, cmds[i]);
 }
 
+/* The panes shown and their columns: one, or on wide screens Output on
+ * the left and the focused (or last focused) other pane on the right. */
+static int shown(const tui_layout_t *l, int idx[2], int x[2], int w[2])
+{
+	int cur = l->tl_focus >= 0 ? l->tl_focus : l->tl_last;
+
+	if (l->tl_cols < SPLIT_COLS) {
+		idx[0] = cur;
+		x[0] = 0;
+		w[0] = l->tl_cols;
+		return 1;
+	}
+	idx[0] = TUI_P_OUTPUT;
+	idx[1] = cur != TUI_P_OUTPUT ? cur : l->tl_second;
+	x[0] = 0;
+	w[0] = l->tl_cols / 2;
+	x[1] = w[0] + 1;		/* a separator column between */
+	w[1] = l->tl_cols - x[1];
+	return 2;
+}
+
+static void draw_panes(tui_layout_t *l, tui_surface_t *s,
+    const tui_model_t *m, int y0, int h)
+{
+	int idx[2], x[2], w[2], n = shown(l, idx, x, w);
+
+	tui_surface_clip(s, 0, y0, l->tl_cols, h);
+	tui_surface_clear(s, TUI_R_NORMAL);
+	for (int i = 0; i < n; i++) {
+		tui_pane_t *p = l->tl_panes[idx[i]];
+
+		tui_surface_clip(s, x[i], y0, w[i], h);
+		if (p->tp_ops->resize != NULL)
+			p->tp_ops->resize(p, w[i], h);
+		p->tp_ops->draw(p, s, m);
+	}
+	if (n == 2) {
+		tui_surface_clip(s, x[1] - 1, y0, 1, h);
+		for (int y = 0; y < h; y++)
+			tui_surface_putc(s, 0, y, TUI_R_DIM, 0x2502);
+	}
+}
+
 void tui_layout_draw(tui_layout_t *l, tui_surface_t *s, const tui_model_t *m,
     const tui_prompt_view_t *pv)
 {
 	tui_prompt_view_t none = { "dtui> ", NULL, "", 0, NULL };
-	int y0, h, show = l->tl_focus >= 0 ? l->tl_focus : l->tl_last;
-	tui_pane_t *p = l->tl_panes[show];
+	int y0, h;
 
 	if (pv == NULL)
 		pv = &none;
@@ -209,11 +255,7 @@ void tui_layout_draw(tui_layout_t *l, tui_surface_t *s, const tui_model_t *m,
 	tui_surface_clip(s, 0, 0, s->ts_cols, s->ts_rows);
 	draw_status(l, s, m);
 	draw_tabs(l, s);
-	tui_surface_clip(s, 0, y0, l->tl_cols, h);
-	tui_surface_clear(s, TUI_R_NORMAL);
-	if (p->tp_ops->resize != NULL)
-		p->tp_ops->resize(p, l->tl_cols, h);
-	p->tp_ops->draw(p, s, m);
+	draw_panes(l, s, m, y0, h);
 	draw_prompt(l, s, m, pv);
 	if (l->tl_help)
 		draw_help(l, s);
@@ -233,6 +275,8 @@ static unsigned focus(tui_layout_t *l, int i)
 	l->tl_focus = i;
 	if (i >= 0)
 		l->tl_last = i;
+	if (i >= 0 && i != TUI_P_OUTPUT)
+		l->tl_second = i;
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -252,11 +296,15 @@ static unsigned click(tui_layout_t *l, int mx, int my, tui_model_t *m)
 		return TUI_HANDLED;
 	}
 	if (my >= y0 && my < y0 + h) {
-		int show = l->tl_focus >= 0 ? l->tl_focus : l->tl_last;
-		tui_cmd_t c = { TUI_C_CLICK, TUI_KEY_MOUSE, mx, my - y0 };
-		tui_pane_t *p = l->tl_panes[show];
+		int idx[2], x[2], w[2], k = shown(l, idx, x, w) - 1;
+		tui_cmd_t c = { TUI_C_CLICK, TUI_KEY_MOUSE, 0, my - y0 };
+		tui_pane_t *p;
 
-		focus(l, show);
+		while (k > 0 && mx < x[k])
+			k--;
+		c.tc_x = mx - x[k];
+		p = l->tl_panes[idx[k]];
+		focus(l, idx[k]);
 		return p->tp_ops->handle(p, &c, m) | TUI_REDRAW;
 	}
 	if (my >= l->tl_prompt_y)

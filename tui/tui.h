@@ -377,6 +377,7 @@ typedef struct tui_layout {
 	int tl_cols, tl_rows;
 	int tl_cur_x, tl_cur_y;	/* cursor position after drawing */
 	int tl_last;		/* pane focused before the prompt */
+	int tl_second;		/* wide screens: the pane beside Output */
 	int tl_prompt_y;	/* row of the prompt line */
 } tui_layout_t;
 

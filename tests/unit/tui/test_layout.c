@@ -351,6 +351,30 @@ static void test_aggs_pane_click_selects_aggregation(void **st)
 	    ":trunc @lat 10");
 }
 
+static void test_layout_wide_screen_shows_output_beside_pane(void **st)
+{
+	fx_t *f = *st;
+	tui_surface_t *wide = tui_surface_new(160, 40), *keep = f->s;
+	int y;
+
+	f->s = wide;
+	tui_layout_resize(f->l, 160, 40);
+	f->l->tl_focus = TUI_P_AGGS;
+	draw(f);
+	y = find(f, "@lat");
+	assert_true(y > 1);
+	assert_true(strstr(row(f, y), "@lat") - row(f, y) > 80);
+	assert_true(find(f, "line 40") > 1);	/* output on the left */
+	assert_int_equal(tui_surface_role_at(wide, 80, y), TUI_R_DIM);
+	tui_layout_key(f->l, TUI_KEY_MOUSE, 10, 5, f->m);	/* left half */
+	assert_int_equal(f->l->tl_focus, TUI_P_OUTPUT);
+	draw(f);
+	assert_true(find(f, "@lat") > 1);	/* aggregations stay beside */
+	f->s = keep;
+	tui_layout_resize(f->l, 80, 24);
+	tui_surface_free(wide);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_heat_pane_draws_newest_on_right),
 		cmocka_unit_test(test_heat_pane_left_right_cycles_keys),
 		cmocka_unit_test(test_aggs_pane_click_selects_aggregation),
+		cmocka_unit_test(test_layout_wide_screen_shows_output_beside_pane),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
