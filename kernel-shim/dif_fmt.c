@@ -185,20 +185,21 @@ static uint64_t jvalue(ks_dif_exec_t *x, jcur_t *j)
 		return 0;
 	e = j->i;
 	if (j->s[b] != '"') {
-		if ((d = ks_dif_newstr(x, e - b)) != NULL)
-			memcpy(d, j->s + b, e - b);
-		return (uint64_t)(uintptr_t)d;
+		if ((d = ks_dif_newstr(x, e - b)) == NULL)
+			return 0;
+		memcpy(d, j->s + b, e - b < ks_dif_strmax(x) ? e - b :
+		    ks_dif_strmax(x));
+		return ks_dif_strend(x, d, e - b);
 	}
 	if ((d = ks_dif_newstr(x, e - b - 2)) == NULL)
 		return 0;
-	for (uint64_t i = b + 1; i < e - 1; i++) {
+	for (uint64_t i = b + 1; i < e - 1 && k < ks_dif_strmax(x); i++) {
 		if (j->s[i] == '\\' && i + 1 < e - 1)
 			d[k++] = unescape(j->s[++i]);
 		else
 			d[k++] = j->s[i];
 	}
-	d[k] = '\0';
-	return (uint64_t)(uintptr_t)d;
+	return ks_dif_strend(x, d, k);
 }
 
 static uint64_t s_json(ks_dif_exec_t *x)
@@ -218,9 +219,10 @@ static uint64_t text(ks_dif_exec_t *x, const char *s)
 	uint64_t n = strlen(s);
 	char *d = ks_dif_newstr(x, n);
 
-	if (d != NULL)
-		memcpy(d, s, n);
-	return (uint64_t)(uintptr_t)d;
+	if (d == NULL)
+		return 0;
+	memcpy(d, s, n < ks_dif_strmax(x) ? n : ks_dif_strmax(x));
+	return ks_dif_strend(x, d, n);
 }
 
 /* Format the address of family af (AF_INET, or AF_INET6 in Linux's or

@@ -109,8 +109,20 @@ uint64_t ks_dif_call_fmt(ks_dif_exec_t *x, uint32_t subr, int *handled);
 /* The string argument i: its address (checked readable, length in *lenp),
  * or NULL after a fault. */
 const char *ks_dif_str_arg(ks_dif_exec_t *x, unsigned i, uint64_t *lenp);
-/* A new scratch string of len bytes plus NUL; NULL after NOSCRATCH. */
+/*
+ * Strings DIF makes hold at most strsize - 1 characters and a NUL, so each
+ * fits a strsize-byte record with its terminator (as DTrace's strjoin and
+ * copyinstr).  ks_dif_newstr: scratch for len characters plus a NUL (NULL
+ * after NOSCRATCH); ks_dif_strend: cut d at min(n, strsize - 1) and
+ * return its address.
+ */
 char *ks_dif_newstr(ks_dif_exec_t *x, uint64_t len);
+uint64_t ks_dif_strend(ks_dif_exec_t *x, char *d, uint64_t n);
+/* The longest string DIF makes: strsize - 1 characters. */
+static inline uint64_t ks_dif_strmax(const ks_dif_exec_t *x)
+{
+	return x->kdx_ms->kms_strsize > 0 ? x->kdx_ms->kms_strsize - 1 : 0;
+}
 
 /* Argument i of the current call (0 when absent). */
 static inline uint64_t ks_dif_arg(const ks_dif_exec_t *x, unsigned i)

@@ -35,7 +35,17 @@ const char *ks_dif_str_arg(ks_dif_exec_t *x, unsigned i, uint64_t *lenp)
 
 char *ks_dif_newstr(ks_dif_exec_t *x, uint64_t len)
 {
-	return ks_dif_alloc(x, len + 1);
+	uint64_t max = ks_dif_strmax(x);
+
+	return ks_dif_alloc(x, (len < max ? len : max) + 1);
+}
+
+uint64_t ks_dif_strend(ks_dif_exec_t *x, char *d, uint64_t n)
+{
+	uint64_t max = ks_dif_strmax(x);
+
+	d[n < max ? n : max] = '\0';
+	return (uint64_t)(uintptr_t)d;
 }
 
 static uint64_t ptr(const void *p)
@@ -48,8 +58,8 @@ static uint64_t mkstr(ks_dif_exec_t *x, const char *s, uint64_t n)
 {
 	char *d;
 
-	if (n > x->kdx_ms->kms_strsize)
-		n = x->kdx_ms->kms_strsize;
+	if (n > ks_dif_strmax(x))
+		n = ks_dif_strmax(x);
 	if ((d = ks_dif_newstr(x, n)) == NULL)
 		return 0;
 	memcpy(d, s, n);
@@ -66,8 +76,8 @@ static uint64_t s_strjoin(ks_dif_exec_t *x)
 	if (b == NULL)
 		return 0;
 	n = la + lb;
-	if (n > x->kdx_ms->kms_strsize)
-		n = x->kdx_ms->kms_strsize;
+	if (n > ks_dif_strmax(x))
+		n = ks_dif_strmax(x);
 	if ((d = ks_dif_newstr(x, n)) == NULL)
 		return 0;
 	memcpy(d, a, la < n ? la : n);
@@ -201,7 +211,7 @@ static uint64_t s_cleanpath(ks_dif_exec_t *x)
 {
 	uint64_t len, n = 0, i = 0;
 	const char *s = ks_dif_str_arg(x, 0, &len);
-	char *d = s ? ks_dif_newstr(x, len + 1) : NULL;
+	char *d = s ? ks_dif_alloc(x, len + 2) : NULL;
 	int abs;
 
 	if (d == NULL)
@@ -233,8 +243,7 @@ static uint64_t s_cleanpath(ks_dif_exec_t *x)
 		d[n++] = '/';
 	if (n == 0 && len > 0)
 		d[n++] = '.';
-	d[n] = '\0';
-	return ptr(d);
+	return ks_dif_strend(x, d, n);
 }
 
 /* strchr/strrchr(s, c): pointer into s, or 0. */
@@ -375,6 +384,8 @@ static uint64_t s_case(ks_dif_exec_t *x, int upper)
 
 	if (d == NULL)
 		return 0;
+	if (n > ks_dif_strmax(x))
+		n = ks_dif_strmax(x);
 	for (uint64_t i = 0; i < n; i++) {
 		char c = s[i];
 
@@ -402,9 +413,9 @@ static uint64_t s_memstr(ks_dif_exec_t *x)
 	}
 	if (!ks_dif_canload(x, a, len) || (d = ks_dif_newstr(x, len)) == NULL)
 		return 0;
-	for (uint64_t i = 0; i < len; i++)
+	for (uint64_t i = 0; i < len && i < ks_dif_strmax(x); i++)
 		d[i] = (s[i] == '\0' && i + 1 < len) ? c : s[i];
-	return ptr(d);
+	return ks_dif_strend(x, d, len);
 }
 
 uint64_t ks_dif_call_str(ks_dif_exec_t *x, uint32_t subr, int *handled)

@@ -49,15 +49,16 @@ static uint64_t s_copyin(ks_dif_exec_t *x)
 	return (uint64_t)(uintptr_t)p;
 }
 
-/* copyinstr(uaddr [, maxlen]): at most strsize (and maxlen) bytes. */
+/* copyinstr(uaddr [, maxlen]): at most strsize (and maxlen) bytes with
+ * the NUL, as DTrace: copyinstr(a, 8) gives at most 7 characters. */
 static uint64_t s_copyinstr(ks_dif_exec_t *x)
 {
-	uint64_t size = x->kdx_ms->kms_strsize;
+	uint64_t size = ks_dif_strmax(x);
 	int64_t n;
 	char *p;
 
-	if (x->kdx_ntup > 1 && ks_dif_arg(x, 1) < size)
-		size = ks_dif_arg(x, 1);
+	if (x->kdx_ntup > 1 && ks_dif_arg(x, 1) <= size)
+		size = ks_dif_arg(x, 1) > 0 ? ks_dif_arg(x, 1) - 1 : 0;
 	if ((p = ks_dif_alloc(x, size + 1)) == NULL)
 		return 0;
 	n = ks_dif_copyinstr(x, ks_dif_arg(x, 0), p, size);

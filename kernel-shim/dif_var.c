@@ -344,6 +344,8 @@ static int copy_value(ks_dif_exec_t *x, const vinfo_t *vi, char *dst,
 
 		if (len < 0)
 			return -1;
+		if ((uint64_t)len > ks_dif_strmax(x))
+			len = (int64_t)ks_dif_strmax(x);
 		memmove(dst, (const void *)(uintptr_t)val, (size_t)len);
 		dst[len] = '\0';
 		return 0;

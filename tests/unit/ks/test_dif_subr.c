@@ -94,9 +94,17 @@ static void test_ks_dif_subr_strlen_strjoin(void **state)
 	    "foobar");
 	assert_string_equal(CALLS(&f, DIF_SUBR_strjoin, S(""), S("")), "");
 	tf_fini(&f);
+	/* strsize counts the NUL (Oracle's tst.strjoin-capped-size) */
+	tf_init_sized(&f, 4096, 11);
+	assert_string_equal(CALLS(&f, DIF_SUBR_strjoin, S("dtrace"),
+	    S("BEGIN")), "dtraceBEGI");
+	assert_string_equal(CALLS(&f, DIF_SUBR_toupper, S("abcdefghijkl")),
+	    "ABCDEFGHIJ");
+	assert_string_equal(CALLS(&f, DIF_SUBR_lltostr, I(INT64_MIN)),
+	    "-922337203");
+	tf_fini(&f);
+	/* reading a string stops at strsize bytes */
 	tf_init_sized(&f, 4096, 4);
-	assert_string_equal(CALLS(&f, DIF_SUBR_strjoin, S("foo"), S("bar")),
-	    "foob");
 	assert_int_equal(CALL(&f, DIF_SUBR_strlen, S("abcdefg")), 4);
 	tf_fini(&f);
 }
@@ -470,8 +478,14 @@ static void test_ks_dif_subr_copyin(void **state)
 	assert_memory_equal((const void *)(uintptr_t)p, word, 8);
 	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I((uintptr_t)word)),
 	    "copy me");
+	/* maxlen counts the NUL: copyinstr(a, 8) of "copy me" is whole,
+	 * copyinstr(a, 4) is "cop" */
 	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I((uintptr_t)word),
-	    I(4)), "copy");
+	    I(8)), "copy me");
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I((uintptr_t)word),
+	    I(4)), "cop");
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I((uintptr_t)word),
+	    I(0)), "");
 	assert_int_equal(CALL(&f, DIF_SUBR_copyin, I(8), I(4)), 0);
 	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
 	assert_int_equal(f.ms.kms_fault_addr, 8);
@@ -480,7 +494,7 @@ static void test_ks_dif_subr_copyin(void **state)
 	tf_fini(&f);
 	tf_init_sized(&f, 4096, 4);
 	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I((uintptr_t)word)),
-	    "copy");
+	    "cop");
 	tf_fini(&f);
 }
 
