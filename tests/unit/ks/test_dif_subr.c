@@ -109,29 +109,42 @@ static void test_ks_dif_subr_strlen_strjoin(void **state)
 	tf_fini(&f);
 }
 
+/* substr() of "foobarbazbop" agrees with Perl's substr, as in DTrace's
+ * test suite (tst.substr.d). */
 static void test_ks_dif_subr_substr(void **state)
 {
 	static const struct { int64_t i, len; int has_len; const char *want; }
 	c[] = {
-		{ 1, 0, 0, "ello" }, { 1, 2, 1, "el" }, { -2, 0, 0, "lo" },
-		{ -10, 7, 1, "he" }, { -10, 3, 1, "" }, { 10, 0, 0, "" },
-		{ 5, 0, 0, "" }, { 1, -1, 1, "ell" }, { 0, 100, 1, "hello" },
-		{ 0, -10, 1, "" }, { 4, 1, 1, "o" }, { -5, 0, 0, "hello" },
+		{ 3, 0, 0, "barbazbop" }, { 300, 0, 0, "" },
+		{ -10, 0, 0, "obarbazbop" }, { 0, 0, 0, "foobarbazbop" },
+		{ 1, 0, 0, "oobarbazbop" }, { 11, 0, 0, "p" }, { 12, 0, 0, "" },
+		{ 13, 0, 0, "" }, { 8, 20, 1, "zbop" }, { 4, 4, 1, "arba" },
+		{ 5, 8, 1, "rbazbop" }, { 5, 9, 1, "rbazbop" },
+		{ 400, 20, 1, "" }, { 400, 0, 1, "" }, { 400, -1, 1, "" },
+		{ 3, 0, 1, "" }, { 3, -1, 1, "barbazbo" }, { 3, -4, 1, "barba" },
+		{ 3, -20, 1, "" }, { -10, -5, 1, "obarb" },
+		{ 0, 400, 1, "foobarbazbop" }, { -1, 400, 1, "p" },
+		{ -1, 0, 1, "" }, { -1, -1, 1, "" },
+		{ -24, 24, 1, "foobarbazbop" }, { -24, 12, 1, "" },
+		{ -24, 13, 1, "f" }, { -12, 12, 1, "foobarbazbop" },
+		{ -12, 11, 1, "foobarbazbo" },
 	};
 	tfire_t f;
 
-	tf_init(&f);
+	tf_init_sized(&f, 4096, 32);
 	for (size_t k = 0; k < sizeof (c) / sizeof (c[0]); k++) {
 		const char *got = c[k].has_len ?
-		    CALLS(&f, DIF_SUBR_substr, S("hello"), I(c[k].i),
-		    I(c[k].len)) : CALLS(&f, DIF_SUBR_substr, S("hello"),
-		    I(c[k].i));
+		    CALLS(&f, DIF_SUBR_substr, S("foobarbazbop"), I(c[k].i),
+		    I(c[k].len)) : CALLS(&f, DIF_SUBR_substr,
+		    S("foobarbazbop"), I(c[k].i));
 
 		if (strcmp(got, c[k].want) != 0)
-			fail_msg("substr(\"hello\", %lld, %lld) = \"%s\", want "
-			    "\"%s\"", (long long)c[k].i, (long long)c[k].len,
-			    got, c[k].want);
+			fail_msg("substr(\"foobarbazbop\", %lld, %lld) = \"%s\", "
+			    "want \"%s\"", (long long)c[k].i,
+			    (long long)c[k].len, got, c[k].want);
 	}
+	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("CRAIG: Positioned "
+	    "them, I don't know... I'm fairly wide guy."), I(100), I(10)), "");
 	tf_fini(&f);
 }
 
