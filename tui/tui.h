@@ -3,15 +3,20 @@
  * themes, and the engine session that feeds the model.
  *
  * Layering (STYLE.md section 10):
- *   model   (model.c, probes.c, hist.c)  plain C, no curses, no engine;
- *   view    (pane_*.c, layout.c)         panes draw the model into a
- *                                        tui_surface (a grid of cells);
+ *   model   (model.c, probes.c, hist.c,  plain C, no curses, no engine;
+ *            complete.c, save.c, theme.c)
+ *   view    (surface.c, pane*.c,         panes draw the model into a
+ *            layout.c)                   tui_surface (a grid of cells);
  *   input   (keys.c)                     key codes -> tui_cmd, handled by
  *                                        the focused pane, which returns
  *                                        TUI_* flags and never draws;
  *   engine  (session.c)                  the only file calling engine.h;
  *   prompt  (prompt.c)                   readline or libedit, hidden here;
- *   term    (term.c)                     the only file calling curses.
+ *   term    (term.c)                     the only file calling curses;
+ *   main.c                               options and the event loop.
+ * Every allocation goes through mem.c (tests can fail the Nth).  Errors
+ * come back as -1/NULL with a message in the model or an err buffer;
+ * nothing here prints or exits except main.c and term.c's fatal path.
  * Unit tests build a model by hand, feed commands to panes and compare
  * surface rows as text.
  */
