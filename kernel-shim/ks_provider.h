@@ -116,6 +116,18 @@ void ks_probe_fire(const ks_probe_ctx_t *ctx);
 /* Fill the process fields of ctx for the calling thread (tests, timers). */
 void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
 
+/*
+ * Optional, for the shim to define (providers reference them weakly and
+ * work without them):
+ * ks_provider_drops: the kernel lost n events on cpu before the provider
+ * could read them (perf ring overrun); count them as drops on that CPU.
+ * ks_probe_wants_stack: nonzero if an ECB on the probe records stack(),
+ * ustack(), caller/ucaller or uregs, so the provider samples call chains
+ * only then (without it, every perf event samples them: slower).
+ */
+void ks_provider_drops(uint32_t cpu, uint64_t n);
+int ks_probe_wants_stack(dtrace_id_t id);
+
 /* Monotonic and wall clocks in ns, as the shim uses them. */
 uint64_t ks_gethrtime(void);
 uint64_t ks_getwalltime(void);

@@ -71,7 +71,8 @@ static prov_perf_src_t *graveyard;
 static ring_t *rings;
 static int ncpu;
 static unsigned ring_kb;
-static int epfd = -1, stopfd = -1;
+static int epfd = -1, stopfd = -1, flushfd = -1;
+static uint64_t passes;			/* drain passes completed */
 static pthread_t drainer;
 static int draining;
 static uint64_t wall_off;		/* realtime - monotonic, per pass */
@@ -213,10 +214,13 @@ static int rings_start(void)
 	rings = calloc((size_t)ncpu, sizeof(*rings));
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (rings == NULL || epfd < 0 || stopfd < 0)
+	flushfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rings == NULL || epfd < 0 || stopfd < 0 || flushfd < 0)
 		goto fail;
 	ev.data.u32 = UINT32_MAX;
 	epoll_ctl(epfd, EPOLL_CTL_ADD, stopfd, &ev);
+	ev.data.u32 = UINT32_MAX - 1;
+	epoll_ctl(epfd, EPOLL_CTL_ADD, flushfd, &ev);
 	for (int c = 0; c < ncpu; c++) {
 		if (ring_open(&rings[c], c) != 0)
 			continue;
@@ -599,13 +603,34 @@ static void *drain_main(void *arg)
 	for (;;) {
 		int n = epoll_wait(epfd, evs, 64, 20);
 
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
+			uint64_t v;
+
 			if (evs[i].data.u32 == UINT32_MAX)
 				return NULL;
+			if (evs[i].data.u32 == UINT32_MAX - 1)
+				(void)!read(flushfd, &v, sizeof(v));
+		}
 		wall_off = ks_getwalltime() - ks_gethrtime();
 		drain_pass(tmp);
 		bury();
+		__atomic_add_fetch(&passes, 1, __ATOMIC_RELEASE);
 	}
+}
+
+void prov_perf_flush(void)
+{
+	uint64_t one = 1, start;
+
+	if (!draining || pthread_equal(pthread_self(), drainer))
+		return;
+	start = __atomic_load_n(&passes, __ATOMIC_ACQUIRE);
+	if (write(flushfd, &one, sizeof(one)) != sizeof(one))
+		return;
+	/* the pass in progress may have begun before the request */
+	for (int i = 0; i < 1000 &&
+	    __atomic_load_n(&passes, __ATOMIC_ACQUIRE) < start + 2; i++)
+		usleep(500);
 }
 
 /* ---- firing context ---- */
@@ -690,5 +715,7 @@ void prov_perf_shutdown(void)
 		close(epfd);
 	if (stopfd >= 0)
 		close(stopfd);
-	epfd = stopfd = -1;
+	if (flushfd >= 0)
+		close(flushfd);
+	epfd = stopfd = flushfd = -1;
 }

@@ -45,6 +45,8 @@ int prov_desc_allows(const char *field, const char *v);
 int prov_ptrace_register(void);
 int prov_ptrace_target_add(int pid);
 void prov_ptrace_shutdown(void);
+/* Wait until every message the helper sent has fired (at most 1 s). */
+void prov_ptrace_flush(void);
 /* x86_64 system call names by number (sysnames.c); NULL if none. */
 const char *prov_sysname(unsigned nr);
 unsigned prov_sysname_count(void);
@@ -132,6 +134,8 @@ void prov_perf_close(prov_perf_src_t *src);
 prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
     prov_perf_cb_t *cb, void *arg);
 void prov_perf_shutdown(void);
+/* Wait for a drain pass that began after the call (at most 0.5 s). */
+void prov_perf_flush(void);
 int prov_perf_ncpus(void);
 /* Does the probe want stacks (the shim's hint if it offers one)? */
 int prov_perf_wants_stack(dtrace_id_t id);

@@ -122,7 +122,9 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	    first_arg(fmt));
 	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[sp->sp_stri],
 	    r->pbr_rec, sizeof(r->pbr_rec));
-	cap.kuc_len = r->pbr_len > 0 ? (uint32_t)r->pbr_len : 0;
+	/* The whole buffer (string, NUL, then junk): the shim's copyinstr
+	 * reads chunks of up to strsize bytes and wants them whole. */
+	cap.kuc_len = r->pbr_len > 0 ? (uint32_t)sizeof(r->pbr_str) : 0;
 	cap.kuc_data = (const uint8_t *)r->pbr_str;
 	ctx.kpc_ucap = &cap;
 	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;

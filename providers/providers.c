@@ -162,6 +162,12 @@ const char *prov_route(void)
 	return route;
 }
 
+void prov_flush(void)
+{
+	prov_perf_flush();
+	prov_ptrace_flush();
+}
+
 void prov_shutdown(void)
 {
 	prov_profile_shutdown();

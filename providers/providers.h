@@ -32,6 +32,12 @@ uint64_t prov_drops(int cpu);
  * environment variable DTUI_PERF_RING_KB sets it too.  0 or -1. */
 int prov_set_ring_kb(unsigned kb);
 
+/* Deliver every event that happened before the call: drain the perf
+ * rings and the ptrace helper's messages now (waits at most ~1 s).  Call
+ * before stopping tracing (DTRACEIOC_STOP), without shim locks held, so
+ * the last events of an exiting target are not lost. */
+void prov_flush(void);
+
 /* Stop every event source (before exit). */
 void prov_shutdown(void);
 

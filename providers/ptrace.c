@@ -68,6 +68,7 @@ typedef struct ptmsg {
 	uint64_t pm_args[6];
 	int64_t pm_ret;
 	char pm_comm[16];
+	uint32_t pm_sync;		/* the helper waits for an ack */
 	uint64_t pm_saddr;		/* captured string: its address */
 	uint32_t pm_slen;		/* and length incl. NUL (0: none) */
 	char pm_str[256];
@@ -77,6 +78,8 @@ typedef struct shared {
 	uint8_t sh_entry[NSYS], sh_return[NSYS];
 	uint8_t sh_proc[PM_NKINDS];
 	uint32_t sh_nsys;		/* enabled syscall probes */
+	uint64_t sh_sent;		/* messages the helper wrote */
+	uint32_t sh_attached;		/* attach requests handled */
 } shared_t;
 
 typedef struct tinfo {			/* helper side */
@@ -87,7 +90,8 @@ typedef struct tinfo {			/* helper side */
 
 static shared_t *sh;
 static pid_t helper;
-static int cmdfd = -1, evfd = -1;
+static int cmdfd = -1, evfd = -1, ackfd = -1;
+static uint64_t fired;			/* messages handled here */
 static pthread_t reader;
 static ks_provider_id_t sys_prov, proc_prov;
 static dtrace_id_t sys_ids[NSYS][2], proc_ids[PM_NKINDS];
@@ -170,7 +174,13 @@ static void send_msg(ptmsg_t *m, const tinfo_t *t, uint32_t kind)
 	m->pm_tid = t->ti_tid;
 	m->pm_ppid = t->ti_ppid;
 	memcpy(m->pm_comm, t->ti_comm, sizeof(m->pm_comm));
+	__atomic_add_fetch(&sh->sh_sent, 1, __ATOMIC_RELEASE);
 	(void)!write(evfd, m, sizeof(*m));
+	if (m->pm_sync) {
+		char c;
+
+		(void)!read(ackfd, &c, 1);
+	}
 }
 
 static void capture(ptmsg_t *m, pid_t tid, uint64_t addr)
@@ -189,7 +199,7 @@ static void capture(ptmsg_t *m, pid_t tid, uint64_t addr)
 	}
 	if (n <= 0)
 		return;
-	m->pm_str[n] = '\0';
+	memset(m->pm_str + n, 0, sizeof(m->pm_str) - (size_t)n);
 	m->pm_saddr = addr;
 	m->pm_slen = (uint32_t)strlen(m->pm_str) + 1;
 }
@@ -307,7 +317,11 @@ static void on_exit_event(tinfo_t *t)
 	} else {
 		m.pm_args[0] = (uint64_t)t->ti_tid;
 	}
-	if (sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT])
+	/* The leader's exit waits until this process fired everything the
+	 * helper sent: its parent cannot reap it (and stop tracing) before
+	 * the firings are in. */
+	m.pm_sync = last;
+	if (sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT] || last)
 		send_msg(&m, t, last ? PM_EXIT : PM_LWP_EXIT);
 }
 
@@ -384,6 +398,8 @@ static void helper_main(int cmd, int sigfd)
 			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
 				_exit(0);
 			attach(pid);
+			__atomic_add_fetch(&sh->sh_attached, 1,
+			    __ATOMIC_RELEASE);
 		}
 		if (pf[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -395,12 +411,12 @@ static void helper_main(int cmd, int sigfd)
 
 static int helper_start(void)
 {
-	int cp[2], ep[2], sigfd;
+	int cp[2], ep[2], ap[2], sigfd;
 	sigset_t set;
 
 	if (pipe2(cp, O_CLOEXEC) != 0)
 		return -1;
-	if (pipe2(ep, O_CLOEXEC) != 0) {
+	if (pipe2(ep, O_CLOEXEC) != 0 || pipe2(ap, O_CLOEXEC) != 0) {
 		close(cp[0]);
 		close(cp[1]);
 		return -1;
@@ -411,7 +427,9 @@ static int helper_start(void)
 	if (helper == 0) {
 		close(cp[1]);
 		close(ep[0]);
+		close(ap[1]);
 		evfd = ep[1];
+		ackfd = ap[0];
 		sigemptyset(&set);
 		sigaddset(&set, SIGCHLD);
 		sigprocmask(SIG_BLOCK, &set, NULL);
@@ -421,8 +439,10 @@ static int helper_start(void)
 	}
 	close(cp[0]);
 	close(ep[1]);
+	close(ap[0]);
 	cmdfd = cp[1];
 	evfd = ep[0];
+	ackfd = ap[1];
 	return 0;
 }
 
@@ -436,8 +456,10 @@ static void fire_msg(const ptmsg_t *m)
 
 	if (m->pm_kind == PM_ENTRY || m->pm_kind == PM_RETURN)
 		id = m->pm_nr < NSYS ? sys_ids[m->pm_nr][m->pm_kind] : 0;
+	else if (m->pm_kind < PM_NKINDS && sh->sh_proc[m->pm_kind])
+		id = proc_ids[m->pm_kind];
 	else
-		id = m->pm_kind < PM_NKINDS ? proc_ids[m->pm_kind] : 0;
+		id = DTRACE_IDNONE;	/* only a sync point */
 	if (id == DTRACE_IDNONE)
 		return;
 	memset(&ctx, 0, sizeof(ctx));
@@ -463,7 +485,7 @@ static void fire_msg(const ptmsg_t *m)
 	}
 	if (m->pm_slen > 0) {
 		cap.kuc_addr = m->pm_saddr;
-		cap.kuc_len = m->pm_slen;
+		cap.kuc_len = sizeof(m->pm_str);	/* whole chunks */
 		cap.kuc_data = (const uint8_t *)m->pm_str;
 		ctx.kpc_ucap = &cap;
 		ctx.kpc_nucap = 1;
@@ -486,7 +508,19 @@ static void *reader_main(void *arg)
 			got += (size_t)n;
 		}
 		fire_msg(&m);
+		__atomic_add_fetch(&fired, 1, __ATOMIC_RELEASE);
+		if (m.pm_sync)
+			(void)!write(ackfd, "a", 1);
 	}
+}
+
+void prov_ptrace_flush(void)
+{
+	if (helper <= 0 || pthread_equal(pthread_self(), reader))
+		return;
+	for (int i = 0; i < 2000 && __atomic_load_n(&fired, __ATOMIC_ACQUIRE)
+	    < __atomic_load_n(&sh->sh_sent, __ATOMIC_ACQUIRE); i++)
+		usleep(500);
 }
 
 int prov_ptrace_target_add(int pid)
@@ -506,6 +540,10 @@ int prov_ptrace_target_add(int pid)
 	if (write(cmdfd, &p, sizeof(p)) != sizeof(p))
 		return -1;
 	ntargets++;
+	/* Return once the helper holds it: the caller may let it run. */
+	for (int i = 0; i < 4000 && __atomic_load_n(&sh->sh_attached,
+	    __ATOMIC_ACQUIRE) < (uint32_t)ntargets; i++)
+		usleep(500);
 	return 0;
 }
 
@@ -613,6 +651,7 @@ void prov_ptrace_shutdown(void)
 		waitpid(helper, NULL, 0);
 		pthread_join(reader, NULL);
 		close(evfd);
+		close(ackfd);
 		helper = 0;
 	}
 }

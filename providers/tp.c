@@ -184,7 +184,10 @@ const prov_tf_format_t *prov_tp_format(const char *sys, const char *event)
 	return f;
 }
 
-/* ---- arguments from a raw record (drain thread only) ---- */
+/* ---- arguments from a raw record (drain thread only) ----
+ * Strings are packed into strbuf; each capture claims the rest of the
+ * buffer, because the shim's copyinstr reads chunks of up to strsize
+ * bytes and serves a chunk from a capture only when it fits entirely. */
 
 static char strbuf[STRBUF];
 static ks_ucapture_t ucaps[DTRACE_MAXARGS];
@@ -214,7 +217,7 @@ void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
 		memcpy(strbuf + used, str, len);
 		strbuf[used + len] = '\0';
 		ucaps[nucap].kuc_addr = FAKE_BASE + used;
-		ucaps[nucap].kuc_len = len + 1;
+		ucaps[nucap].kuc_len = STRBUF - used;	/* see prov_tp_args */
 		ucaps[nucap].kuc_data = (const uint8_t *)strbuf + used;
 		ctx->kpc_args[n++] = FAKE_BASE + used;
 		nucap++;

@@ -1,0 +1,24 @@
+# The ptrace route as an unprivileged user: exact syscall counts, paths,
+# exit status of a -c target.
+. ./lib.sh
+need_root
+command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
+build calls
+build paths
+asnobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+out=$(cd / && asnobody $DTRACE -q -c "$W/calls" -n '
+syscall::getppid:entry /pid == $target/ { @ = count(); }
+proc:::exit /pid == $target/ { printf("exit %d %d\n", arg0, arg1); }
+END { printa("%@d\n", @); }' 2>&1) || fail "dtrace failed: $out"
+# records of different CPUs print in CPU order, as dtrace does: sort
+[ "$(echo "$out" | grep -v '^$' | sort)" = "1234
+exit 1 0" ] || fail "counts: $out"
+out=$(cd / && asnobody $DTRACE -q -c "$W/paths" -n '
+syscall::openat:entry /pid == $target/ { printf("%s\n", copyinstr(arg1)); }
+' 2>&1) || fail "dtrace failed: $out"
+[ "$(echo "$out" | grep -c dtui-w-)" -eq 200 ] || fail "paths: $out"
+echo "$out" | grep -q '^/nonexistent/dtui-w-137$' || fail "path 137: $out"
+out=$(cd / && asnobody $DTRACE -q -n 'sched:::on-cpu { exit(0); }' 2>&1)
+[ $? -ne 0 ] || fail "sched:::on-cpu should not be offered: $out"
