@@ -275,7 +275,8 @@ static uint64_t s_strstr(ks_dif_exec_t *x)
 	return hit ? ptr(hit) : 0;
 }
 
-/* index/rindex(s, t [, start]): position of t in s, or -1. */
+/* index/rindex(s, t [, start]): position of t in s, or -1 (Perl's
+ * index/rindex, as DTrace's tests check them). */
 static uint64_t s_index(ks_dif_exec_t *x, int rev)
 {
 	uint64_t n, m;
@@ -290,15 +291,15 @@ static uint64_t s_index(ks_dif_exec_t *x, int rev)
 	if (!rev) {
 		if (pos < 0)
 			pos = 0;
-		if (pos > len)
-			return (uint64_t)-1;
+		if (pos >= len)		/* only "" is found past the end */
+			return m == 0 ? (uint64_t)len : (uint64_t)-1;
 		for (; pos + (int64_t)m <= len; pos++)
 			if (memcmp(s + pos, t, m) == 0)
 				return (uint64_t)pos;
 		return (uint64_t)-1;
 	}
-	if (pos < 0)
-		return (uint64_t)-1;
+	if (pos < 0)			/* only "" is found before the start */
+		return m == 0 ? 0 : (uint64_t)-1;
 	if (pos > len - (int64_t)m)
 		pos = len - (int64_t)m;
 	for (; pos >= 0; pos--)

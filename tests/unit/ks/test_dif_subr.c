@@ -175,6 +175,18 @@ static void test_ks_dif_subr_index_rindex(void **state)
 	assert_int_equal(CALL(&f, DIF_SUBR_rindex, S("hello"), S("")), 5);
 	assert_int_equal(CALL(&f, DIF_SUBR_index, S("ab"), S("abc")),
 	    (uint64_t)-1);
+	assert_int_equal(CALL(&f, DIF_SUBR_index, S("hello"), S(""), I(9)), 5);
+	assert_int_equal(CALL(&f, DIF_SUBR_index, S("hello"), S(""), I(2)), 2);
+	assert_int_equal(CALL(&f, DIF_SUBR_rindex, S("hello"), S(""), I(-3)),
+	    0);
+	assert_int_equal(CALL(&f, DIF_SUBR_rindex, S("hello"), S(""), I(3)), 3);
+	assert_int_equal(CALL(&f, DIF_SUBR_rindex, S("hello"), S("lo"), I(9)),
+	    3);
+	assert_int_equal(CALL(&f, DIF_SUBR_index, S("foofoofoo"), S("foo")), 0);
+	assert_int_equal(CALL(&f, DIF_SUBR_rindex, S("foofoofoo"), S("foo")),
+	    6);
+	assert_int_equal(CALL(&f, DIF_SUBR_index, S("foobarbaz"), S("barbaz")),
+	    3);
 	tf_fini(&f);
 }
 
