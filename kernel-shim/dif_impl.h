@@ -92,7 +92,8 @@ void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
 /* End of the variable-storage region holding a, or 0 (dif_load.c). */
 uintptr_t ks_vstate_region_end(const ks_vstate_t *vs, uintptr_t a);
 /* strtok's per-thread saved string: a buffer of strsize + 1 bytes and the
- * position in it, for tid (taken over from another thread if needed). */
+ * position in it, for tid (taken over from another thread if needed).
+ * Without reset: NULL if tid has no string left (position UINT64_MAX). */
 char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,
     int reset);
 

@@ -343,7 +343,11 @@ static uint64_t s_substr(ks_dif_exec_t *x)
 	return mkstr(x, rem ? s + i : "", (uint64_t)rem);
 }
 
-/* strtok(s, delims): s == NULL continues this thread's saved string. */
+/*
+ * strtok(s, delims): s == NULL continues this thread's saved string.  As
+ * in DTrace, the call after the last token returns NULL and forgets the
+ * string; strtok(NULL, ...) with nothing saved faults BADADDR.
+ */
 static uint64_t s_strtok(ks_dif_exec_t *x)
 {
 	ks_vstate_t *vs = x->kdx_ms->kms_vstate;
@@ -358,16 +362,20 @@ static uint64_t s_strtok(ks_dif_exec_t *x)
 		return 0;
 	if ((d = ks_dif_str_arg(x, 1, &m)) == NULL)
 		return 0;
-	if ((buf = ks_vstate_strtok(vs, tid, &pos, s != NULL)) == NULL)
+	if ((buf = ks_vstate_strtok(vs, tid, &pos, s != NULL)) == NULL) {
+		ks_dif_fault(x, DTRACEFLT_BADADDR, 0);	/* nothing saved */
 		return 0;
+	}
 	if (s != NULL) {
 		memcpy(buf, s, n);
 		buf[n] = '\0';
 	}
 	while (buf[*pos] != '\0' && memchr(d, buf[*pos], m) != NULL)
 		(*pos)++;
-	if (buf[*pos] == '\0')
+	if (buf[*pos] == '\0') {	/* no more tokens: forget the string */
+		*pos = UINT64_MAX;
 		return 0;
+	}
 	b = *pos;
 	while (buf[*pos] != '\0' && memchr(d, buf[*pos], m) == NULL)
 		(*pos)++;

@@ -190,7 +190,8 @@ char *ks_vstate_strtok(ks_vstate_t *vs, int32_t tid, uint64_t **posp,
 {
 	tokstate_t *t = &vs->kvs_tok[(uint32_t)tid % NTOK];
 
-	if (!reset && (!t->ts_used || t->ts_tid != tid))
+	if (!reset && (!t->ts_used || t->ts_tid != tid ||
+	    t->ts_pos == UINT64_MAX))
 		return NULL;
 	if (reset) {
 		t->ts_used = 1;

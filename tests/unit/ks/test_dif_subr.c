@@ -216,6 +216,10 @@ static void test_ks_dif_subr_strtok(void **state)
 	tfire_t f;
 
 	tf_init(&f);
+	/* nothing saved yet: invalid address (DTrace's tst.strtok_null.d) */
+	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(",")),
+	    "(null)");
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, S(",,a,b,,c,"), S(",")),
 	    "a");
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(",")), "b");
@@ -223,16 +227,25 @@ static void test_ks_dif_subr_strtok(void **state)
 	f.ctx.kpc_tid++;
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(",")),
 	    "(null)");
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
 	f.ctx.kpc_tid--;
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(",")), "c");
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(",")),
 	    "(null)");
+	assert_int_equal(f.ms.kms_fault, 0);
+	/* ... and then the string is gone */
+	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(",")),
+	    "(null)");
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
 	/* delimiters may change between calls */
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, S("a b;c d"), S(";")),
 	    "a b");
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, I(0), S(" ")), "c");
 	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, S(""), S(",")),
 	    "(null)");
+	assert_int_equal(f.ms.kms_fault, 0);
+	assert_string_equal(CALLS(&f, DIF_SUBR_strtok, S("abc"), S("")),
+	    "abc");
 	tf_fini(&f);
 }
 
