@@ -417,7 +417,8 @@ static int run(struct app *a, const struct opts *o)
 	pick_theme(a, o->theme);
 	history_path(hist, sizeof(hist));
 	if (tui_term_open(&a->theme, &cols, &rows) != 0) {
-		fprintf(stderr, "dtui: cannot initialise the terminal\n");
+		fprintf(stderr, "dtui: cannot use terminal type \"%s\"\n",
+		    getenv("TERM") ? getenv("TERM") : "");
 		return 1;
 	}
 	if (tui_prompt_init(hist, on_line, on_complete, a) != 0 ||

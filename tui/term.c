@@ -142,7 +142,9 @@ int tui_term_open(const tui_theme_t *t, int *cols, int *rows)
 	if ((T.errtmp = tmpfile()) != NULL && (T.saved_err = dup(2)) >= 0)
 		dup2(fileno(T.errtmp), 2);
 	signals();
-	if (initscr() == NULL) {
+	/* newterm, unlike initscr, returns NULL instead of exiting when the
+	 * terminal type is unknown */
+	if (newterm(NULL, stdout, stdin) == NULL) {
 		restore_stderr(1);
 		return -1;
 	}
