@@ -121,19 +121,42 @@ int tui_session_setopt(tui_session_t *s, const char *name, const char *val)
 	return 0;
 }
 
-/* Compile errors as file:line:col, the source line and a caret. */
+/* Line n (1-based) of a script file into buf, without its newline. */
+static const char *file_line(const char *path, int n, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "r");
+	int i = 0;
+
+	buf[0] = '\0';
+	if (fp == NULL)
+		return buf;
+	while (fgets(buf, (int)len, fp) != NULL && ++i < n)
+		;
+	fclose(fp);
+	if (i != n)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/* Compile errors as file:line:col, the source line and a caret.  src is
+ * the text compiled, or NULL when it came from the file the diagnostic
+ * names. */
 static void show_diag(tui_session_t *s, const char *src)
 {
 	const eng_diag_t *d = eng_diag(s->ts_h);
 	const char *l = src;
-	char caret[256];
+	char caret[256], fline[1024];
 	int n;
 
 	if (d == NULL || d->ed_line <= 0) {
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 		return;
 	}
-	for (int i = 1; i < d->ed_line && l != NULL; i++)
+	if (src == NULL)
+		l = d->ed_file ? file_line(d->ed_file, d->ed_line, fline,
+		    sizeof(fline)) : "";
+	for (int i = 1; src != NULL && i < d->ed_line && l != NULL; i++)
 		if ((l = strchr(l, '\n')) != NULL)
 			l++;
 	if (l == NULL)
@@ -225,7 +248,7 @@ int tui_session_enable_file(tui_session_t *s, const char *path)
 	args.target_pid = s->ts_target;
 	prog = eng_compile_file(s->ts_h, fp, path, 0, &args);
 	fclose(fp);
-	return enable(s, prog, path, "");
+	return enable(s, prog, path, NULL);
 }
 
 /* ---- periodic work ------------------------------------------------------ */
