@@ -17,7 +17,10 @@
  *           state's EPID table); BUFSNAP linearises oldest to newest.
  *   spec    (speculations) one linear buffer; full means dropped.
  * Under every policy a record larger than the buffer is dropped.  Drops
- * count in kb_drops (since the last snapshot) and kb_totdrops.
+ * count in kb_drops (since the last snapshot) and kb_totdrops.  Ring and
+ * fill buffers are read only once tracing has stopped (as in DTrace):
+ * before STOP their snapshots are empty; after it they copy the whole
+ * buffer each time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +193,14 @@ int ks_buf_snap(struct ks_state *st, ks_buf_t *b, dtrace_bufdesc_t *d)
 	const char *src;
 
 	pthread_mutex_lock(&ks_fire_lock);
+	if (b->kb_policy != DTRACEOPT_BUFPOLICY_SWITCH &&
+	    st->st_activity != KS_ST_STOPPED) {
+		/* ring and fill are read once, after STOP (DTrace answers
+		 * EBUSY before; an empty snapshot needs no special case) */
+		snap_fill_desc(b, d, 0);
+		pthread_mutex_unlock(&ks_fire_lock);
+		return 0;
+	}
 	n = ks_buf_used(b);
 	if (n > cap || (n > 0 && d->dtbd_data == NULL)) {
 		pthread_mutex_unlock(&ks_fire_lock);

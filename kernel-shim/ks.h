@@ -41,8 +41,9 @@ void ks_close(ks_state_t *st);
  *   STOP        uint32_t * (out: CPU on which END fired)
  *   BUFSNAP     dtrace_bufdesc_t (in: dtbd_cpu, dtbd_size, dtbd_data)
  *               switch: swaps the CPU's active/inactive pair and copies
- *               the inactive one; fill/ring: copies what is there (ring:
- *               linearised oldest to newest, dtbd_oldest = 0).
+ *               the inactive one; fill/ring: empty until STOP, then
+ *               copies what is there (ring: linearised oldest to newest,
+ *               dtbd_oldest = 0), as often as asked.
  *               dtbd_drops: principal drops on that CPU since the last
  *               BUFSNAP of it.
  *   AGGSNAP     dtrace_bufdesc_t: copies the CPU's aggregation records

@@ -101,11 +101,18 @@ static void snapshot_needs_room(void **state)
 	ks_close(st);
 }
 
+static void stop(ks_state_t *st)
+{
+	uint32_t cpu;
+
+	assert_int_equal(ks_ioctl(st, DTRACEIOC_STOP, &cpu), 0);
+}
+
 static void fill_policy(void **state)
 {
 	ks_state_t *st = setup(256, DTRACEOPT_BUFPOLICY_FILL, 0, 0, NULL, 0);
 	char buf[256];
-	uint64_t v[64], drops, n;
+	uint64_t v[64], drops, drops2, n;
 	ks_bufstat_t bs;
 	int i, k;
 
@@ -116,10 +123,13 @@ static void fill_policy(void **state)
 	assert_int_equal(bs.kbs_filled, 1);
 	assert_int_equal(bs.kbs_records, 256 / REC);
 	assert_int_equal(kt_status(st).dtst_filled, 1);
-	n = kt_snap(st, 0, buf, sizeof(buf), 0, &drops);
+	/* read only after STOP, as in DTrace */
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, &drops), 0);
+	stop(st);
+	n = kt_snap(st, 0, buf, sizeof(buf), 0, &drops2);
 	k = values(buf, n, v, 64);
 	assert_int_equal(k, 256 / REC);
-	assert_int_equal((uint64_t)k + drops, 30);
+	assert_int_equal((uint64_t)k + drops + drops2, 30);
 	assert_int_equal(v[k - 1], (uint64_t)k - 1);
 	ks_close(st);
 }
@@ -171,24 +181,22 @@ static void ring_policy(void **state)
 	ks_state_t *st = setup(256, DTRACEOPT_BUFPOLICY_RING, 0, 0, NULL, 0);
 	char buf[256];
 	uint64_t v[64], drops, n;
-	int i, k, rounds;
+	int i, k, again;
 
 	(void)state;
-	for (rounds = 0; rounds < 3; rounds++) {
-		int total = 7 + rounds * 13;
-
-		for (i = 0; i < total; i++)
-			kt_fire(6, 0, (uint64_t)i, 0);
+	for (i = 0; i < 7 + 13; i++)
+		kt_fire(6, 0, (uint64_t)i, 0);
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, NULL), 0);
+	stop(st);
+	for (again = 0; again < 2; again++) {	/* not consumed */
 		n = kt_snap(st, 0, buf, sizeof(buf), 0, &drops);
 		k = values(buf, n, v, 64);
 		assert_int_equal(n, (uint64_t)k * REC);
 		assert_int_equal(drops, 0);
-		assert_true(k >= 1 && k <= 256 / REC);
+		assert_true(k >= 256 / REC - 1 && k <= 256 / REC);
 		/* oldest to newest, ending with the last one fired */
-		assert_int_equal(v[k - 1], (uint64_t)total - 1);
-		/* a snapshot does not consume: older rounds may remain */
-		for (i = 1; i < k; i++)
-			assert_true(v[i] == v[i - 1] + 1 || v[i] == 0);
+		for (i = 0; i < k; i++)
+			assert_int_equal(v[i], (uint64_t)(20 - k + i));
 	}
 	ks_close(st);
 }
@@ -198,16 +206,25 @@ static void ring_keeps_newest(void **state)
 	ks_state_t *st = setup(256, DTRACEOPT_BUFPOLICY_RING, 0, 0, NULL, 0);
 	char buf[256];
 	uint64_t v[64], n;
-	int i, k;
+	int i, k, total;
 
 	(void)state;
-	for (i = 0; i < 1000; i++)
-		kt_fire(6, 0, (uint64_t)i, 0);
-	n = kt_snap(st, 0, buf, sizeof(buf), 0, NULL);
-	k = values(buf, n, v, 64);
-	assert_true(k >= 256 / REC - 1);
-	for (i = 0; i < k; i++)
-		assert_int_equal(v[i], (uint64_t)(1000 - k + i));
+	for (total = 1; total < 40; total++) {
+		ks_close(st);
+		st = setup(256, DTRACEOPT_BUFPOLICY_RING, 0, 0, NULL, 0);
+		for (i = 0; i < total; i++)
+			kt_fire(6, 0, (uint64_t)i, 0);
+		stop(st);
+		n = kt_snap(st, 0, buf, sizeof(buf), 0, NULL);
+		k = values(buf, n, v, 64);
+		assert_int_equal(n, (uint64_t)k * REC);
+		assert_true(k == total || (total > 256 / REC &&
+		    k >= 256 / REC - 1 && k <= 256 / REC));
+		for (i = 0; i < k; i++)
+			assert_int_equal(v[i], (uint64_t)(total - k + i));
+	}
+	kt_fire(6, 0, 0, 0);	/* stopped: not traced */
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, NULL), n);
 	ks_close(st);
 }
 
