@@ -131,12 +131,12 @@ static void pusht(ks_dif_exec_t *x, unsigned type, uint64_t size,
 	t->kdt_type = (uint8_t)type;
 	t->kdt_size = 0;
 	t->kdt_ref = (uint8_t)ref;
-	if (ref && type == DIF_TYPE_STRING && val != 0) {
-		int64_t len = ks_dif_strlen(x, val);
+	if (ref && type == DIF_TYPE_STRING) {
+		int64_t len = val != 0 ? ks_dif_strlen(x, val) : 0;
 
 		if (len < 0)
 			return;
-		t->kdt_size = (uint64_t)len;
+		t->kdt_size = (uint64_t)len;	/* string keys trust this */
 	} else if (ref) {
 		t->kdt_size = size;
 	}

@@ -288,6 +288,27 @@ static void test_ks_dif_var_load_then_store_same_key(void **state)
 	tf_fini(&f);
 }
 
+/* A NULL string pushed by reference (with a size register that is not 0)
+ * is an empty key element, never a read of address 0. */
+static void test_ks_dif_var_null_string_key(void **state)
+{
+	tfire_t f;
+	tdif_t t;
+
+	tf_init(&f);
+	td_init(&t);
+	declare_all(&t);
+	td_setx(&t, 1, 1);
+	td_emit(&t, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 1, 0));
+	td_setx(&t, 2, 9);
+	td_emit(&t, DIF_INSTR_STV(DIF_OP_STGAA, GARR, 2));
+	td_emit(&t, DIF_INSTR_LDV(DIF_OP_LDGAA, GARR, 3));
+	td_emit(&t, DIF_INSTR_RET(3));
+	assert_int_equal(td_run(&t, &f), 9);
+	assert_int_equal(f.ms.kms_fault, 0);
+	tf_fini(&f);
+}
+
 static void test_ks_dif_var_clause_locals(void **state)
 {
 	tfire_t f;
@@ -391,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_var_store_zero_deletes),
 		cmocka_unit_test(test_ks_dif_var_dynvar_drops_when_full),
 		cmocka_unit_test(test_ks_dif_var_load_then_store_same_key),
+		cmocka_unit_test(test_ks_dif_var_null_string_key),
 		cmocka_unit_test(test_ks_dif_var_clause_locals),
 		cmocka_unit_test(test_ks_dif_var_undeclared_at_run_time),
 		cmocka_unit_test(test_ks_dif_var_declare_conflict),
