@@ -13,6 +13,7 @@ command -v tmux >/dev/null || { echo "tmux is not installed"; exit 77; }
 "$DTUI" -V 2>/dev/null | grep -q dtui || { echo "dtui is not built"; exit 77; }
 "$top/$B/dtrace" -n 'BEGIN { trace(1); exit(0) }' 2>/dev/null | grep -q 1 ||
 	{ echo "the engine does not run BEGIN yet"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "needs root for the profile provider"; exit 77; }
 wait_for() {
 	n=$(( ${2:-5} * 10 ))
 	while [ $n -gt 0 ]; do
