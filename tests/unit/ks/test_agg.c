@@ -321,6 +321,61 @@ static void string_keys(void **state)
 	ks_close(st);
 }
 
+/* @[stack(3), ustack(2)] = count(): stack keys are STACK/USTACK records. */
+static void stack_keys(void **state)
+{
+	ks_state_t *st = ks_open();
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a[3];
+	dtrace_aggdesc_t *d = calloc(1, sizeof(*d) + 4 * sizeof(d->dtagd_rec[0]));
+	uint64_t k1[3] = { 1, 2, 3 }, k2[3] = { 1, 2, 4 }, u[2] = { 9, 8 };
+	static char buf[4096];
+	uint64_t rec[9];
+	ks_probe_ctx_t ctx;
+
+	(void)state;
+	kt_setup();
+	a[0] = dofb_act(DTRACEACT_STACK, DOF_SECIDX_NONE, 3);
+	a[1] = dofb_act(DTRACEACT_USTACK, DOF_SECIDX_NONE, 2);
+	a[2] = dofb_act(DTRACEAGG_COUNT, DOF_SECIDX_NONE, 0);
+	a[2].dofa_ntuple = 2;
+	kt_clause(b, 7, DOF_SECIDX_NONE, a, 3);
+	assert_int_equal(kt_enable(st, b), 0);
+	kt_go(st);
+	ks_probe_ctx_self(&ctx, kt_probe[7]);
+	ctx.kpc_cpu = 0;
+	ctx.kpc_ustack = u;
+	ctx.kpc_nustack = 2;
+	ctx.kpc_kstack = k1;
+	ctx.kpc_nkstack = 3;
+	ks_probe_fire(&ctx);
+	ks_probe_fire(&ctx);
+	ctx.kpc_kstack = k2;
+	ks_probe_fire(&ctx);
+	d->dtagd_id = 1;
+	d->dtagd_nrecs = 4;
+	assert_int_equal(ks_ioctl(st, DTRACEIOC_AGGDESC, d), 0);
+	assert_int_equal(d->dtagd_nrecs, 4);
+	assert_int_equal(d->dtagd_rec[1].dtrd_action, DTRACEACT_STACK);
+	assert_int_equal(d->dtagd_rec[1].dtrd_size, 24);
+	assert_int_equal(d->dtagd_rec[2].dtrd_action, DTRACEACT_USTACK);
+	assert_int_equal(d->dtagd_rec[2].dtrd_size, 24);
+	assert_int_equal(d->dtagd_size, 8 + 24 + 24 + 8);
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 1, NULL),
+	    2 * d->dtagd_size);
+	memcpy(rec, buf, sizeof(rec));
+	assert_int_equal(rec[1], 1);
+	assert_int_equal(rec[3], 3);
+	assert_int_equal(rec[4], (uint64_t)ctx.kpc_pid);
+	assert_int_equal(rec[5], 9);
+	assert_int_equal(rec[7], 2);		/* count */
+	memcpy(rec, buf + d->dtagd_size, sizeof(rec));
+	assert_int_equal(rec[3], 4);
+	assert_int_equal(rec[7], 1);
+	free(d);
+	ks_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +386,7 @@ int main(void)
 		cmocka_unit_test(stddev_128),
 		cmocka_unit_test(drops_when_full),
 		cmocka_unit_test(string_keys),
+		cmocka_unit_test(stack_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
