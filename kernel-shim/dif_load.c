@@ -9,10 +9,10 @@
  *   - the consumer's variable storage (ks_vstate_region_end),
  *   - the probe-name strings of the mstate and the firing's execname,
  *   - the clause-local slots.
- * Regions are checked afresh on each access (scratch grows during a
- * run).  User memory is read
- * only through the firing context: captured ranges first, then the
- * provider's kpc_copyin, else process_vm_readv on kpc_pid.
+ * and a few constant strings ("", "global").  Regions are checked afresh
+ * on each access (scratch grows during a run).  User memory is read only
+ * through the firing context: captured ranges first, then the provider's
+ * kpc_copyin, else process_vm_readv on kpc_pid.
  */
 #include <string.h>
 #include <sys/uio.h>

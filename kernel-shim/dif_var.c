@@ -5,8 +5,8 @@
  * Storage, all allocated by ks_vstate_create (probe context never
  * allocates):
  *   - global scalars live in kvs_gstore, a block carved up at declare time
- *     (integers 8 bytes; strings strsize + 1; other by-ref values their
- *     declared size);
+ *     (integers 8 bytes; strings strsize + 1, holding at most strsize - 1
+ *     characters and a NUL; other by-ref values their declared size);
  *   - dynamic variables (thread-local scalars, global and thread-local
  *     associative array elements) live in the arena kvs_dyn of dynvarsize
  *     bytes.  Each is one block: a dent header, its key, its value.  Blocks
@@ -23,9 +23,14 @@
  * a fixed open-addressing table of KS_VSTATE_NVARS entries keyed by
  * (space, id).  Declaring happens at load time and allocates nothing.
  *
+ * strtok()'s saved strings (one per thread, NTOK slots by tid) live here
+ * too, so a clause can continue what an earlier clause started.
+ *
  * Concurrency: the shim serialises firings of a consumer (ecb.c), so the
- * key buffer and the arena need no lock; loaded by-ref values point into
- * the storage and stay valid until the firing ends.
+ * key buffer and the arena need no lock.  Loaded by-ref values point into
+ * the storage; a block deleted later in the same firing is still readable
+ * memory, so a stale pointer can read old bytes but never fault the
+ * process.
  */
 #include <stdio.h>
 #include <stdlib.h>
