@@ -320,7 +320,7 @@ static int enable_probes(ks_state_t *st, newecbs_t *ne, uint32_t *done)
 	return 0;
 }
 
-int ks_state_enable(ks_state_t *st, ks_enabling_t *en, uint32_t *nmatched)
+int ks_enable_add(ks_state_t *st, ks_enabling_t *en, uint32_t *nmatched)
 {
 	dtrace_optval_t saved[DTRACEOPT_MAX], opts[DTRACEOPT_MAX];
 	int had_vstate = st->st_vstate != NULL;

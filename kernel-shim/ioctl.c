@@ -73,7 +73,7 @@ static int do_enable(ks_state_t *st, dtrace_enable_arg_t *ea)
 		ks_state_seterr(st, EINVAL, "%s", err);
 		goto fail;
 	}
-	if (ks_state_enable(st, en, &ea->dtea_nmatched) != 0) {
+	if (ks_enable_add(st, en, &ea->dtea_nmatched) != 0) {
 		ks_enabling_free(en);
 		goto fail;
 	}
