@@ -236,12 +236,27 @@ int tui_theme_parse(tui_theme_t *t, const char *text, const char *file,
 	return 0;
 }
 
-/* Candidate directories for theme names, in order. */
+/* The directory holding the running binary, into buf. */
+static int exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (strrchr(buf, '/') != NULL)
+		*strrchr(buf, '/') = '\0';
+	return 0;
+}
+
+/* Candidate paths for theme NAME, in order: $DTUI_THEMEDIR, the user's
+ * config, the source tree next to the binary (build/dtui), the install
+ * tree next to the binary (PREFIX/bin/dtui), /usr/share.  Returns 1 with
+ * a path, 0 to skip this candidate, -1 past the last. */
 static int theme_path(const char *name, int i, char *buf, size_t len)
 {
 	const char *env;
 	char exe[PATH_MAX];
-	ssize_t n;
 
 	switch (i) {
 	case 0:
@@ -257,16 +272,11 @@ static int theme_path(const char *name, int i, char *buf, size_t len)
 		return snprintf(buf, len, "%s/.config/dtui/themes/%s", env,
 		    name), 1;
 	case 2:
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return 0;
-		exe[n] = '\0';
-		if (strrchr(exe, '/') != NULL)
-			*strrchr(exe, '/') = '\0';
-		return snprintf(buf, len, "%s/../themes/%s", exe, name), 1;
 	case 3:
-		return snprintf(buf, len, "%s/../share/dtui/themes/%s",
-		    "/usr/local/bin", name), 1;
+		if (exe_dir(exe, sizeof(exe)) != 0)
+			return 0;
+		return snprintf(buf, len, "%s/../%s/%s", exe, i == 2 ?
+		    "themes" : "share/dtui/themes", name), 1;
 	case 4:
 		return snprintf(buf, len, "/usr/share/dtui/themes/%s", name), 1;
 	default:
