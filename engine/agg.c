@@ -519,16 +519,14 @@ int eng_agg_trunc_id(eng_hdl_t *h, dtrace_aggvarid_t id, int64_t n)
 
 	if (a == NULL)
 		return eng_error(h, "out of memory");
-	if ((rows = eng_agg_sorted(h, id, &cnt)) == NULL && cnt > 0)
+	if ((rows = eng_agg_sorted(h, id, &cnt, 1)) == NULL && cnt > 0)
 		return eng_error(h, "out of memory");
-	/* Sorted ascending by value: keep the top n (n > 0) at the end or
-	 * the bottom |n| at the start. */
+	/* Sorted by value (aggsortrev aside, as dtrace's trunc): keep the
+	 * top n (n > 0) at the end or the bottom |n| at the start. */
 	for (size_t i = 0; i < cnt; i++) {
 		int keep = n > 0 ? i + (size_t)n >= cnt : n < 0 &&
 		    i < (size_t)-n;
 
-		if (eng_opt_isset(h, DTRACEOPT_AGGSORTREV) && n != 0)
-			keep = n > 0 ? i < (size_t)n : i + (size_t)-n >= cnt;
 		if (!keep) {
 			remember(a, rows[i], 1);
 			rows[i]->ar_hidden = 1;

@@ -19,8 +19,10 @@
 #include <string.h>
 #include "consume.h"
 
-/* qsort has no context argument: the handle being sorted for. */
+/* qsort has no context argument: the handle being sorted for, and
+ * whether to sort by value only (trunc), ignoring the agg* options. */
 static eng_hdl_t *sort_h;
+static int sort_plain;
 
 int eng_agg_keycmp(eng_hdl_t *h, const eng_aggrow_t *a, const eng_aggrow_t *b)
 {
@@ -125,12 +127,13 @@ static int rowcmp(const void *x, const void *y)
 {
 	const eng_aggrow_t *a = *(eng_aggrow_t *const *)x;
 	const eng_aggrow_t *b = *(eng_aggrow_t *const *)y;
-	int rev = eng_opt_isset(sort_h, DTRACEOPT_AGGSORTREV) ? -1 : 1;
+	int rev = !sort_plain && eng_opt_isset(sort_h, DTRACEOPT_AGGSORTREV) ?
+	    -1 : 1;
 	int c;
 
 	if (a->ar_varid != b->ar_varid)
 		return a->ar_varid < b->ar_varid ? -1 : 1;
-	if (eng_opt_isset(sort_h, DTRACEOPT_AGGSORTKEY)) {
+	if (!sort_plain && eng_opt_isset(sort_h, DTRACEOPT_AGGSORTKEY)) {
 		if ((c = eng_agg_keycmp(sort_h, a, b)) == 0)
 			c = eng_agg_valcmp(a, b);
 	} else if ((c = eng_agg_valcmp(a, b)) == 0) {
@@ -142,7 +145,7 @@ static int rowcmp(const void *x, const void *y)
 }
 
 eng_aggrow_t **eng_agg_sorted(eng_hdl_t *h, dtrace_aggvarid_t varid,
-    size_t *np)
+    size_t *np, int plain)
 {
 	struct eng_aggstate *a = h->eh_cons->ec_agg;
 	eng_aggrow_t **v;
@@ -161,6 +164,7 @@ eng_aggrow_t **eng_agg_sorted(eng_hdl_t *h, dtrace_aggvarid_t varid,
 			v[n++] = r;
 	}
 	sort_h = h;
+	sort_plain = plain;
 	qsort(v, n, sizeof (*v), rowcmp);
 	*np = n;
 	return v;
@@ -168,9 +172,17 @@ eng_aggrow_t **eng_agg_sorted(eng_hdl_t *h, dtrace_aggvarid_t varid,
 
 /* ---- default layout ------------------------------------------------------ */
 
-/* One key record as dtrace prints it in aggregation output. */
+/* agghist: count()/sum() rows drawn as one histogram per variable. */
+struct hist {
+	dtrace_aggvarid_t hs_varid;	/* variable whose header is out */
+	long double hs_total;		/* sum of |values| over its rows */
+	int hs_pos, hs_neg;
+};
+
+/* One key record as dtrace prints it in aggregation output (packed:
+ * strings right-aligned in 16 columns, for agghist). */
 static void key(eng_hdl_t *h, FILE *fp, const dtrace_recdesc_t *r,
-    const char *p)
+    const char *p, int packed)
 {
 	static const int width[9] = { 0, 3, 5, 0, 8, 0, 0, 0, 16 };
 
@@ -202,7 +214,7 @@ static void key(eng_hdl_t *h, FILE *fp, const dtrace_recdesc_t *r,
 		    (int)eng_rec_int(p, r->dtrd_size, 0));
 		return;
 	default:
-		eng_rec_bytes(h, fp, p, r->dtrd_size, -50, 0, 0);
+		eng_rec_bytes(h, fp, p, r->dtrd_size, packed ? 16 : -50, 0, 0);
 		return;
 	}
 }
@@ -237,37 +249,93 @@ static void value(eng_hdl_t *h, FILE *fp, const dtrace_recdesc_t *vr,
 	}
 }
 
-static void keys(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r)
+static void keys(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r, int packed)
 {
 	const dtrace_aggdesc_t *d = r->ar_desc;
 
 	for (int i = 1; i < d->dtagd_nrecs - 1; i++)
 		key(h, fp, &d->dtagd_rec[i], r->ar_data +
-		    d->dtagd_rec[i].dtrd_offset);
+		    d->dtagd_rec[i].dtrd_offset, packed);
 }
 
-static void row(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r)
+/* Is r drawn as an agghist row? */
+static int is_hist(eng_hdl_t *h, const eng_aggrow_t *r)
+{
+	int f = eng_agg_valrec(r->ar_desc)->dtrd_action;
+
+	return eng_opt_isset(h, DTRACEOPT_AGGHIST) &&
+	    (f == DTRACEAGG_COUNT || f == DTRACEAGG_SUM);
+}
+
+/* agghist: the header and scale for r's variable, once per variable. */
+static void hist_begin(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r,
+    struct hist *hs)
+{
+	const dtrace_aggdesc_t *d = r->ar_desc;
+	struct eng_aggstate *a = h->eh_cons->ec_agg;
+	int width = 0;
+
+	if (hs->hs_varid == r->ar_varid)
+		return;
+	hs->hs_varid = r->ar_varid;
+	hs->hs_total = 0;
+	hs->hs_pos = hs->hs_neg = 0;
+	for (size_t i = 0; i < eng_agg_nrows(a); i++) {
+		const eng_aggrow_t *o = eng_agg_row(a, i);
+		int64_t v;
+
+		if (o->ar_varid != r->ar_varid || o->ar_hidden)
+			continue;
+		v = eng_rec_int(o->ar_data + eng_agg_valrec(o->ar_desc)->
+		    dtrd_offset, 8, 1);
+		hs->hs_total += v < 0 ? -(long double)v : (long double)v;
+		hs->hs_pos |= v > 0;
+		hs->hs_neg |= v < 0;
+	}
+	for (int i = 1; i < d->dtagd_nrecs - 1; i++) {
+		uint32_t sz = d->dtagd_rec[i].dtrd_size;
+
+		width += (sz == 1 ? 3 : sz == 2 ? 5 : sz == 4 ? 8 : 16) + 1;
+	}
+	fprintf(fp, "\n%*s %41s %-9s\n", width ? width : 16,
+	    width ? "key" : "value", "------------- Distribution -------------",
+	    "count");
+}
+
+/* One entry in the default layout; hs non-NULL allows agghist. */
+static void row(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r,
+    struct hist *hs)
 {
 	const dtrace_recdesc_t *vr = eng_agg_valrec(r->ar_desc);
+	int64_t normal = eng_agg_normal(h, r->ar_varid);
 
-	keys(h, fp, r);
-	value(h, fp, vr, r->ar_data + vr->dtrd_offset,
-	    eng_agg_normal(h, r->ar_varid));
+	if (hs != NULL && is_hist(h, r)) {
+		hist_begin(h, fp, r, hs);
+		keys(h, fp, r, 1);
+		fputc(' ', fp);
+		eng_hist_bar(fp, eng_rec_int(r->ar_data + vr->dtrd_offset, 8,
+		    1), normal, hs->hs_total, hs->hs_pos, hs->hs_neg);
+		return;
+	}
+	keys(h, fp, r, 0);
+	value(h, fp, vr, r->ar_data + vr->dtrd_offset, normal);
 	fputc('\n', fp);
 }
 
 int eng_agg_print(eng_hdl_t *h, FILE *fp)
 {
 	size_t n;
-	eng_aggrow_t **rows = eng_agg_sorted(h, 0, &n);
+	eng_aggrow_t **rows = eng_agg_sorted(h, 0, &n, 0);
 
 	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON) {
 		free(rows);
 		return eng_json_aggs(h, fp, NULL, 0, 1);
 	}
+	struct hist hs = { .hs_varid = -1 };
+
 	for (size_t i = 0; i < n; i++)
 		if (!eng_agg_printed(h, rows[i]->ar_varid))
-			row(h, fp, rows[i]);
+			row(h, fp, rows[i], &hs);
 	free(rows);
 	return 0;
 }
@@ -324,7 +392,8 @@ static int printa_one(eng_hdl_t *h, FILE *fp, const char *fmt,
     dtrace_aggvarid_t id)
 {
 	size_t n;
-	eng_aggrow_t **rows = eng_agg_sorted(h, id, &n);
+	eng_aggrow_t **rows = eng_agg_sorted(h, id, &n, 0);
+	struct hist hs = { .hs_varid = -1 };
 
 	if (fmt == NULL)
 		fputc('\n', fp);
@@ -332,7 +401,7 @@ static int printa_one(eng_hdl_t *h, FILE *fp, const char *fmt,
 		const eng_aggrow_t *v = rows[i];
 
 		if (fmt == NULL)
-			row(h, fp, rows[i]);
+			row(h, fp, rows[i], &hs);
 		else
 			formatted(h, fp, fmt, rows[i], &v, 1, &id);
 	}
@@ -352,7 +421,7 @@ static size_t join(eng_hdl_t *h, const dtrace_aggvarid_t *ids, int nv,
 	for (int k = 0; k < nv; k++) {
 		int v = (first + k) % nv;
 		size_t n;
-		eng_aggrow_t **rows = eng_agg_sorted(h, ids[v], &n);
+		eng_aggrow_t **rows = eng_agg_sorted(h, ids[v], &n, 0);
 
 		for (size_t i = 0; i < n; i++) {
 			struct joined *j = find_join(h, js, nj, rows[i]);
@@ -399,7 +468,7 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 		if (fmt != NULL) {
 			formatted(h, fp, fmt, js[i].j_key, js[i].j_vals, n, ids);
 		} else {
-			keys(h, fp, js[i].j_key);
+			keys(h, fp, js[i].j_key, 0);
 			for (int v = 0; v < n; v++) {
 				const eng_aggrow_t *r = js[i].j_vals[v];
 				const dtrace_recdesc_t *vr = eng_agg_valrec(
@@ -445,7 +514,7 @@ static void walk_key(eng_hdl_t *h, const dtrace_recdesc_t *r, const char *p,
 	if (r->dtrd_action == DTRACEACT_STACK ||
 	    r->dtrd_action == DTRACEACT_USTACK ||
 	    r->dtrd_action == DTRACEACT_JSTACK)
-		key(h, mf, r, p);
+		key(h, mf, r, p, 0);
 	else
 		eng_rec_sym(h, mf, "%s", r->dtrd_action, p);
 	fclose(mf);
@@ -484,7 +553,7 @@ static void walk_value(const eng_aggrow_t *r, eng_aggent_t *e)
 int eng_agg_walk(eng_hdl_t *h, eng_agg_f *cb, void *arg)
 {
 	size_t n;
-	eng_aggrow_t **rows = eng_agg_sorted(h, 0, &n);
+	eng_aggrow_t **rows = eng_agg_sorted(h, 0, &n, 0);
 	int rc = 0;
 
 	for (size_t i = 0; i < n && rc == 0; i++) {

@@ -128,6 +128,9 @@ void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
  * clause protocol) as dtrace does; zoom scales to the largest bucket. */
 int eng_hist_print(FILE *fp, int func, const int64_t *data, size_t size,
     int64_t normal, int zoom);
+/* One histogram row's "|@@@   count" part (also agghist rows). */
+void eng_hist_bar(FILE *fp, int64_t val, int64_t normal, long double total,
+    int pos, int neg);
 /* Bucket labels and counts in a flat form (for eng_agg_walk). */
 int eng_hist_buckets(int func, const int64_t *data, size_t size,
     uint64_t *argp, const int64_t **bucketsp);
@@ -180,10 +183,11 @@ eng_aggrow_t *eng_agg_row(struct eng_aggstate *a, size_t i);
 /* The value record of a row's layout. */
 const dtrace_recdesc_t *eng_agg_valrec(const dtrace_aggdesc_t *d);
 /* Rows of the last snapshot for varid (0: every variable), sorted as
- * printa sorts (sortpos ignored); *np gets the count.  The array is
- * malloc'd (caller frees), rows are borrowed until the next snapshot. */
+ * printa sorts (sortpos ignored; plain: by value then key whatever the
+ * options say); *np gets the count.  The array is malloc'd (caller
+ * frees), rows are borrowed until the next snapshot. */
 eng_aggrow_t **eng_agg_sorted(eng_hdl_t *h, dtrace_aggvarid_t varid,
-    size_t *np);
+    size_t *np, int plain);
 /* Compare two rows' keys / values as dtrace sorts them. */
 int eng_agg_keycmp(eng_hdl_t *h, const eng_aggrow_t *a, const eng_aggrow_t *b);
 int eng_agg_valcmp(const eng_aggrow_t *a, const eng_aggrow_t *b);

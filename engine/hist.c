@@ -8,7 +8,7 @@
  * Rows printed run from the bucket before the first non-zero one to the
  * bucket after the last one (all-zero: the rows around zero, or the first
  * rows).  A bar is round(|count| * 40 / total) '@'s, total being the sum
- * of |counts| over the printed rows (aggzoom: 40 for the largest bucket);
+ * of |counts| over the printed rows (aggzoom: 38 of 40 for the largest);
  * negative-only data draws leftwards, mixed signs draw two half bars.
  */
 #include <math.h>
@@ -20,7 +20,7 @@ static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
 static const char spaces[] = "                                        ";
 
 /* The distribution part of one row: bar and count. */
-static void bar(FILE *fp, int64_t val, int64_t normal, long double total,
+void eng_hist_bar(FILE *fp, int64_t val, int64_t normal, long double total,
     int pos, int neg)
 {
 	unsigned len = 40, depth = 0;
@@ -96,7 +96,8 @@ static long double scale(const int64_t *b, int first, int last, int zoom,
 		if (a > max)
 			max = a;
 	}
-	return zoom ? max : total;
+	/* aggzoom: the largest bucket fills 95% of the bar, as dtrace. */
+	return zoom ? max / 0.95L : total;
 }
 
 static void head(FILE *fp)
@@ -121,7 +122,7 @@ static void quantize(FILE *fp, const int64_t *b, int64_t normal, int zoom)
 	for (int i = first; i <= last; i++) {
 		fprintf(fp, "%16lld ",
 		    (long long)DTRACE_QUANTIZE_BUCKETVAL((size_t)i));
-		bar(fp, b[i], normal, total, pos, neg);
+		eng_hist_bar(fp, b[i], normal, total, pos, neg);
 	}
 }
 
@@ -154,7 +155,7 @@ static void lquantize(FILE *fp, const int64_t *d, size_t size,
 		} else {
 			fprintf(fp, "%16d ", base + (i - 1) * step);
 		}
-		bar(fp, b[i], normal, total, pos, neg);
+		eng_hist_bar(fp, b[i], normal, total, pos, neg);
 	}
 }
 
@@ -218,7 +219,7 @@ static void llquantize(FILE *fp, const int64_t *d, size_t size,
 		} else {
 			fprintf(fp, "%16lld ", (long long)llbound(arg, i, NULL));
 		}
-		bar(fp, b[i], normal, total, pos, neg);
+		eng_hist_bar(fp, b[i], normal, total, pos, neg);
 	}
 }
 

@@ -344,6 +344,30 @@ static void test_walk_in_print_order(void **state)
 	free(d);
 }
 
+static void test_agghist_draws_count_rows(void **state)
+{
+	eng_hdl_t *h = et_open();
+	dtrace_aggdesc_t *d = mkdesc(1, 1, DTRACEAGG_COUNT, 8, 1, 0);
+	dtrace_aggvarid_t id = 1;
+	char *s;
+
+	(void)state;
+	addc(h, d, "y", 3);
+	addc(h, d, "x", 1);
+	assert_int_equal(eng_setopt(h, "agghist", NULL), 0);
+	s = printa(h, NULL, &id, 1);
+	assert_string_equal(s, "\n"
+	    "\n              key  ------------- Distribution ------------- "
+	    "count    \n"
+	    "                x |@@@@@@@@@@                               1"
+	    "        \n"
+	    "                y |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@           3"
+	    "        \n");
+	free(s);
+	eng_close(h);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_normalize_divides_values),
 		cmocka_unit_test(test_exit_print_skips_printed),
 		cmocka_unit_test(test_walk_in_print_order),
+		cmocka_unit_test(test_agghist_draws_count_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
