@@ -9,7 +9,9 @@
  * before the process reuses its buffer.
  *
  * One BPF_OUTPUT perf event per CPU writes into that CPU's ring (a normal
- * prov_perf_src_t) and fills a PERF_EVENT_ARRAY map.  Each attachment is a
+ * prov_perf_src_t) and fills a PERF_EVENT_ARRAY map; there are two such
+ * sets, with and without call chains, and a program writes to the one its
+ * probes need.  Each attachment is a
  * slot (callback, argument) whose index is the program's tag; a program
  * is loaded per attachment and attached to a counting (never sampling)
  * perf event on the tracepoint, so it runs for hits on every CPU.  It
@@ -50,8 +52,9 @@ typedef struct slot {
 	int sl_efd;			/* attachment event */
 } slot_t;
 
-static int outmap = -1;
-static prov_perf_src_t *outsrc;
+/* Output events and maps: [0] without call chains, [1] with them. */
+static int outmaps[2] = { -1, -1 };
+static prov_perf_src_t *outsrcs[2];
 static int bpf_broken;			/* tried and failed: do not retry */
 static slot_t slots[MAX_SLOTS];
 
@@ -168,7 +171,7 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 	cb(slots[tag].sl_arg, &copy);
 }
 
-static int map_cpu(int cpu, int fd)
+static int map_cpu(int outmap, int cpu, int fd)
 {
 	union bpf_attr at;
 	uint32_t key = (uint32_t)cpu;
@@ -180,44 +183,43 @@ static int map_cpu(int cpu, int fd)
 	return (int)sys_bpf(BPF_MAP_UPDATE_ELEM, &at);
 }
 
-/* Create the output map and the BPF_OUTPUT events on first use. */
-static int out_start(void)
+/* Create an output map and its BPF_OUTPUT events on first use. */
+static int out_start(int chain)
 {
 	struct perf_event_attr a;
 	union bpf_attr at;
 	int ncpu = prov_perf_ncpus();
 
-	if (outmap >= 0)
+	if (outmaps[chain] >= 0)
 		return 0;
 	memset(&at, 0, sizeof(at));
 	at.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = (uint32_t)ncpu;
-	outmap = (int)sys_bpf(BPF_MAP_CREATE, &at);
-	if (outmap < 0)
+	outmaps[chain] = (int)sys_bpf(BPF_MAP_CREATE, &at);
+	if (outmaps[chain] < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_BPF_OUTPUT;
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_RAW;
-	outsrc = prov_perf_open(&a, prov_perf_wants_stack(DTRACE_IDNONE),
-	    out_sample, NULL);
-	if (outsrc == NULL)
+	outsrcs[chain] = prov_perf_open(&a, chain, out_sample, NULL);
+	if (outsrcs[chain] == NULL)
 		goto fail;
 	for (int c = 0; c < ncpu; c++) {
-		int fd = prov_perf_src_fd(outsrc, c);
+		int fd = prov_perf_src_fd(outsrcs[chain], c);
 
-		if (fd >= 0 && map_cpu(c, fd) != 0)
+		if (fd >= 0 && map_cpu(outmaps[chain], c, fd) != 0)
 			goto fail;
 	}
 	return 0;
 fail:
-	prov_perf_close(outsrc);
-	outsrc = NULL;
-	close(outmap);
-	outmap = -1;
+	prov_perf_close(outsrcs[chain]);
+	outsrcs[chain] = NULL;
+	close(outmaps[chain]);
+	outmaps[chain] = -1;
 	return -1;
 }
 
@@ -260,15 +262,17 @@ static int slot_new(void)
 }
 
 static int attach(int tpid, int capture, int recsize, int stroff,
-    prov_perf_cb_t *cb, void *arg)
+    int chain, prov_perf_cb_t *cb, void *arg)
 {
 	struct bpf_insn prog[NINSN];
-	int s, n, efd;
+	int s, n, efd, outmap;
 
-	if (bpf_broken || out_start() != 0) {
+	chain = chain != 0;
+	if (bpf_broken || out_start(chain) != 0) {
 		bpf_broken = 1;
 		return -1;
 	}
+	outmap = outmaps[chain];
 	if ((s = slot_new()) < 0)
 		return -1;
 	if (capture)
@@ -287,7 +291,8 @@ static int attach(int tpid, int capture, int recsize, int stroff,
 	return s;
 }
 
-int prov_bpf_copy(int tpid, int recsize, prov_perf_cb_t *cb, void *arg)
+int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
+    void *arg)
 {
 	int size = (recsize + 7) & ~7;
 
@@ -295,15 +300,15 @@ int prov_bpf_copy(int tpid, int recsize, prov_perf_cb_t *cb, void *arg)
 		size = 8;
 	if (size > MAX_COPY)
 		size = MAX_COPY;
-	return attach(tpid, 0, size, -1, cb, arg);
+	return attach(tpid, 0, size, -1, chain, cb, arg);
 }
 
-int prov_bpf_capture(int tpid, int recsize, int stroff, prov_perf_cb_t *cb,
-    void *arg)
+int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
+    prov_perf_cb_t *cb, void *arg)
 {
 	if (stroff < 8 || stroff + 8 > recsize || recsize > 64)
 		return -1;
-	return attach(tpid, 1, recsize, stroff, cb, arg);
+	return attach(tpid, 1, recsize, stroff, chain, cb, arg);
 }
 
 void prov_bpf_release(int att)

@@ -161,13 +161,15 @@ typedef struct prov_bpf_rec {
 
 /* Deliver every hit of tracepoint tpid to cb(arg, sample) with the first
  * recsize bytes of its record (at most 440) as the sample's RAW data.
- * Returns an attachment for prov_bpf_release, or -1 (BPF unusable). */
-int prov_bpf_copy(int tpid, int recsize, prov_perf_cb_t *cb, void *arg);
+ * chain: samples carry call chains.  Returns an attachment for
+ * prov_bpf_release, or -1 (BPF unusable). */
+int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
+    void *arg);
 /* The same for a syscall tracepoint (records of recsize <= 64 bytes), the
  * RAW data being a prov_bpf_rec_t with the user string whose pointer is at
  * stroff copied at event time. */
-int prov_bpf_capture(int tpid, int recsize, int stroff, prov_perf_cb_t *cb,
-    void *arg);
+int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
+    prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
 
 /* ---- shared tracepoints (tp.c) ---- */

@@ -148,15 +148,15 @@ static int string_arg(const prov_tf_format_t *fmt)
 }
 
 /* Try the capturing route for an entry probe with a string argument. */
-static int capture_on(scprobe_t *sp)
+static int capture_on(scprobe_t *sp, dtrace_id_t id)
 {
 	const prov_tf_format_t *fmt = prov_tp_format("syscalls", sp->sp_event);
 
 	if (sp->sp_return || fmt == NULL || (sp->sp_stri = string_arg(fmt)) < 0)
 		return -1;
 	sp->sp_capture = prov_bpf_capture(fmt->tff_id, (int)prov_tracefs_size(fmt),
-	    (int)fmt->tff_fields[sp->sp_stri].tff_offset, sc_fire_captured,
-	    sp);
+	    (int)fmt->tff_fields[sp->sp_stri].tff_offset,
+	    prov_perf_wants_stack(id), sc_fire_captured, sp);
 	return sp->sp_capture >= 0 ? 0 : -1;
 }
 
@@ -164,7 +164,7 @@ static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	scprobe_t *sp = arg;
 
-	if (sp->sp_capture >= 0 || capture_on(sp) == 0)
+	if (sp->sp_capture >= 0 || capture_on(sp, id) == 0)
 		return 0;
 	return prov_tp_subscribe("syscalls", sp->sp_event, id, sc_fire, sp);
 }

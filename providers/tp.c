@@ -85,22 +85,30 @@ static tp_t *tp_find(const char *sys, const char *event, int create)
 	return tp;
 }
 
-/* Open the tracepoint: through BPF when it loads (every hit, call chains
- * always), else a perf source, reopened with call chains if wanted. */
+/* Open the tracepoint: through BPF when it loads (every hit), else a perf
+ * source; either is reopened with call chains when a probe wants them. */
 static int tp_open(tp_t *tp, int chain)
 {
 	prov_perf_src_t *src;
 	uint32_t size = prov_tracefs_size(&tp->tp_fmt);
 
-	if (tp->tp_att >= 0 || (tp->tp_src != NULL && (tp->tp_chain || !chain)))
+	int att;
+
+	if ((tp->tp_att >= 0 || tp->tp_src != NULL) && (tp->tp_chain || !chain))
 		return 0;
 	if (tp->tp_src == NULL) {
 		if (prov_tracefs_has_dataloc(&tp->tp_fmt))
 			size += 256;
-		tp->tp_att = prov_bpf_copy(tp->tp_fmt.tff_id, (int)size,
+		att = prov_bpf_copy(tp->tp_fmt.tff_id, (int)size, chain,
 		    tp_sample, tp);
-		if (tp->tp_att >= 0)
+		if (att >= 0) {		/* replaces one without chains */
+			prov_bpf_release(tp->tp_att);
+			tp->tp_att = att;
+			tp->tp_chain = chain;
 			return 0;
+		}
+		if (tp->tp_att >= 0)
+			return -1;
 	}
 	src = prov_perf_tracepoint(tp->tp_fmt.tff_id, chain, tp_sample, tp);
 	if (src == NULL)
