@@ -104,6 +104,38 @@ static void test_tui_theme_shipped_files_parse(void **st)
 	}
 }
 
+/* Random and mutated theme text: parsed or refused with file:line, never
+ * a crash, and a refusal leaves the theme untouched. */
+static void test_tui_theme_parse_survives_random_input(void **st)
+{
+	static const char *const words[] = { "status", "bar", "fg=", "bg8=",
+	    "attr=", "bold,", "255", "7", "red", "default", "name", " ", "\t",
+	    "\n", "#", "=", ",", "-1", "999999999999", "\x01", "\xff" };
+	unsigned seed = 12345;
+	char text[512], err[256];
+
+	for (int round = 0; round < 3000; round++) {
+		tui_theme_t t, before;
+		size_t n = 0;
+
+		while (n < sizeof(text) - 16) {
+			seed = seed * 1103515245 + 12345;
+			if ((seed >> 16) % 9 == 0)
+				break;
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s",
+			    words[(seed >> 8) % (sizeof(words) /
+			    sizeof(words[0]))]);
+		}
+		text[n] = '\0';
+		tui_theme_default(&t);
+		before = t;
+		if (tui_theme_parse(&t, text, "r.theme", err, sizeof(err)) != 0) {
+			assert_int_equal(strncmp(err, "r.theme:", 8), 0);
+			assert_memory_equal(&t, &before, sizeof(t));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_tui_theme_load_refuses_binary_file),
 		cmocka_unit_test(test_tui_theme_mono_uses_attributes_only),
 		cmocka_unit_test(test_tui_theme_shipped_files_parse),
+		cmocka_unit_test(test_tui_theme_parse_survives_random_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
