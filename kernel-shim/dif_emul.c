@@ -112,6 +112,7 @@ static void stls(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 		return;
 	}
 	ms->kms_locals[i] = val;
+	x->kdx_klen = 0;
 }
 
 /* PUSHTV/PUSHTR: a string reference records its length (<= strsize);

@@ -30,7 +30,9 @@ typedef struct ks_dif_exec {
 	ks_dif_tuple_t kdx_tup[KS_DIF_TUPLE_MAX];
 	unsigned kdx_ntup;		/* entries on the tuple stack */
 	/* The key last built in the vstate's key buffer, still valid while
-	 * the tuple stack is unchanged (x[k] = x[k] + 1 builds it once). */
+	 * the tuple stack and the memory it refers to are unchanged: any
+	 * push/pop, store, variable store or CALL forgets it, so
+	 * x[k] = x[k] + 1 builds its key once and nothing reads a stale one. */
 	uint64_t kdx_klen;		/* 0: none */
 	uint32_t kdx_khash;
 	uint32_t kdx_khead;		/* variable id, tls and array bits */
@@ -66,9 +68,6 @@ int64_t ks_dif_strlen(ks_dif_exec_t *x, uint64_t addr);
 int64_t ks_dif_strlim(ks_dif_exec_t *x, uint64_t addr);
 /* 8-aligned scratch of size bytes, zeroed; NULL after a NOSCRATCH fault. */
 char *ks_dif_alloc(ks_dif_exec_t *x, uint64_t size);
-/* A scratch copy of the string at addr (at most strsize bytes plus NUL);
- * NULL after a fault.  *lenp gets its length when lenp is not NULL. */
-char *ks_dif_strdup(ks_dif_exec_t *x, uint64_t addr, uint64_t *lenp);
 /* Read len bytes of the firing process's memory (captures first, then the
  * live process); faults BADADDR and returns -1 when it cannot. */
 int ks_dif_copyin(ks_dif_exec_t *x, uint64_t uaddr, void *buf, uint64_t len);

@@ -201,22 +201,6 @@ char *ks_dif_alloc(ks_dif_exec_t *x, uint64_t size)
 	return p;
 }
 
-char *ks_dif_strdup(ks_dif_exec_t *x, uint64_t addr, uint64_t *lenp)
-{
-	int64_t len = ks_dif_strlen(x, addr);
-	char *p;
-
-	if (len < 0)
-		return NULL;
-	p = ks_dif_alloc(x, (uint64_t)len + 1);
-	if (p == NULL)
-		return NULL;
-	memcpy(p, (const void *)(uintptr_t)addr, (size_t)len);
-	if (lenp != NULL)
-		*lenp = (uint64_t)len;
-	return p;
-}
-
 /* Read exactly len bytes of user memory; 0 or -1 (no fault recorded). */
 static int uread(const ks_probe_ctx_t *ctx, uint64_t uaddr, void *buf,
     uint64_t len)

@@ -41,7 +41,8 @@
 		reg[rd] = (uint64_t)v_; } while (0)
 #define STORE(T) do { T v_ = (T)reg[r1]; \
 		if (!kstore(x, reg[rd], sizeof (T))) vmbreak; \
-		memcpy((void *)(uintptr_t)reg[rd], &v_, sizeof (T)); } while (0)
+		memcpy((void *)(uintptr_t)reg[rd], &v_, sizeof (T)); \
+		x->kdx_klen = 0; } while (0)
 
 static uint64_t DIF_LOOP_NAME(ks_dif_exec_t *x)
 {
@@ -157,7 +158,10 @@ static uint64_t DIF_LOOP_NAME(ks_dif_exec_t *x)
 		vmbreak;
 	vmcase(LDLS) reg[rd] = ldls(x, DIF_INSTR_VAR(in)); vmbreak;
 	vmcase(STLS) stls(x, DIF_INSTR_VAR(in), reg[rd]); vmbreak;
-	vmcase(CALL) reg[rd] = ks_dif_call(x, DIF_INSTR_SUBR(in)); vmbreak;
+	vmcase(CALL)
+		x->kdx_klen = 0;	/* bcopy, copyinto... may write memory */
+		reg[rd] = ks_dif_call(x, DIF_INSTR_SUBR(in));
+		vmbreak;
 	vmcase(PUSHTR) pusht(x, r1, reg[r2], reg[rd], 1); vmbreak;
 	vmcase(PUSHTV) pusht(x, r1, reg[r2], reg[rd], 0); vmbreak;
 	vmcase(POPTS)
@@ -173,6 +177,7 @@ static uint64_t DIF_LOOP_NAME(ks_dif_exec_t *x)
 		vmbreak;
 	}
 	vmcase(COPYS)
+		x->kdx_klen = 0;
 		if (reg[r2] != 0 && ks_dif_canstore(x, reg[rd], reg[r2]) &&
 		    ks_dif_canload(x, reg[r1], reg[r2]))
 			memmove((void *)(uintptr_t)reg[rd],

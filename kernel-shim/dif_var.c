@@ -369,6 +369,7 @@ void ks_dif_stgs(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 
 	if (vi == NULL)
 		return;
+	x->kdx_klen = 0;		/* a cached key may read this */
 	p = x->kdx_ms->kms_vstate->kvs_gstore + vi->vi_off;
 	if (!vi->vi_byref)
 		memcpy(p, &val, 8);
@@ -600,6 +601,7 @@ void ks_dif_stdyn(ks_dif_exec_t *x, uint32_t id, int tls, int array,
 		d = lookup(vs, klen, hv, &link);
 	}
 	x->kdx_kfound = 0;		/* the store may change the chains */
+	x->kdx_klen = 0;		/* ... and memory a key refers to */
 	if (val == 0) {			/* storing zero deletes */
 		if (d != NULL)
 			dyn_delete(vs, d, link);

@@ -309,6 +309,85 @@ static void test_ks_dif_var_null_string_key(void **state)
 	tf_fini(&f);
 }
 
+/* Declare a by-ref (struct-like) variable of size bytes. */
+static void td_refvar(tdif_t *t, uint32_t id, unsigned kind, unsigned scope,
+    uint32_t size)
+{
+	td_var(t, id, kind, scope, 0);
+	t->vars[t->dp.dtdo_varlen - 1].dtdv_type.dtdt_flags = DIF_TF_BYREF;
+	t->vars[t->dp.dtdo_varlen - 1].dtdv_type.dtdt_size = size;
+}
+
+/*
+ * r3 = alloca(16) holding { a, b }; then op stores r3 into variable id
+ * (keyed, for arrays, by the same 16 bytes pushed by reference), and the
+ * result is the second word loaded back through the variable.
+ */
+static uint64_t refvar_roundtrip(tfire_t *f, unsigned st, unsigned ld,
+    uint32_t id, uint64_t a, uint64_t b)
+{
+	tdif_t t;
+
+	td_init(&t);
+	td_refvar(&t, 0x520, DIFV_KIND_SCALAR, DIFV_SCOPE_GLOBAL, 16);
+	td_refvar(&t, 0x521, DIFV_KIND_ARRAY, DIFV_SCOPE_GLOBAL, 16);
+	td_refvar(&t, 0x520, DIFV_KIND_SCALAR, DIFV_SCOPE_THREAD, 16);
+	td_setx(&t, 1, 16);
+	td_emit(&t, DIF_INSTR_ALLOCS(1, 3));
+	td_setx(&t, 4, a);
+	td_emit(&t, DIF_INSTR_STORE(DIF_OP_STX, 4, 3));
+	td_setx(&t, 5, 8);
+	td_emit(&t, DIF_INSTR_FMT(DIF_OP_ADD, 3, 5, 5));
+	td_setx(&t, 4, b);
+	td_emit(&t, DIF_INSTR_STORE(DIF_OP_STX, 4, 5));
+	td_emit(&t, DIF_INSTR_FLUSHTS);
+	td_emit(&t, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, 1, 3));
+	td_emit(&t, DIF_INSTR_STV(st, id, 3));
+	/* overwrite the source: the variable keeps its own copy */
+	td_emit(&t, DIF_INSTR_STORE(DIF_OP_STX, 0, 5));
+	td_emit(&t, DIF_INSTR_LDV(ld, id, 6));
+	td_setx(&t, 5, 8);
+	td_emit(&t, DIF_INSTR_FMT(DIF_OP_ADD, 6, 5, 6));
+	td_emit(&t, DIF_INSTR_LOAD(DIF_OP_LDX, 6, 7));
+	td_emit(&t, DIF_INSTR_RET(7));
+	return td_run(&t, f);
+}
+
+static void test_ks_dif_var_byref_values(void **state)
+{
+	tfire_t f;
+
+	tf_init(&f);
+	assert_int_equal(refvar_roundtrip(&f, DIF_OP_STGS, DIF_OP_LDGS, 0x520,
+	    1, 22), 22);
+	assert_int_equal(refvar_roundtrip(&f, DIF_OP_STTS, DIF_OP_LDTS, 0x520,
+	    3, 44), 44);
+	/* the array is keyed by the 16 bytes at r3: once they change, the
+	 * load looks up another key (no stale cached key) and finds nothing */
+	assert_int_equal(refvar_roundtrip(&f, DIF_OP_STGAA, DIF_OP_LDGAA,
+	    0x521, 5, 66), 0);
+	assert_int_equal(f.ms.kms_fault, 0);
+	tf_fini(&f);
+}
+
+static void test_ks_dif_var_ref_key_too_big(void **state)
+{
+	tfire_t f;
+	tdif_t t;
+
+	tf_init_sized(&f, 4096, 8);
+	td_init(&t);
+	declare_all(&t);
+	td_setx(&t, 1, 64);
+	td_emit(&t, DIF_INSTR_ALLOCS(1, 3));
+	td_emit(&t, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, 1, 3));
+	td_emit(&t, DIF_INSTR_STV(DIF_OP_STGAA, GARR, 1));
+	td_emit(&t, DIF_INSTR_RET(0));
+	td_run(&t, &f);
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADSIZE);
+	tf_fini(&f);
+}
+
 static void test_ks_dif_var_clause_locals(void **state)
 {
 	tfire_t f;
@@ -413,6 +492,8 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_var_dynvar_drops_when_full),
 		cmocka_unit_test(test_ks_dif_var_load_then_store_same_key),
 		cmocka_unit_test(test_ks_dif_var_null_string_key),
+		cmocka_unit_test(test_ks_dif_var_byref_values),
+		cmocka_unit_test(test_ks_dif_var_ref_key_too_big),
 		cmocka_unit_test(test_ks_dif_var_clause_locals),
 		cmocka_unit_test(test_ks_dif_var_undeclared_at_run_time),
 		cmocka_unit_test(test_ks_dif_var_declare_conflict),
