@@ -7,6 +7,7 @@ B=${B:-build}
 DTUI=${DTUI:-$top/$B/dtui}
 S=dtui-test-$$
 T="tmux -L $S -f /dev/null"
+sock=${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S	# kill-server leaves it behind
 command -v tmux >/dev/null || { echo "tmux is not installed"; exit 77; }
 "$DTUI" -V 2>/dev/null | grep -q dtui || { echo "dtui is not built"; exit 77; }
 "$top/$B/dtrace" -n 'BEGIN { trace(1); exit(0) }' 2>/dev/null | grep -q 1 ||
@@ -19,8 +20,8 @@ wait_for() {
 	done
 	echo "timed out waiting for: $1"; $T capture-pane -p; return 1
 }
-tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp" "$sock"' EXIT
+tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp" "$sock"' EXIT
 $T new-session -d -x 80 -y 24 "XDG_DATA_HOME=$tmp $DTUI" || exit 1
 wait_for 'dtui>' || exit 1
 check() {	# check COLS ROWS: status first, prompt last, width fits
