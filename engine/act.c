@@ -805,6 +805,27 @@ static void cook_if(struct eng_pcb *pc, struct eng_node *s)
 	    "predicate");
 }
 
+/* Does s (an if body) hold a data-recording action or aggregation? */
+static int has_actions(const struct eng_node *s)
+{
+	const struct eng_func *f;
+
+	for (; s != NULL; s = s->n_next) {
+		if (s->n_kind == N_AGG_STMT)
+			return 1;
+		if (s->n_kind == N_EXPR_STMT && s->n_left->n_kind == N_CALL &&
+		    (f = eng_sema_func(s->n_left->n_name)) != NULL &&
+		    f->f_kind != F_SUBR)
+			return 1;
+		if (s->n_kind == N_BLOCK && has_actions(s->n_args))
+			return 1;
+		if (s->n_kind == N_IF && (has_actions(s->n_right) ||
+		    has_actions(s->n_third)))
+			return 1;
+	}
+	return 0;
+}
+
 /* if (c) { x = ...; } else { ... }: one void DIFO with forward branches. */
 static void if_stmt(struct eng_pcb *pc, struct eng_node *st)
 {
@@ -813,6 +834,132 @@ static void if_stmt(struct eng_pcb *pc, struct eng_node *st)
 	cook_if(pc, st);
 	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
 	a->a_difo = eng_cg_stmt(pc, st);
+}
+
+static void statement(struct eng_pcb *pc, struct eng_node *st);
+static struct eng_stmt *new_stmt(struct eng_pcb *pc, int line);
+
+/* A list with blocks spliced in: { a; { b; c; } d; } -> a b c d. */
+static struct eng_node *flatten(struct eng_pcb *pc, struct eng_node *l,
+    struct eng_node *tail)
+{
+	struct eng_node *c;
+
+	if (l == NULL)
+		return tail;
+	if (l->n_kind == N_BLOCK)
+		return flatten(pc, l->n_args, flatten(pc, l->n_next, tail));
+	c = eng_node_new(pc, l->n_kind, l->n_line, l->n_col);
+	*c = *l;
+	c->n_next = flatten(pc, l->n_next, tail);
+	return c;
+}
+
+static struct eng_node *mk(struct eng_pcb *pc, enum eng_nkind k,
+    const struct eng_node *at, int op)
+{
+	struct eng_node *n = eng_node_new(pc, k, at->n_line, at->n_col);
+
+	n->n_op = op;
+	return n;
+}
+
+/* self->name == v (or != 0 when v < 0), cooked. */
+static struct eng_node *flag_test(struct eng_pcb *pc, const char *name,
+    const struct eng_node *at, int v)
+{
+	struct eng_node *t = mk(pc, N_OP2, at, v < 0 ? T_NE : T_EQ);
+
+	t->n_left = mk(pc, N_VAR, at, 0);
+	t->n_left->n_scope = SC_THREAD;
+	t->n_left->n_name = name;
+	t->n_right = mk(pc, N_INT, at, 0);
+	t->n_right->n_int = v < 0 ? 0 : (uint64_t)v;
+	eng_sema_expr(pc, t);
+	return t;
+}
+
+/* self->name = e, as a void action of the current statement. */
+static void flag_set(struct eng_pcb *pc, const char *name,
+    struct eng_node *e, const struct eng_node *at)
+{
+	struct eng_node *a = mk(pc, N_ASSIGN, at, '=');
+	struct eng_act *act;
+
+	a->n_left = mk(pc, N_VAR, at, 0);
+	a->n_left->n_scope = SC_THREAD;
+	a->n_left->n_name = name;
+	a->n_right = e;
+	eng_sema_expr(pc, a);
+	act = eng_act_new(pc, DTRACEACT_DIFEXPR);
+	act->a_difo = eng_cg_difo(pc, a, "if");
+	memset(&act->a_difo->dd_rtype, 0, sizeof(act->a_difo->dd_rtype));
+}
+
+static void stmts(struct eng_pcb *pc, struct eng_node *l);
+
+/* A new statement for the same descriptions, guarded by pred. */
+static void piece(struct eng_pcb *pc, struct eng_stmt *like,
+    struct eng_node *pred)
+{
+	struct eng_stmt *s = new_stmt(pc, pred->n_line);
+
+	s->s_npd = like->s_npd;
+	s->s_pd = like->s_pd;
+	s->s_piece = 2;
+	if (pc->pc_prog->p_last != NULL && like->s_piece == 0)
+		like->s_piece = 1;
+	pc->pc_stmt = s;
+	pc->pc_speculate = pc->pc_commit = pc->pc_datarec = 0;
+	s->s_pred = eng_cg_difo(pc, pred, "predicate");
+}
+
+/*
+ * if (c) with actions in its bodies: the clause is split into pieces
+ * that fire in order on the same probe.  The current piece sets a
+ * thread-local flag to 1 (c true) or 2; a piece guarded by flag == 1 runs
+ * the then-body, one guarded by flag == 2 the else-body, and a last one
+ * guarded by flag != 0 clears the flag and runs the statements after the
+ * if.  Clause-local (this->) variables do not cross pieces.
+ */
+static void if_split(struct eng_pcb *pc, struct eng_node *st,
+    struct eng_node *rest)
+{
+	struct eng_stmt *base = pc->pc_stmt;
+	struct eng_node *c = mk(pc, N_OP3, st, 0);
+	char name[32];
+	const char *flag;
+
+	snprintf(name, sizeof(name), "%%if%u", pc->pc_cc->cc_nextid[1]);
+	flag = eng_cc_strdup(pc, name, strlen(name));
+	c->n_left = st->n_left;
+	c->n_right = mk(pc, N_INT, st, 0);
+	c->n_right->n_int = 1;
+	c->n_third = mk(pc, N_INT, st, 0);
+	c->n_third->n_int = 2;
+	flag_set(pc, flag, c, st);
+	piece(pc, base, flag_test(pc, flag, st, 1));
+	stmts(pc, flatten(pc, st->n_right, NULL));
+	if (st->n_third != NULL) {
+		piece(pc, base, flag_test(pc, flag, st, 2));
+		stmts(pc, flatten(pc, st->n_third, NULL));
+	}
+	piece(pc, base, flag_test(pc, flag, st, -1));
+	flag_set(pc, flag, mk(pc, N_INT, st, 0), st);
+	stmts(pc, rest);
+}
+
+/* Compile a flattened statement list into the current statement. */
+static void stmts(struct eng_pcb *pc, struct eng_node *l)
+{
+	for (; l != NULL; l = l->n_next) {
+		if (l->n_kind == N_IF && (has_actions(l->n_right) ||
+		    has_actions(l->n_third))) {
+			if_split(pc, l, l->n_next);
+			return;
+		}
+		statement(pc, l);
+	}
 }
 
 static void statement(struct eng_pcb *pc, struct eng_node *st)
@@ -926,6 +1073,5 @@ void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause)
 	eng_sema_clause(pc, clause);
 	if (clause->n_pred != NULL)
 		pc->pc_stmt->s_pred = eng_cg_difo(pc, clause->n_pred, "predicate");
-	for (struct eng_node *st = clause->n_args; st != NULL; st = st->n_next)
-		statement(pc, st);
+	stmts(pc, flatten(pc, clause->n_args, NULL));
 }

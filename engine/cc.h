@@ -203,6 +203,7 @@ struct eng_stmt {
 	struct eng_act *s_acts;
 	int s_nacts, s_cap;
 	int s_line;
+	int s_piece;			/* 0; 1 first, 2 later piece of a split */
 	struct eng_stmt *s_next;
 };
 
@@ -217,6 +218,14 @@ typedef struct eng_cc_actinfo {
 
 typedef struct eng_cc_stmtinfo {
 	uint64_t esi_id;
+	/*
+	 * A clause with actions inside if/else is split into pieces that fire
+	 * in order on the same probe: esi_piece is 1 for the first piece, 2
+	 * for the others, 0 for an ordinary clause.  Without -q, print one
+	 * probe line per firing of the whole clause (e.g. not for a later
+	 * piece that recorded nothing).
+	 */
+	int esi_piece;
 	int esi_nacts;
 	eng_cc_actinfo_t *esi_acts;
 } eng_cc_stmtinfo_t;

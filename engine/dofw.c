@@ -251,6 +251,7 @@ static void register_stmt(struct eng_pcb *pc, const struct eng_stmt *s)
 	if (si == NULL || si->esi_acts == NULL)
 		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
 	si->esi_id = s->s_id;
+	si->esi_piece = s->s_piece;
 	si->esi_nacts = s->s_nacts;
 	for (int i = 0; i < s->s_nacts; i++) {
 		const struct eng_act *a = &s->s_acts[i];

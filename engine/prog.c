@@ -80,8 +80,10 @@ static int enable(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 	if (ks_ioctl(h->eh_ks, DTRACEIOC_ENABLE, &ea) != 0)
 		return eng_error(h, "could not enable tracing: %s",
 		    ea.dtea_errmsg[0] ? ea.dtea_errmsg : ks_errmsg(h->eh_ks));
+	/* pieces of split clauses are not probes matched: count the clauses' */
 	if (nmatched != NULL)
-		*nmatched = ea.dtea_nmatched;
+		*nmatched = ea.dtea_nmatched > prog->p_nprobes &&
+		    prog->p_nprobes > 0 ? prog->p_nprobes : ea.dtea_nmatched;
 	prog->p_enabled = 1;
 	return 0;
 }

@@ -996,20 +996,80 @@ static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 	    t->t_size);
 }
 
+/* The translator from n's input type to its output type (or *type). */
 static void cook_xlate(struct eng_pcb *pc, struct eng_node *n)
 {
-	char key[256], b1[128], b2[128];
-	struct eng_ident *id;
+	struct eng_type *out = n->n_ctype;
+	struct eng_ident *found = NULL;
 
 	cook(pc, n->n_left);
-	snprintf(key, sizeof(key), "xlate %s <%s>", eng_type_name(n->n_ctype,
-	    b1, sizeof(b1)), eng_type_name(n->n_left->n_type, b2, sizeof(b2)));
-	id = eng_cc_ident(pc, key, SC_GLOBAL, 0);
-	if (id == NULL)
+	if (eng_type_is_ptr(out))
+		out = out->t_base;
+	for (int i = 0; i < ENG_CC_NHASH && found == NULL; i++) {
+		for (struct eng_ident *id = pc->pc_cc->cc_hash[i]; id != NULL;
+		    id = id->i_next) {
+			struct eng_node *x = id->i_inline;
+
+			if (id->i_kind == ID_XLATOR && (x->n_ctype == out ||
+			    (x->n_ctype->t_name && out->t_name &&
+			    !strcmp(x->n_ctype->t_name, out->t_name))) &&
+			    eng_type_compat(x->n_type, n->n_left->n_type)) {
+				found = id;
+				break;
+			}
+		}
+	}
+	if (found == NULL)
 		eng_cc_nerror(pc, n, "D_XLATE_NONE", "translator does not "
-		    "exist: %s -> %s", b2, b1);
-	n->n_ident = id;
+		    "exist: %s -> %s", tname(n->n_left->n_type), tname(out));
+	n->n_ident = found;
 	n->n_type = n->n_ctype;
+}
+
+/* A copy of e (program arena) with identifier name replaced by repl. */
+static struct eng_node *subst(struct eng_pcb *pc, const struct eng_node *e,
+    const char *name, const struct eng_node *repl)
+{
+	struct eng_node *c;
+
+	if (e == NULL)
+		return NULL;
+	if (e->n_kind == N_IDENT && strcmp(e->n_name, name) == 0)
+		e = repl;
+	c = eng_node_new(pc, e->n_kind, e->n_line, e->n_col);
+	*c = *e;
+	c->n_type = NULL;
+	c->n_const = 0;
+	c->n_left = subst(pc, e->n_left, name, repl);
+	c->n_right = subst(pc, e->n_right, name, repl);
+	c->n_third = subst(pc, e->n_third, name, repl);
+	c->n_args = subst(pc, e->n_args, name, repl);
+	c->n_next = subst(pc, e->n_next, name, repl);
+	return c;
+}
+
+/* xlate<T>(x).m, xlate<T *>(x)->m: the translator's member expression. */
+static void cook_xlmember(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *xl = n->n_left, *x, *m, *e, *next = n->n_next;
+
+	cook_xlate(pc, xl);
+	if ((n->n_kind == N_PTRMEMBER) != eng_type_is_ptr(xl->n_ctype))
+		eng_cc_nerror(pc, n, "D_OP_PTR", "operator %s cannot be applied "
+		    "to type \"%s\"", n->n_kind == N_MEMBER ? "." : "->",
+		    tname(xl->n_ctype));
+	x = xl->n_ident->i_inline;
+	for (m = x->n_args; m != NULL; m = m->n_next)
+		if (strcmp(m->n_name, n->n_name) == 0)
+			break;
+	if (m == NULL)
+		eng_cc_nerror(pc, n, "D_XLATE_NOCONV", "translator member %s is "
+		    "not defined", n->n_name);
+	e = subst(pc, m->n_right, x->n_name, xl->n_left);
+	e->n_next = NULL;
+	*n = *e;
+	n->n_next = next;
+	cook(pc, n);
 }
 
 /* Give n and its children types; fold constants; check operands. */
@@ -1036,7 +1096,12 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		break;
 	case N_CALL: cook_call(pc, n); break;
 	case N_INDEX: cook_index(pc, n, 0); break;
-	case N_MEMBER: case N_PTRMEMBER: cook_member(pc, n); break;
+	case N_MEMBER: case N_PTRMEMBER:
+		if (n->n_left->n_kind == N_XLATE)
+			cook_xlmember(pc, n);
+		else
+			cook_member(pc, n);
+		break;
 	case N_CAST: cook_cast(pc, n); break;
 	case N_SIZEOF: cook_sizeof(pc, n); break;
 	case N_OFFSETOF: {
@@ -1060,7 +1125,9 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 			    "operand must be of scalar type");
 		n->n_type = eng_type_string(pc->pc_cc);
 		break;
-	case N_XLATE: cook_xlate(pc, n); break;
+	case N_XLATE:
+		eng_cc_nerror(pc, n, "D_XLATE_SOU", "xlate<%s>( ) must be "
+		    "followed by a member reference", tname(n->n_ctype));
 	case N_ADDR:
 		cook(pc, n->n_left);
 		if (n->n_left->n_kind != N_DEREF &&

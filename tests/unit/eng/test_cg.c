@@ -179,7 +179,31 @@ static void test_if_uses_forward_branches(void **state)
 	assert_true(ct_has_op(d, DIF_OP_BA));
 	assert_int_equal(d->dd_rtype.dtdt_size, 0);
 	eng_prog_free(p);
-	ct_err(h, "BEGIN { if (1) trace(1); }", "D_SYNTAX");
+	eng_close(h);
+}
+
+static void test_if_with_actions_splits_the_clause(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	eng_prog_t *p = ct_ok(h, "BEGIN, END { x = 1; if (arg0) { trace(1); } "
+	    "else { @a = count(); } trace(3); }");
+
+	(void)state;
+	assert_int_equal(p->p_nstmts, 4);
+	assert_null(ct_stmt(p, 0)->s_pred);
+	assert_int_equal(ct_stmt(p, 0)->s_piece, 1);
+	assert_int_equal(ct_stmt(p, 0)->s_nacts, 2);	/* x = 1; flag = */
+	for (int i = 1; i < 4; i++) {
+		assert_non_null(ct_stmt(p, i)->s_pred);
+		assert_int_equal(ct_stmt(p, i)->s_piece, 2);
+		assert_int_equal(ct_stmt(p, i)->s_npd, 2);
+		assert_true(ct_has_op(ct_stmt(p, i)->s_pred, DIF_OP_LDTS));
+	}
+	assert_int_equal(ct_stmt(p, 1)->s_acts[0].a_kind, DTRACEACT_DIFEXPR);
+	assert_int_equal(ct_stmt(p, 2)->s_acts[0].a_kind, DTRACEAGG_COUNT);
+	assert_int_equal(ct_stmt(p, 3)->s_nacts, 2);	/* flag = 0; trace */
+	assert_int_equal(eng_prog_nprobes(p), 2);
+	eng_prog_free(p);
 	eng_close(h);
 }
 
@@ -193,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_register_limit_is_an_error),
 		cmocka_unit_test(test_subroutine_arguments_nest),
 		cmocka_unit_test(test_if_uses_forward_branches),
+		cmocka_unit_test(test_if_with_actions_splits_the_clause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

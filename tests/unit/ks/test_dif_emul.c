@@ -7,6 +7,7 @@
  * under both dispatch styles.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include "test_dif_util.h"
 
 /* r1 = a, r2 = b, r3 = a OP b, return r3. */
@@ -643,6 +644,37 @@ static void test_ks_dif_readable_for_records(void **state)
 	tf_fini(&f);
 }
 
+static void test_ks_dif_api_helpers(void **state)
+{
+	ks_difo_t *dp = calloc(1, sizeof (*dp));
+	tfire_t f;
+
+	/* ks_difo_free frees the object and its tables (LSan checks) */
+	assert_non_null(dp);
+	dp->dtdo_len = 2;
+	dp->dtdo_buf = calloc(2, sizeof (dif_instr_t));
+	dp->dtdo_buf[0] = DIF_INSTR_SETX(0, 1);
+	dp->dtdo_buf[1] = DIF_INSTR_RET(1);
+	dp->dtdo_intlen = 1;
+	dp->dtdo_inttab = calloc(1, sizeof (uint64_t));
+	dp->dtdo_inttab[0] = 77;
+	dp->dtdo_strlen = 1;
+	dp->dtdo_strtab = calloc(1, 1);
+	assert_int_equal(ks_dif_verify(dp, NULL, 0), 0);
+	tf_init(&f);
+	assert_int_equal(ks_dif_emulate(dp, &f.ms), 77);
+	tf_fini(&f);
+	ks_difo_free(dp);
+	ks_difo_free(NULL);
+	assert_true(ks_dif_scratch_size(256) >= 8 * 257);
+	assert_true(ks_dif_scratch_size(1 << 20) >= 8 * ((1 << 20) + 1));
+	assert_string_equal(ks_dif_fault_name(DTRACEFLT_DIVZERO),
+	    "divide-by-zero");
+	assert_string_equal(ks_dif_fault_name(DTRACEFLT_BADALIGN),
+	    "invalid alignment");
+	assert_string_equal(ks_dif_fault_name(12345), "unknown fault");
+}
+
 static void test_ks_dif_emul_goto_is_compiled(void **state)
 {
 	assert_int_equal(ks_dif_have_goto(), 1);
@@ -672,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_emul_tuple_overflow),
 		cmocka_unit_test(test_ks_dif_emul_every_fault_kind),
 		cmocka_unit_test(test_ks_dif_readable_for_records),
+		cmocka_unit_test(test_ks_dif_api_helpers),
 		cmocka_unit_test(test_ks_dif_emul_goto_is_compiled),
 	};
 
