@@ -317,7 +317,7 @@ static int escape(struct eng_pcb *pc, const char **pp)
 	case 'v': c = '\v'; break;
 	case 'x':
 		for (v = 0; isxdigit((unsigned char)*p); p++)
-			v = v * 16 + hexval((unsigned char)*p);
+			v = ((v & 0xfff) << 4) + hexval((unsigned char)*p);
 		c = v & 0xff;
 		break;
 	case '0': case '1': case '2': case '3': case '4': case '5': case '6':
