@@ -2,6 +2,10 @@
  * dif_fmt.c - subroutines that parse or format data as text: json,
  * inet_ntop, inet_ntoa, inet_ntoa6, uuidstr.
  *
+ * inet_ntop/inet_ntoa6 print IPv6 as inet_ntop(3) does, except that
+ * IPv4-mapped and IPv4-compatible addresses print as the IPv4 address, as
+ * DTrace prints them.
+ *
  * json(doc, path) walks a JSON document (a D string, so at most strsize
  * bytes) along a key path like "a.b[0].c": names select object members,
  * [n] selects array elements.  The result is a scratch string: a string
@@ -225,6 +229,22 @@ static uint64_t text(ks_dif_exec_t *x, const char *s)
 	return ks_dif_strend(x, d, n);
 }
 
+/*
+ * An IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d, but not
+ * :: or ::1) address, which DTrace's inet_ntoa6 prints as a.b.c.d.
+ */
+static int v4_in_v6(const uint8_t *a)
+{
+	static const uint8_t zero[12];
+
+	if (memcmp(a, zero, 10) != 0)
+		return 0;
+	if (a[10] == 0xff && a[11] == 0xff)
+		return 1;
+	return a[10] == 0 && a[11] == 0 &&
+	    (a[12] | a[13] | a[14] | (a[15] & 0xfe)) != 0;
+}
+
 /* Format the address of family af (AF_INET, or AF_INET6 in Linux's or
  * illumos's numbering) at addr. */
 static uint64_t ntop(ks_dif_exec_t *x, int af, uint64_t addr)
@@ -242,6 +262,10 @@ static uint64_t ntop(ks_dif_exec_t *x, int af, uint64_t addr)
 	if (!ks_dif_canload(x, addr, size))
 		return 0;
 	memcpy(a, (const void *)(uintptr_t)addr, size);
+	if (af == AF_INET6 && v4_in_v6(a)) {	/* DTrace prints the IPv4 */
+		af = AF_INET;
+		memmove(a, a + 12, 4);
+	}
 	if (inet_ntop(af, a, buf, sizeof (buf)) == NULL) {
 		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
 		return 0;

@@ -431,13 +431,48 @@ static void test_ks_dif_subr_inet(void **state)
 	assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntoa6, I(a6)), "fe80::1");
 	assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntop, I(10), I(a6)),
 	    "fe80::1");
+	/* DTrace prints IPv4-mapped and -compatible addresses as IPv4 */
 	assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntop, I(26), I(am)),
-	    "::ffff:10.0.0.1");
+	    "10.0.0.1");
 	assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntop, I(99), I(a4)),
 	    "(null)");
 	assert_int_equal(f.ms.kms_fault, DTRACEFLT_ILLOP);
 	assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntoa, I(16)), "(null)");
 	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
+	tf_fini(&f);
+}
+
+/* The addresses of DTrace's tst.inet_ntoa6.d and what it prints. */
+static void test_ks_dif_subr_inet_ntoa6_like_dtrace(void **state)
+{
+	static const struct { uint8_t a[16]; const char *want; } c[] = {
+		{ { 0xfe, 0x80, [8] = 0x02, 0x14, 0x4f, 0xff, 0xfe, 0x0b, 0x76,
+		    0xc8 }, "fe80::214:4fff:fe0b:76c8" },
+		{ { 0x10, 0x80, [10] = 0x08, 0x08, 0, 0x0c, 0x41, 0x7a },
+		    "1080::808:c:417a" },
+		{ { [15] = 1 }, "::1" },
+		{ { 0 }, "::" },
+		{ { [12] = 0x7f, [15] = 1 }, "127.0.0.1" },
+		{ { [10] = 0xff, 0xff, 0x7f, [15] = 1 }, "127.0.0.1" },
+		{ { [10] = 0xff, 0xfe, 0x7f, [15] = 1 }, "::fffe:7f00:1" },
+		{ { 0xfe, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0x02, 0x14,
+		    0x4f, 0xff, 0xfe, 0x0b, 0, 0 },
+		    "fe12:3456:789a:bcde:214:4fff:fe0b:0" },
+	};
+	tfire_t f;
+
+	tf_init(&f);
+	for (size_t k = 0; k < sizeof (c) / sizeof (c[0]); k++) {
+		uint64_t a = data(&f, c[k].a, 16);
+
+		assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntoa6, I(a)),
+		    c[k].want);
+	}
+	tf_fini(&f);
+	/* strsize 10: cut to 9 characters */
+	tf_init_sized(&f, 4096, 10);
+	assert_string_equal(CALLS(&f, DIF_SUBR_inet_ntoa6,
+	    I(data(&f, c[0].a, 16))), "fe80::214");
 	tf_fini(&f);
 }
 
@@ -686,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_subr_byte_order),
 		cmocka_unit_test(test_ks_dif_subr_devices),
 		cmocka_unit_test(test_ks_dif_subr_inet),
+		cmocka_unit_test(test_ks_dif_subr_inet_ntoa6_like_dtrace),
 		cmocka_unit_test(test_ks_dif_subr_uuidstr_memstr_memref),
 		cmocka_unit_test(test_ks_dif_subr_alloca_bcopy),
 		cmocka_unit_test(test_ks_dif_subr_copyin),
