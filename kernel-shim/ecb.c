@@ -378,7 +378,8 @@ static void store_stack(char *dst, uint32_t frames, const uint64_t *pcs,
 		n = 0;
 	if (n > frames)
 		n = frames;
-	memcpy(dst, pcs, (size_t)n * 8);
+	if (n != 0)
+		memcpy(dst, pcs, (size_t)n * 8);
 	memset(dst + (size_t)n * 8, 0, (size_t)(frames - n) * 8);
 }
 

@@ -300,6 +300,7 @@ struct ks_state {
 	const ks_probe_ctx_t *st_ctx;	/* the firing being run (fire lock) */
 	uint64_t st_chill_start;	/* chill(): current one-second window */
 	uint64_t st_chilled;		/* ns chilled in it */
+	unsigned st_begincpu;		/* BEGIN fired here; END fires here */
 };
 
 /* Size of the record that starts with epid in st, 0 if unknown. */

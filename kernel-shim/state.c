@@ -191,12 +191,21 @@ fail:
 	    st->st_ncpus);
 }
 
-/* Fire BEGIN or END in st only, on the calling thread's CPU. */
+/*
+ * Fire BEGIN or END in st only.  BEGIN fires on the calling thread's CPU;
+ * END on the same CPU as BEGIN (DTrace leaves END's CPU undefined), so
+ * the records of both land in one buffer in order even when the consumer
+ * has not read BEGIN's yet.
+ */
 static unsigned fire_own(ks_state_t *st, dtrace_id_t id)
 {
 	ks_probe_ctx_t ctx;
 
 	ks_probe_ctx_self(&ctx, id);
+	if (id == KS_PROBE_BEGIN)
+		st->st_begincpu = ctx.kpc_cpu;
+	else
+		ctx.kpc_cpu = st->st_begincpu;
 	ks_ecb_fire_locked(st, &ctx);
 	return ctx.kpc_cpu;
 }

@@ -298,6 +298,30 @@ static void string_record(void **state)
 	ks_close(st);
 }
 
+/* END fires on BEGIN's CPU, so their records stay in order. */
+static void begin_end_same_cpu(void **state)
+{
+	ks_state_t *st = ks_open();
+	dofb_t *b = dofb_new();
+	uint32_t go_cpu, stop_cpu;
+	char buf[256];
+
+	(void)state;
+	kt_setup();
+	dofb_ecb(b, dofb_probedesc(b, "dtrace", "", "", "BEGIN"),
+	    DOF_SECIDX_NONE, DOF_SECIDX_NONE, 1);
+	dofb_ecb(b, dofb_probedesc(b, "dtrace", "", "", "END"),
+	    DOF_SECIDX_NONE, DOF_SECIDX_NONE, 2);
+	assert_int_equal(kt_enable(st, b), 0);
+	assert_int_equal(ks_ioctl(st, DTRACEIOC_GO, &go_cpu), 0);
+	assert_int_equal(ks_ioctl(st, DTRACEIOC_STOP, &stop_cpu), 0);
+	assert_int_equal(go_cpu, stop_cpu);
+	assert_int_equal(kt_snap(st, go_cpu, buf, sizeof(buf), 0, NULL), 32);
+	assert_int_equal(rec_at(buf, 0)->dtrh_epid, 1);
+	assert_int_equal(rec_at(buf, 16)->dtrh_epid, 2);
+	ks_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +332,7 @@ int main(void)
 		cmocka_unit_test(double_error),
 		cmocka_unit_test(stacks_and_formats),
 		cmocka_unit_test(string_record),
+		cmocka_unit_test(begin_end_same_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
