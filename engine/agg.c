@@ -253,7 +253,8 @@ static void merge(int func, int64_t *dst, const int64_t *src, size_t nw)
 	}
 }
 
-/* Add one AGGSNAP record to the rows. */
+/* Add one AGGSNAP record to the rows: 1 if it made a new row, 0 if it
+ * merged into one, -1 out of memory. */
 static int add_record(struct eng_aggstate *a, const dtrace_aggdesc_t *d,
     const char *rec)
 {
@@ -299,14 +300,30 @@ static int add_record(struct eng_aggstate *a, const dtrace_aggdesc_t *d,
 	r->ar_hidden = 0;
 	a->as_hash[j] = ++a->as_nrows;
 	var(a, d->dtagd_varid, 1);
-	return 0;
+	return 1;
+}
+
+/* A new row's user-address keys: remember their processes' mappings
+ * while the processes live (printing may come after they exit). */
+static void touch_procs(eng_hdl_t *h, const dtrace_aggdesc_t *d,
+    const char *rec)
+{
+	for (int i = 1; i < d->dtagd_nrecs - 1; i++) {
+		int act = d->dtagd_rec[i].dtrd_action;
+
+		if (act == DTRACEACT_USTACK || act == DTRACEACT_JSTACK ||
+		    act == DTRACEACT_USYM || act == DTRACEACT_UMOD ||
+		    act == DTRACEACT_UADDR)
+			eng_sym_touch(h, (int)eng_rec_int(rec +
+			    d->dtagd_rec[i].dtrd_offset, 8, 0), 0);
+	}
 }
 
 int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec)
 {
 	struct eng_aggstate *a = state(h);
 
-	if (a == NULL || add_record(a, d, rec) != 0)
+	if (a == NULL || add_record(a, d, rec) < 0)
 		return eng_error(h, "out of memory");
 	return 0;
 }
@@ -365,8 +382,12 @@ static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 		    off + d->dtagd_size > bd.dtbd_size)
 			return eng_error(h, "bad aggregation record (id %u) at "
 			    "offset %zu on CPU %d", id, off, cpu);
-		if (add_record(a, d, a->as_buf + off) != 0)
+		int rc = add_record(a, d, a->as_buf + off);
+
+		if (rc < 0)
 			return eng_error(h, "out of memory");
+		if (rc > 0)
+			touch_procs(h, d, a->as_buf + off);
 		off += (d->dtagd_size + 7) & ~(size_t)7;
 	}
 	return 0;

@@ -54,6 +54,10 @@ struct eng_consumer {
 	uint64_t ec_nextswitch;		/* deadlines for eng_sleep (ns) */
 	uint64_t ec_nextagg;
 	uint64_t ec_nextstatus;
+	uint64_t ec_nexttouch;		/* reread the targets' mappings */
+	int ec_ntouch;			/* rereads done since GO */
+	int *ec_targets;		/* -c/-p processes */
+	int ec_ntargets;
 
 	struct eng_aggstate *ec_agg;	/* agg.c */
 	struct eng_symtab *ec_sym;	/* sym.c */
@@ -121,6 +125,9 @@ int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
  * it; falls back to "obj`0x..." and "0x...".  Never fails. */
 void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
     char *buf, size_t len);
+/* Read pid's mappings now (reread: even if known), while it lives, for
+ * lookups after it has gone. */
+void eng_sym_touch(eng_hdl_t *h, int pid, int reread);
 
 /* ---- hist.c ------------------------------------------------------------- */
 

@@ -54,6 +54,7 @@ void eng_cons_free(struct eng_consumer *c)
 	free(c->ec_aggdrops);
 	free(c->ec_errors);
 	free(c->ec_aggseen);
+	free(c->ec_targets);
 	eng_agg_free(c->ec_agg);
 	eng_sym_free(c->ec_sym);
 	if (c->ec_out != NULL)

@@ -6,14 +6,18 @@
  *   - the kernel's symbols from /proc/kallsyms (read once, sorted by
  *     address), module "vmlinux" for the core kernel, else the [module];
  *   - per process (pid), its executable mappings from /proc/PID/maps, read
- *     at the first lookup, each with the ELF function and object symbols
+ *     at the first lookup (and again when a live process has an address
+ *     outside them), each with the ELF function and object symbols
  *     of its file (libelf: .symtab, else .dynsym), loaded on first use and
  *     kept sorted by address with the load bias applied.
  * Lookups find the last symbol at or below the address; an address past
  * a sized symbol's end still resolves to it, as dtrace does with
  * stripped gaps.  Objects print by basename, as dtrace does.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -44,6 +48,7 @@ struct mapping {
 
 struct proc {
 	int p_pid;
+	double p_loaded;		/* when maps were read (monotonic s) */
 	struct mapping *p_maps;
 	size_t p_nmaps;
 	struct proc *p_next;
@@ -167,20 +172,35 @@ static struct eng_symtab *table(eng_hdl_t *h)
 
 /* ---- user processes ------------------------------------------------------ */
 
-static struct proc *load_proc(struct eng_symtab *st, int pid)
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void free_maps(struct proc *p)
+{
+	for (size_t i = 0; i < p->p_nmaps; i++) {
+		free(p->p_maps[i].m_path);
+		vec_free(&p->p_maps[i].m_syms);
+	}
+	free(p->p_maps);
+	p->p_maps = NULL;
+	p->p_nmaps = 0;
+}
+
+/* Read the mappings into q (empty). */
+static void parse_maps(struct proc *q)
 {
 	char path[64], line[4096];
-	struct proc *p = calloc(1, sizeof (*p));
 	FILE *fp;
+	struct proc *p = q;
 
-	if (p == NULL)
-		return NULL;
-	p->p_pid = pid;
-	p->p_next = st->st_procs;
-	st->st_procs = p;
-	snprintf(path, sizeof (path), "/proc/%d/maps", pid);
+	snprintf(path, sizeof (path), "/proc/%d/maps", p->p_pid);
 	if ((fp = fopen(path, "r")) == NULL)
-		return p;
+		return;
 	while (fgets(line, sizeof (line), fp) != NULL) {
 		unsigned long long s, e, off;
 		char perm[8], file[4096];
@@ -204,6 +224,37 @@ static struct proc *load_proc(struct eng_symtab *st, int pid)
 		p->p_nmaps++;
 	}
 	fclose(fp);
+}
+
+/* (Re)read p's mappings; a process that has gone (or a zombie, whose
+ * maps are empty) keeps the ones known. */
+static void read_maps(struct proc *p)
+{
+	struct proc q;
+
+	memset(&q, 0, sizeof (q));
+	q.p_pid = p->p_pid;
+	p->p_loaded = mono();
+	parse_maps(&q);
+	if (q.p_nmaps == 0) {
+		free_maps(&q);
+		return;
+	}
+	free_maps(p);
+	p->p_maps = q.p_maps;
+	p->p_nmaps = q.p_nmaps;
+}
+
+static struct proc *load_proc(struct eng_symtab *st, int pid)
+{
+	struct proc *p = calloc(1, sizeof (*p));
+
+	if (p == NULL)
+		return NULL;
+	p->p_pid = pid;
+	p->p_next = st->st_procs;
+	st->st_procs = p;
+	read_maps(p);
 	return p;
 }
 
@@ -294,6 +345,25 @@ static struct proc *proc_get(struct eng_symtab *st, int pid)
 	return load_proc(st, pid);
 }
 
+static int mapped(const struct proc *p, uint64_t addr)
+{
+	for (size_t i = 0; i < p->p_nmaps; i++)
+		if (addr >= p->p_maps[i].m_start && addr < p->p_maps[i].m_end)
+			return 1;
+	return 0;
+}
+
+void eng_sym_touch(eng_hdl_t *h, int pid, int reread)
+{
+	struct eng_symtab *st = table(h);
+	struct proc *p;
+
+	if (st == NULL || pid <= 0 || (p = proc_get(st, pid)) == NULL)
+		return;
+	if (reread && (kill(pid, 0) == 0 || errno == EPERM))
+		read_maps(p);
+}
+
 /* ---- the text ------------------------------------------------------------- */
 
 static void text(const char *obj, const struct sym *s, uint64_t addr,
@@ -332,6 +402,11 @@ void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
 		return;
 	}
 	struct proc *p = proc_get(st, pid);
+	/* An address outside the known mappings of a live process: the
+	 * process may have exec'd or mapped more; reread (rate-limited). */
+	if (p != NULL && !mapped(p, addr) && mono() - p->p_loaded > 0.1 &&
+	    (kill(pid, 0) == 0 || errno == EPERM))
+		read_maps(p);
 	for (size_t i = 0; p != NULL && i < p->p_nmaps; i++) {
 		struct mapping *m = &p->p_maps[i];
 		const char *obj;
@@ -367,11 +442,7 @@ void eng_sym_free(struct eng_symtab *st)
 		struct proc *p = st->st_procs;
 
 		st->st_procs = p->p_next;
-		for (size_t i = 0; i < p->p_nmaps; i++) {
-			free(p->p_maps[i].m_path);
-			vec_free(&p->p_maps[i].m_syms);
-		}
-		free(p->p_maps);
+		free_maps(p);
 		free(p);
 	}
 	free(st);

@@ -46,6 +46,8 @@ int eng_go(eng_hdl_t *h)
 		return eng_error(h, "could not enable tracing: %s",
 		    ks_errmsg(h->eh_ks));
 	h->eh_go = 1;
+	c->ec_nexttouch = t + 20000000ull;
+	c->ec_ntouch = 0;
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
 	c->ec_nextstatus = t + rate(h, DTRACEOPT_STATUSRATE);
@@ -54,11 +56,37 @@ int eng_go(eng_hdl_t *h)
 
 int eng_target_add(eng_hdl_t *h, int pid)
 {
+	struct eng_consumer *c = h->eh_cons;
+	int *t;
+
 	if (pid <= 0)
 		return eng_error(h, "invalid process ID %d", pid);
 	if (prov_target_add(pid) != 0)
 		return eng_error(h, "failed to trace pid %d", pid);
+	if ((t = realloc(c->ec_targets, (size_t)(c->ec_ntargets + 1) *
+	    sizeof (*t))) == NULL)
+		return eng_error(h, "out of memory");
+	c->ec_targets = t;
+	t[c->ec_ntargets++] = pid;
 	return 0;
+}
+
+/*
+ * The targets' mappings are read soon after GO (a -c command execs then)
+ * and a few times more, so their symbols print after they exit, as
+ * dtrace's grabbed processes do: at 20 ms, 100 ms, 400 ms, 1.6 s...
+ */
+static void touch_targets(eng_hdl_t *h, uint64_t t)
+{
+	struct eng_consumer *c = h->eh_cons;
+
+	if (c->ec_ntargets == 0 || c->ec_nexttouch == 0 || t < c->ec_nexttouch)
+		return;
+	for (int i = 0; i < c->ec_ntargets; i++)
+		eng_sym_touch(h, c->ec_targets[i], 1);
+	c->ec_ntouch++;
+	c->ec_nexttouch = c->ec_ntouch < 6 ? t + (20000000ull <<
+	    (2 * c->ec_ntouch)) : 0;
 }
 
 int eng_stop(eng_hdl_t *h)
@@ -121,6 +149,9 @@ void eng_sleep(eng_hdl_t *h)
 		next = c->ec_nextagg;
 	if (c->ec_nextstatus < next)
 		next = c->ec_nextstatus;
+	if (c->ec_ntargets > 0 && c->ec_nexttouch != 0 &&
+	    c->ec_nexttouch < next)
+		next = c->ec_nexttouch;
 	if (next > t) {
 		uint64_t ms = (next - t + 999999) / 1000000;
 
@@ -130,6 +161,7 @@ void eng_sleep(eng_hdl_t *h)
 	}
 	while (read(c->ec_wakefd[0], junk, sizeof (junk)) > 0)
 		continue;
+	touch_targets(h, now_ns());
 }
 
 void eng_wakeup(eng_hdl_t *h)
