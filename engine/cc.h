@@ -100,6 +100,7 @@ struct eng_type {
 	struct eng_member *t_members;	/* struct/union */
 	struct eng_enumval *t_enums;	/* enum */
 	int t_userland;			/* pointer into user memory */
+	struct eng_type *t_ptrto;	/* cached pointer to this type */
 	struct eng_type *t_next;	/* in the table */
 };
 

@@ -333,8 +333,12 @@ static struct eng_type *specifiers(struct eng_pcb *pc)
 		t = eng_type_int(cc, size, sgn != 0);
 	}
 	if (userland && eng_type_is_ptr(t)) {
-		struct eng_type *u = eng_type_ptr(pc, t->t_base);
+		struct eng_type *u = eng_type_new(cc, TY_PTR, NULL);
 
+		if (u == NULL)
+			eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+		*u = *t;
+		u->t_ptrto = NULL;
 		u->t_userland = 1;
 		t = u;
 	}
@@ -829,6 +833,7 @@ static void typedef_decl(struct eng_pcb *pc)
 	*td = *t;
 	td->t_name = eng_cc_pstrdup(pc, name);
 	td->t_next = NULL;
+	td->t_ptrto = NULL;
 	eng_type_add(pc->pc_cc, td);
 }
 

@@ -81,15 +81,21 @@ struct eng_type *eng_type_void(struct eng_cc *cc)
 	return eng_type_lookup(cc, "void");
 }
 
+/* The pointer type to base, made once per base (cached on base). */
 struct eng_type *eng_type_ptr(struct eng_pcb *pc, struct eng_type *base)
 {
-	struct eng_type *t = eng_type_new(pc->pc_cc, TY_PTR, NULL);
+	struct eng_type *t;
 
+	if (base != NULL && base->t_ptrto != NULL)
+		return base->t_ptrto;
+	t = eng_type_new(pc->pc_cc, TY_PTR, NULL);
 	if (t == NULL)
 		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
 	t->t_size = t->t_align = 8;
 	t->t_base = base;
 	t->t_userland = base != NULL && base->t_userland;
+	if (base != NULL)
+		base->t_ptrto = t;
 	return t;
 }
 
