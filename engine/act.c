@@ -288,6 +288,19 @@ static void act_printa(struct eng_pcb *pc, struct eng_node *call)
 			    "prototype mismatch: 1 args passed, 2 expected");
 		check_format(pc, call, fmt, a, 1);
 	}
+	for (struct eng_node *x = a; x != NULL && x->n_next != NULL;
+	    x = x->n_next) {
+		struct eng_ident *i1 = agg_arg(pc, call, a, i, "D_PRINTA");
+		struct eng_ident *i2 = agg_arg(pc, call, x->n_next, i + 1,
+		    "D_PRINTA");
+
+		if (i1->i_nkeys != i2->i_nkeys)
+			eng_cc_nerror(pc, x->n_next, "D_PRINTA_AGGPROTO", "printa( "
+			    ") aggregation @%s has %d key%s, @%s has %d: "
+			    "aggregations printed together need the same keys",
+			    i2->i_name, i2->i_nkeys, i2->i_nkeys == 1 ? "" : "s",
+			    i1->i_name, i1->i_nkeys);
+	}
 	order(pc, call, DTRACEACT_PRINTA);
 	act = eng_act_new(pc, DTRACEACT_PRINTA);
 	act->a_str = fmt;
@@ -840,19 +853,32 @@ static void statement(struct eng_pcb *pc, struct eng_node *st);
 static struct eng_stmt *new_stmt(struct eng_pcb *pc, int line);
 
 /* A list with blocks spliced in: { a; { b; c; } d; } -> a b c d. */
-static struct eng_node *flatten(struct eng_pcb *pc, struct eng_node *l,
-    struct eng_node *tail)
+static struct eng_node **flatten_into(struct eng_pcb *pc,
+    struct eng_node *l, struct eng_node **tail)
 {
-	struct eng_node *c;
+	for (; l != NULL; l = l->n_next) {
+		struct eng_node *c;
 
-	if (l == NULL)
-		return tail;
-	if (l->n_kind == N_BLOCK)
-		return flatten(pc, l->n_args, flatten(pc, l->n_next, tail));
-	c = eng_node_new(pc, l->n_kind, l->n_line, l->n_col);
-	*c = *l;
-	c->n_next = flatten(pc, l->n_next, tail);
-	return c;
+		if (l->n_kind == N_BLOCK) {
+			tail = flatten_into(pc, l->n_args, tail);
+			continue;
+		}
+		c = eng_node_new(pc, l->n_kind, l->n_line, l->n_col);
+		*c = *l;
+		c->n_next = NULL;
+		*tail = c;
+		tail = &c->n_next;
+	}
+	return tail;
+}
+
+static struct eng_node *flatten(struct eng_pcb *pc, struct eng_node *l,
+    struct eng_node *rest)
+{
+	struct eng_node *head = NULL;
+
+	*flatten_into(pc, l, &head) = rest;
+	return head;
 }
 
 static struct eng_node *mk(struct eng_pcb *pc, enum eng_nkind k,

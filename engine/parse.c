@@ -1037,22 +1037,25 @@ void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
  * translators that outlive the program they were declared in. */
 struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n)
 {
-	struct eng_node *c;
+	struct eng_node *head = NULL, **tail = &head;
 
-	if (n == NULL)
-		return NULL;
-	c = eng_cc_palloc(pc, sizeof(*c));
-	*c = *n;
-	if (n->n_name != NULL)
-		c->n_name = eng_cc_pstrdup(pc, n->n_name);
-	c->n_left = eng_node_copy(pc, n->n_left);
-	c->n_right = eng_node_copy(pc, n->n_right);
-	c->n_third = eng_node_copy(pc, n->n_third);
-	c->n_args = eng_node_copy(pc, n->n_args);
-	c->n_next = eng_node_copy(pc, n->n_next);
-	c->n_pdescs = NULL;
-	c->n_pred = NULL;
-	return c;
+	for (; n != NULL; n = n->n_next) {	/* lists iterate, trees recurse */
+		struct eng_node *c = eng_cc_palloc(pc, sizeof(*c));
+
+		*c = *n;
+		if (n->n_name != NULL)
+			c->n_name = eng_cc_pstrdup(pc, n->n_name);
+		c->n_left = eng_node_copy(pc, n->n_left);
+		c->n_right = eng_node_copy(pc, n->n_right);
+		c->n_third = eng_node_copy(pc, n->n_third);
+		c->n_args = eng_node_copy(pc, n->n_args);
+		c->n_next = NULL;
+		c->n_pdescs = NULL;
+		c->n_pred = NULL;
+		*tail = c;
+		tail = &c->n_next;
+	}
+	return head;
 }
 
 /* ---- AST dump, for tests and debugging --------------------------------- */

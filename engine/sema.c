@@ -1030,22 +1030,27 @@ static void cook_xlate(struct eng_pcb *pc, struct eng_node *n)
 static struct eng_node *subst(struct eng_pcb *pc, const struct eng_node *e,
     const char *name, const struct eng_node *repl)
 {
-	struct eng_node *c;
+	struct eng_node *head = NULL, **tail = &head;
 
-	if (e == NULL)
-		return NULL;
-	if (e->n_kind == N_IDENT && strcmp(e->n_name, name) == 0)
-		e = repl;
-	c = eng_node_new(pc, e->n_kind, e->n_line, e->n_col);
-	*c = *e;
-	c->n_type = NULL;
-	c->n_const = 0;
-	c->n_left = subst(pc, e->n_left, name, repl);
-	c->n_right = subst(pc, e->n_right, name, repl);
-	c->n_third = subst(pc, e->n_third, name, repl);
-	c->n_args = subst(pc, e->n_args, name, repl);
-	c->n_next = subst(pc, e->n_next, name, repl);
-	return c;
+	for (; e != NULL; e = e->n_next) {	/* lists iterate */
+		const struct eng_node *src = e;
+		struct eng_node *c;
+
+		if (e->n_kind == N_IDENT && strcmp(e->n_name, name) == 0)
+			src = repl;
+		c = eng_node_new(pc, src->n_kind, src->n_line, src->n_col);
+		*c = *src;
+		c->n_type = NULL;
+		c->n_const = 0;
+		c->n_left = subst(pc, src->n_left, name, repl);
+		c->n_right = subst(pc, src->n_right, name, repl);
+		c->n_third = subst(pc, src->n_third, name, repl);
+		c->n_args = subst(pc, src->n_args, name, repl);
+		c->n_next = NULL;
+		*tail = c;
+		tail = &c->n_next;
+	}
+	return head;
 }
 
 /* xlate<T>(x).m, xlate<T *>(x)->m: the translator's member expression. */
