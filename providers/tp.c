@@ -235,9 +235,25 @@ void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
 	ctx->kpc_nucap = (uint32_t)nucap;
 }
 
+/* A C integer type D knows by that name. */
+static int is_plain_int(const char *t)
+{
+	static const char *const known[] = {
+		"char", "unsigned char", "short", "unsigned short", "int",
+		"unsigned int", "unsigned", "long", "unsigned long",
+		"long long", "unsigned long long", "size_t", "ssize_t",
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(t, known[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* C type of a field as D should see it: strings are char *, other
- * pointers uintptr_t, integers by size and signedness (kernel typedefs
- * such as umode_t mean nothing to D). */
+ * pointers uintptr_t, integers by their C name when D knows it (syscall
+ * "int dfd" is an int although the record stores 8 bytes), else by size
+ * and signedness (kernel typedefs such as umode_t mean nothing to D). */
 static void field_type(const prov_tf_field_t *f, char *buf, size_t len)
 {
 	if (prov_tracefs_is_str(f) || (strstr(f->tff_type, "char") != NULL &&
@@ -246,6 +262,8 @@ static void field_type(const prov_tf_field_t *f, char *buf, size_t len)
 	else if (f->tff_array > 0 || f->tff_dataloc ||
 	    strchr(f->tff_type, '*') != NULL)
 		snprintf(buf, len, "uintptr_t");
+	else if (is_plain_int(f->tff_type))
+		snprintf(buf, len, "%s", f->tff_type);
 	else if (f->tff_size == 1 || f->tff_size == 2 || f->tff_size == 4 ||
 	    f->tff_size == 8)
 		snprintf(buf, len, "%sint%u_t", f->tff_signed ? "" : "u",
