@@ -317,12 +317,13 @@ static uint64_t s_substr(ks_dif_exec_t *x)
 {
 	uint64_t n;
 	const char *s = ks_dif_str_arg(x, 0, &n);
-	int64_t len, i = (int64_t)ks_dif_arg(x, 1);
-	int64_t rem = (int64_t)x->kdx_ms->kms_strsize;
+	/* 128-bit: index + length cannot overflow for any 64-bit inputs */
+	__int128 len, i = (int64_t)ks_dif_arg(x, 1);
+	__int128 rem = x->kdx_ms->kms_strsize;
 
 	if (s == NULL)
 		return 0;
-	len = (int64_t)n;
+	len = n;
 	if (x->kdx_ntup > 2)
 		rem = (int64_t)ks_dif_arg(x, 2);
 	if (i < 0) {

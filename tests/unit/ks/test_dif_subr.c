@@ -143,6 +143,17 @@ static void test_ks_dif_subr_substr(void **state)
 			    "want \"%s\"", (long long)c[k].i,
 			    (long long)c[k].len, got, c[k].want);
 	}
+	/* extreme arguments do not overflow */
+	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("foobarbazbop"),
+	    I(INT64_MIN), I(INT64_MIN)), "");
+	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("foobarbazbop"),
+	    I(INT64_MIN), I(INT64_MAX)), "");
+	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("foobarbazbop"),
+	    I(INT64_MAX), I(INT64_MAX)), "");
+	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("foobarbazbop"),
+	    I(2), I(INT64_MIN)), "");
+	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("foobarbazbop"),
+	    I(-3), I(INT64_MAX)), "bop");
 	assert_string_equal(CALLS(&f, DIF_SUBR_substr, S("CRAIG: Positioned "
 	    "them, I don't know... I'm fairly wide guy."), I(100), I(10)), "");
 	tf_fini(&f);
