@@ -156,7 +156,7 @@ static void chill_is_bounded(void **state)
 	kt_fire(4, 0, 0, 0);
 	t = ks_gethrtime() - t0;
 	assert_true(t >= 450000000ull);
-	assert_true(t < 800000000ull);
+	assert_true(t < 1500000000ull);	/* 4 s were asked for */
 	ks_close(st);
 }
 
