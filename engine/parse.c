@@ -955,7 +955,7 @@ struct eng_node *eng_parse_program(struct eng_pcb *pc)
 		if (!top_decl(pc)) {
 			*tail = clause(pc);
 			tail = &(*tail)->n_next;
-			if (pc->pc_tokvalid)
+			if (pc->pc_tokvalid && peek(pc)->tk_kind != T_EOF)
 				syntax(pc, peek(pc));
 			continue;
 		}
@@ -1004,7 +1004,7 @@ void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
 			break;
 		*c = '\0';
 	}
-	if (c != NULL && n == 4 && strchr(f[3], ':') != NULL)
+	if (c != NULL)		/* a fifth field */
 		eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "invalid probe "
 		    "description \"%s\": Overspecified probe description",
 		    text);
