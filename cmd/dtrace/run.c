@@ -46,7 +46,7 @@ void dtc_run_grab(pid_t pid)
 }
 
 /* Split cmd at blanks, as dtrace -c does (no shell). */
-static char **split(const char *cmd)
+static char **split(const char *cmd, char **copy)
 {
 	char *s = strdup(cmd), **v = calloc(strlen(cmd) / 2 + 2, sizeof (*v));
 	int n = 0;
@@ -57,12 +57,14 @@ static char **split(const char *cmd)
 		v[n++] = t;
 	if (n == 0)
 		dtc_fatal("failed to execute %s: empty command", cmd);
+	*copy = s;
 	return v;
 }
 
 pid_t dtc_run_create(const char *cmd)
 {
-	char **argv = split(cmd);
+	char *copy;
+	char **argv = split(cmd, &copy);
 	int fd[2];
 	pid_t pid;
 
@@ -82,6 +84,8 @@ pid_t dtc_run_create(const char *cmd)
 		_exit(127);
 	}
 	close(fd[0]);
+	free(copy);
+	free(argv);
 	dtc.gofd = fd[1];
 	add_pid(pid);
 	dtc.child = pid;

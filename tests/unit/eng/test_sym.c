@@ -7,10 +7,16 @@
 #include <unistd.h>
 #include "eng_test.h"
 
-/* A function with a known name to look up (not static: in .symtab). */
-void test_sym_target(void);
-void test_sym_target(void)
+/* A function with a known name to look up (not static: in .symtab),
+ * long enough that its address + 1 is still inside it. */
+int test_sym_target(int n);
+int test_sym_target(int n)
 {
+	volatile int x = 0;
+
+	for (int i = 0; i < n; i++)
+		x += i * n;
+	return x;
 }
 
 static void test_user_symbol_and_offset(void **state)
