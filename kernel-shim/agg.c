@@ -142,7 +142,7 @@ int ks_agg_layout(ks_agg_t *g, const dtrace_recdesc_t *keys, int nkeys,
 	int i;
 
 	g->kg_nrecs = nkeys + 2;
-	g->kg_recs = calloc((size_t)g->kg_nrecs, sizeof(*r));
+	g->kg_recs = ks_calloc((size_t)g->kg_nrecs, sizeof(*r));
 	if (g->kg_recs == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -180,7 +180,7 @@ int ks_aggbuf_init(ks_aggbuf_t *ab, uint64_t size)
 		size = 1024;
 	while ((uint64_t)nb * 2 * 128 <= size && nb < (1u << 24))
 		nb *= 2;
-	ab->ka_data = calloc(1, size);
+	ab->ka_data = ks_calloc(1, size);
 	if (ab->ka_data == NULL)
 		return -1;
 	ab->ka_size = size;

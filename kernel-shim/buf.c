@@ -31,11 +31,11 @@ int ks_buf_init(ks_buf_t *b, uint64_t size, int policy)
 	memset(b, 0, sizeof(*b));
 	b->kb_size = size;
 	b->kb_policy = policy;
-	b->kb_data[0] = malloc(size);
+	b->kb_data[0] = ks_malloc(size);
 	if (b->kb_data[0] == NULL)
 		return -1;
 	if (policy == DTRACEOPT_BUFPOLICY_SWITCH &&
-	    (b->kb_data[1] = malloc(size)) == NULL) {
+	    (b->kb_data[1] = ks_malloc(size)) == NULL) {
 		free(b->kb_data[0]);
 		b->kb_data[0] = NULL;
 		return -1;

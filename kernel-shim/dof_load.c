@@ -369,7 +369,7 @@ static void *copy_table(loader_t *l, uint32_t idx, uint32_t *count,
     size_t entsize)
 {
 	const dof_sec_t *s = &l->secs[idx];
-	void *p = malloc(s->dofs_size ? s->dofs_size : 1);
+	void *p = ks_malloc(s->dofs_size ? s->dofs_size : 1);
 
 	if (p != NULL)
 		memcpy(p, sec_data(l, idx), s->dofs_size);
@@ -466,7 +466,7 @@ static ks_difo_t *load_difo(loader_t *l, uint32_t i)
 
 	if (difo_links(l, i, links) != 0)
 		return NULL;
-	if ((dp = calloc(1, sizeof(*dp))) == NULL) {
+	if ((dp = ks_calloc(1, sizeof(*dp))) == NULL) {
 		sfail(l, i, "out of memory");
 		return NULL;
 	}
@@ -622,7 +622,7 @@ static int load_actions(loader_t *l, uint32_t sec, ks_clause_t *c)
 	const dof_actdesc_t *d = sec_data(l, sec);
 	uint32_t n = (uint32_t)(l->secs[sec].dofs_size / sizeof(*d)), k;
 
-	c->kc_acts = calloc(n ? n : 1, sizeof(*c->kc_acts));
+	c->kc_acts = ks_calloc(n ? n : 1, sizeof(*c->kc_acts));
 	if (c->kc_acts == NULL)
 		return sfail(l, sec, "out of memory");
 	c->kc_nacts = (int)n;
@@ -671,7 +671,7 @@ static ks_clause_t *clause_get(loader_t *l, uint32_t sec,
 		    c->kc_uarg == e->dofe_uarg)
 			return c;
 	}
-	if ((c = calloc(1, sizeof(*c))) == NULL) {
+	if ((c = ks_calloc(1, sizeof(*c))) == NULL) {
 		sfail(l, sec, "out of memory");
 		return NULL;
 	}
@@ -736,8 +736,8 @@ static int load_ecbdescs(loader_t *l, dtrace_optval_t fixed)
 	for (i = 0; i < l->nsecs; i++)
 		n += l->secs[i].dofs_type == DOF_SECT_ECBDESC &&
 		    (l->secs[i].dofs_flags & DOF_SECF_LOAD);
-	en->en_descs = calloc(n + 1, sizeof(*en->en_descs));
-	en->en_clauses = calloc(n + 1, sizeof(*en->en_clauses));
+	en->en_descs = ks_calloc(n + 1, sizeof(*en->en_descs));
+	en->en_clauses = ks_calloc(n + 1, sizeof(*en->en_clauses));
 	if (en->en_descs == NULL || en->en_clauses == NULL)
 		return fail(l, "out of memory");
 	for (i = 0; i < l->nsecs; i++) {
@@ -760,12 +760,12 @@ static int load_ecbdescs(loader_t *l, dtrace_optval_t fixed)
 ks_enabling_t *ks_dof_load(const void *dof, uint64_t size,
     dtrace_optval_t strsize_fixed, char *err, size_t errlen)
 {
-	ks_enabling_t *en = calloc(1, sizeof(*en));
+	ks_enabling_t *en = ks_calloc(1, sizeof(*en));
 	loader_t l = { .err = err, .errlen = errlen, .en = en };
 	uint32_t i;
 
 	if (en == NULL || dof == NULL || size > ((uint64_t)1 << 32) ||
-	    (en->en_image = malloc(size + 8)) == NULL) {
+	    (en->en_image = ks_malloc(size + 8)) == NULL) {
 		snprintf(err, errlen, dof == NULL ? "no DOF image" :
 		    "DOF image of %llu bytes: out of memory",
 		    (unsigned long long)size);
@@ -779,9 +779,12 @@ ks_enabling_t *ks_dof_load(const void *dof, uint64_t size,
 	l.hdr = (const dof_hdr_t *)l.base;
 	if (check_header(&l, size) != 0 || check_sections(&l) != 0)
 		goto fail;
-	en->en_nsecs = l.nsecs;
-	if ((en->en_difos = calloc(l.nsecs + 1, sizeof(*en->en_difos))) == NULL)
+	if ((en->en_difos = ks_calloc(l.nsecs + 1,
+	    sizeof(*en->en_difos))) == NULL) {
+		fail(&l, "DOF image: out of memory");
 		goto fail;
+	}
+	en->en_nsecs = l.nsecs;
 	for (i = 0; i < l.nsecs; i++)
 		if (l.secs[i].dofs_type == DOF_SECT_OPTDESC &&
 		    (l.secs[i].dofs_flags & DOF_SECF_LOAD) &&

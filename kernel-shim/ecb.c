@@ -219,8 +219,8 @@ int ks_clause_layout(ks_clause_t *c, uint64_t strsize, char *err,
 
 	for (i = 0; i < c->kc_nacts; i++)
 		naggs += c->kc_acts[i].ka_role == KS_ROLE_AGG;
-	c->kc_recs = calloc((size_t)c->kc_nacts + 1, sizeof(*c->kc_recs));
-	c->kc_aggs = calloc((size_t)naggs + 1, sizeof(*c->kc_aggs));
+	c->kc_recs = ks_calloc((size_t)c->kc_nacts + 1, sizeof(*c->kc_recs));
+	c->kc_aggs = ks_calloc((size_t)naggs + 1, sizeof(*c->kc_aggs));
 	if (c->kc_recs == NULL || c->kc_aggs == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -110,14 +110,14 @@ static int push_ecb(newecbs_t *ne, ks_state_t *st, ks_probe_t *p,
 
 	if (ne->n == ne->cap) {
 		uint32_t cap = ne->cap ? ne->cap * 2 : 16;
-		ks_ecb_t **v = realloc(ne->v, cap * sizeof(*v));
+		ks_ecb_t **v = ks_realloc(ne->v, cap * sizeof(*v));
 
 		if (v == NULL)
 			return -1;
 		ne->v = v;
 		ne->cap = cap;
 	}
-	if ((e = calloc(1, sizeof(*e))) == NULL)
+	if ((e = ks_calloc(1, sizeof(*e))) == NULL)
 		return -1;
 	e->ke_state = st;
 	e->ke_probe = p;
@@ -174,7 +174,7 @@ static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
 		return 0;
 	while (c < need)
 		c *= 2;
-	if ((p = realloc(*v, c * size)) == NULL)
+	if ((p = ks_realloc(*v, c * size)) == NULL)
 		return -1;
 	*v = p;
 	*cap = c;
@@ -185,7 +185,7 @@ static int grow(void **v, uint32_t *cap, uint32_t need, size_t size)
 static int staging(ks_state_t *st, uint32_t rec, uint32_t key, uint32_t loc)
 {
 	if (rec > st->st_recmax) {
-		char *p = realloc(st->st_rec, rec);
+		char *p = ks_realloc(st->st_rec, rec);
 
 		if (p == NULL)
 			goto nomem;
@@ -193,7 +193,7 @@ static int staging(ks_state_t *st, uint32_t rec, uint32_t key, uint32_t loc)
 		st->st_recmax = rec;
 	}
 	if (key > st->st_keymax) {
-		char *p = realloc(st->st_key, key);
+		char *p = ks_realloc(st->st_key, key);
 
 		if (p == NULL)
 			goto nomem;
@@ -202,7 +202,7 @@ static int staging(ks_state_t *st, uint32_t rec, uint32_t key, uint32_t loc)
 		st->st_keymax = key;
 	}
 	if (loc > st->st_nlocals) {
-		uint64_t *p = realloc(st->st_locals, loc * sizeof(*p));
+		uint64_t *p = ks_realloc(st->st_locals, loc * sizeof(*p));
 
 		if (p == NULL)
 			goto nomem;

@@ -34,6 +34,16 @@
 
 extern pthread_mutex_t ks_fire_lock;
 
+/* ---- allocation (alloc.c) --------------------------------------------- */
+
+void *ks_malloc(size_t n);
+void *ks_calloc(size_t n, size_t size);
+void *ks_realloc(void *p, size_t n);
+/* Test hook: the nth allocation from now fails (0: none); how many
+ * allocations remain before it (0 once it has failed or when off). */
+void ks_alloc_fail_nth(unsigned long n);
+unsigned long ks_alloc_fail_pending(void);
+
 /* ---- registry (probe.c) ---------------------------------------------- */
 
 typedef struct ks_provider {

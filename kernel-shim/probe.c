@@ -72,7 +72,7 @@ int ks_provider_add(const char *name, const ks_provider_ops_t *ops,
 		}
 	}
 	if (nproviders == KS_MAXPROVIDERS ||
-	    (pv = calloc(1, sizeof(*pv))) == NULL) {
+	    (pv = ks_calloc(1, sizeof(*pv))) == NULL) {
 		pthread_mutex_unlock(&reg_lock);
 		errno = ENOMEM;
 		return -1;
@@ -134,7 +134,7 @@ static ks_probe_t *probe_new(ks_provider_t *pv, const char *mod,
 {
 	size_t lm = strlen(mod) + 1, lf = strlen(func) + 1;
 	size_t ln = strlen(name) + 1;
-	ks_probe_t *p = calloc(1, sizeof(*p) + lm + lf + ln);
+	ks_probe_t *p = ks_calloc(1, sizeof(*p) + lm + lf + ln);
 
 	if (p == NULL)
 		return NULL;
@@ -157,7 +157,7 @@ static int probe_insert(ks_probe_t *p)
 	if (c >= KS_CHUNKS)
 		return -1;
 	if (chunks[c] == NULL) {
-		ks_probe_t **ch = calloc(KS_CHUNK, sizeof(*ch));
+		ks_probe_t **ch = ks_calloc(KS_CHUNK, sizeof(*ch));
 
 		if (ch == NULL)
 			return -1;

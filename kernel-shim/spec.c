@@ -23,14 +23,14 @@ int ks_spec_alloc(struct ks_state *st)
 	uint32_t n = (uint32_t)ks_state_opt(st, DTRACEOPT_NSPEC), i;
 	unsigned c;
 
-	st->st_specs = calloc(n ? n : 1, sizeof(*st->st_specs));
+	st->st_specs = ks_calloc(n ? n : 1, sizeof(*st->st_specs));
 	if (st->st_specs == NULL)
 		return -1;
 	st->st_nspec = n;
 	for (i = 0; i < n; i++) {
 		ks_spec_t *sp = &st->st_specs[i];
 
-		sp->ksp_bufs = calloc(st->st_ncpus, sizeof(ks_buf_t));
+		sp->ksp_bufs = ks_calloc(st->st_ncpus, sizeof(ks_buf_t));
 		if (sp->ksp_bufs == NULL)
 			return -1;
 		for (c = 0; c < st->st_ncpus; c++)

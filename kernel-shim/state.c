@@ -89,7 +89,7 @@ unsigned ks_ncpus(void)
 
 ks_state_t *ks_open(void)
 {
-	ks_state_t *st = calloc(1, sizeof(*st));
+	ks_state_t *st = ks_calloc(1, sizeof(*st));
 	int i;
 
 	if (st == NULL) {
@@ -167,10 +167,10 @@ static int alloc_buffers(ks_state_t *st)
 	int policy = (int)ks_state_opt(st, DTRACEOPT_BUFPOLICY);
 	unsigned c;
 
-	st->st_bufs = calloc(st->st_ncpus, sizeof(*st->st_bufs));
-	st->st_aggbufs = calloc(st->st_ncpus, sizeof(*st->st_aggbufs));
+	st->st_bufs = ks_calloc(st->st_ncpus, sizeof(*st->st_bufs));
+	st->st_aggbufs = ks_calloc(st->st_ncpus, sizeof(*st->st_aggbufs));
 	st->st_scratch_size = scratch_size(st);
-	st->st_scratch = malloc(st->st_scratch_size);
+	st->st_scratch = ks_malloc(st->st_scratch_size);
 	if (st->st_bufs == NULL || st->st_aggbufs == NULL ||
 	    st->st_scratch == NULL)
 		goto fail;
