@@ -319,11 +319,12 @@ int ks_state_seterr(struct ks_state *st, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Effective option: set value or DTrace's default. */
 dtrace_optval_t ks_state_opt(const struct ks_state *st, int opt);
-/* Add an enabling: options, ECBs, aggregation ids, formats. */
+/* enable.c: add an enabling (options, ECBs, aggregation ids, formats). */
 int ks_enable_add(struct ks_state *st, ks_enabling_t *en,
     uint32_t *nmatched);
 int ks_state_go(struct ks_state *st, uint32_t *cpu);
 int ks_state_stop(struct ks_state *st, uint32_t *cpu);
+/* clock.c: the CPU the calling thread runs on (0 .. ncpus - 1). */
 unsigned ks_cpu_current(void);
 
 #endif /* KS_IMPL_H */
