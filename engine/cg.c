@@ -539,6 +539,50 @@ static int call(struct cg *g, struct eng_node *n)
 	return r;
 }
 
+static int is_mem(const struct eng_node *l)
+{
+	return l->n_kind == N_DEREF || l->n_kind == N_MEMBER ||
+	    l->n_kind == N_PTRMEMBER;
+}
+
+static int addr(struct cg *g, struct eng_node *n, int *user);
+
+/* [address of l] = r, by the size of l's type. */
+static void store_mem(struct cg *g, struct eng_node *l, int r)
+{
+	static const int ops[] = { DIF_OP_STB, DIF_OP_STH, DIF_OP_STW,
+	    DIF_OP_STX };
+	uint32_t sz = l->n_type->t_size;
+	int user = 0, a = addr(g, l, &user);
+
+	emit(g, DIF_INSTR_STORE(ops[sz == 1 ? 0 : sz == 2 ? 1 : sz == 4 ? 2 :
+	    3], r, a));
+	rfree(g, a);
+}
+
+/* Load the value an lvalue (variable or memory) holds into r. */
+static void load_lval(struct cg *g, struct eng_node *l, int r)
+{
+	int user = 0, a;
+
+	if (!is_mem(l)) {
+		load_var(g, l, r);
+		return;
+	}
+	a = addr(g, l, &user);
+	load(g, a, l->n_type, user);
+	emit(g, DIF_INSTR_MOV(a, r));
+	rfree(g, a);
+}
+
+static void store_lval(struct cg *g, struct eng_node *l, int r)
+{
+	if (is_mem(l))
+		store_mem(g, l, r);
+	else
+		store_var(g, l, r);
+}
+
 static int assign(struct cg *g, struct eng_node *n)
 {
 	struct eng_node *l = n->n_left;
@@ -548,18 +592,18 @@ static int assign(struct cg *g, struct eng_node *n)
 		r = expr(g, n->n_right);
 		if (!n->n_right->n_const)
 			narrow(g, r, l->n_type);
-		store_var(g, l, r);
+		store_lval(g, l, r);
 		return r;
 	}
 	r = ralloc(g, n);
-	load_var(g, l, r);
+	load_lval(g, l, r);
 	v = expr(g, n->n_right);
 	if (eng_type_is_ptr(l->n_type))
 		scale(g, v, l->n_type);
 	emit(g, DIF_INSTR_FMT(arith_op(n->n_op, l->n_type->t_signed), r, v, r));
 	rfree(g, v);
 	narrow(g, r, l->n_type);
-	store_var(g, l, r);
+	store_lval(g, l, r);
 	return r;
 }
 
@@ -569,14 +613,14 @@ static int incdec(struct cg *g, struct eng_node *n)
 	int inc = n->n_kind == N_POSTINC || n->n_kind == N_PREINC;
 	int r = ralloc(g, n), one, nv;
 
-	load_var(g, n->n_left, r);
+	load_lval(g, n->n_left, r);
 	one = setx(g, eng_type_is_ptr(n->n_type) && n->n_type->t_base ?
 	    n->n_type->t_base->t_size : 1, n);
 	nv = post ? ralloc(g, n) : r;
 	emit(g, DIF_INSTR_FMT(inc ? DIF_OP_ADD : DIF_OP_SUB, r, one, nv));
 	rfree(g, one);
 	narrow(g, nv, n->n_type);
-	store_var(g, n->n_left, nv);
+	store_lval(g, n->n_left, nv);
 	if (post)
 		rfree(g, nv);
 	return r;

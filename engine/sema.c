@@ -728,7 +728,16 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 			l->n_ident->i_type = storable(pc, r);
 			l->n_type = l->n_ident->i_type;
 		}
-		if (l->n_kind == N_DEREF)
+		if (l->n_kind == N_DEREF && (!eng_type_is_scalar(l->n_type) ||
+		    l->n_type->t_kind == TY_ARRAY))
+			goto bad;	/* p[i] is a store into memory */
+		break;
+	case N_DEREF: case N_MEMBER: case N_PTRMEMBER:
+		/* stores into memory (scratch from alloca, as dtrace allows) */
+		cook(pc, l);
+		if (!eng_type_is_scalar(l->n_type) || l->n_type->t_kind ==
+		    TY_ARRAY || (l->n_kind != N_DEREF &&
+		    ((struct eng_member *)(void *)l->n_ident)->m_bits != 0))
 			goto bad;
 		break;
 	default:

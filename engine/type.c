@@ -146,6 +146,10 @@ void eng_type_init(struct eng_cc *cc)
 		{ "u64", 8, 0 }, { "s8", 1, 1 }, { "s16", 2, 1 },
 		{ "s32", 4, 1 }, { "s64", 8, 1 }, { "__u64", 8, 0 },
 		{ "__s64", 8, 1 }, { "__u32", 4, 0 }, { "__s32", 4, 1 },
+		{ "ipaddr_t", 4, 0 }, { "in_addr_t", 4, 0 },
+		{ "in_port_t", 2, 0 }, { "sa_family_t", 2, 0 },
+		{ "clockid_t", 4, 1 }, { "key_t", 4, 1 }, { "nlink_t", 8, 0 },
+		{ "blksize_t", 8, 1 }, { "blkcnt_t", 8, 1 },
 		{ NULL, 0, 0 }
 	};
 	struct eng_type *t;
@@ -159,6 +163,15 @@ void eng_type_init(struct eng_cc *cc)
 	t = eng_type_new(cc, TY_STRING, "string");
 	t->t_size = 256;
 	t->t_align = 1;
+	eng_type_add(cc, t);
+	t = eng_type_new(cc, TY_STRUCT, "in6_addr_t");	/* 16 bytes */
+	t->t_size = 16;
+	t->t_align = 4;
+	t->t_members = eng_arena_alloc(&cc->cc_arena, sizeof(*t->t_members));
+	if (t->t_members != NULL) {
+		t->t_members->m_name = "_S6_u8";
+		t->t_members->m_type = eng_type_lookup(cc, "uint8_t");
+	}
 	eng_type_add(cc, t);
 	t = eng_type_new(cc, TY_PTR, "caddr_t");
 	t->t_size = t->t_align = 8;
