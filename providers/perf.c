@@ -2,10 +2,12 @@
  * perf.c - perf_event_open rings, one per CPU, and the drain thread that
  * turns their records into probe firings.
  *
- * Each CPU has one ring: a dummy software event (comm, exec and task
- * records on, so the process cache follows exec and exit in event order)
- * whose mmap'ed buffer every other event on that CPU writes into through
- * PERF_EVENT_IOC_SET_OUTPUT.  A source (prov_perf_src_t) is one event
+ * Each CPU has two rings, each owned by a dummy software event: the event
+ * ring, which every source on that CPU writes into through
+ * PERF_EVENT_IOC_SET_OUTPUT, and the task ring (comm, exec, fork and exit
+ * records, so the process cache follows them in event order).  Keeping
+ * them apart makes the drop count exact: only event-ring losses are
+ * probe drops.  A source (prov_perf_src_t) is one event
  * opened on every CPU; its samples start with PERF_SAMPLE_IDENTIFIER, and
  * the id map sends each sample to its source's callback.
  *
@@ -14,7 +16,9 @@
  * merging the rings by timestamp, and publishes the new tails: no record
  * is read twice.  Every event samples IDENTIFIER, IP, TID, TIME and CPU,
  * so a sample's time sits at a fixed offset and every record's sample_id
- * trailer has the same layout.  PERF_RECORD_LOST and
+ * trailer has the same layout.  The kernel writes a ring's LOST record
+ * with the next record it manages to put there, so a CPU's last losses
+ * are reported when that CPU has another event.  PERF_RECORD_LOST and
  * LOST_SAMPLES are counted as drops on the ring's CPU.
  *
  * Locking: the id map and the source list are guarded by maplk, held only
@@ -44,7 +48,8 @@
 #define MAP_SLOTS 32768		/* id map (power of two) */
 #define MAX_CHAIN 256
 #define DEFAULT_RING_KB 1024
-#define MAX_MERGE 64		/* CPUs drained (more are not read) */
+#define MAX_MERGE 64		/* rings drained: 2 per CPU */
+#define TASK_RING_KB 256
 
 typedef struct ring {
 	int rg_fd;			/* dummy event owning the buffer */
@@ -70,6 +75,7 @@ static struct { uint64_t id; prov_perf_src_t *src; } idmap[MAP_SLOTS];
 static prov_perf_src_t *graveyard;
 static ring_t *rings;
 static int ncpu;
+static int nrings;			/* 2 * ncpu: events, then tasks */
 static unsigned ring_kb;
 static int epfd = -1, stopfd = -1, flushfd = -1;
 static uint64_t passes;			/* drain passes completed */
@@ -159,10 +165,13 @@ static prov_perf_src_t *map_get(uint64_t id)
 
 /* ---- rings ---- */
 
-static int ring_open(ring_t *r, int cpu)
+/* Open CPU cpu's ring: the event ring all sources write into, or (task)
+ * the ring of comm/fork/exit records, kept apart so that records lost
+ * there are not counted as probe drops and drops stay exact. */
+static int ring_open(ring_t *r, int cpu, int task)
 {
 	struct perf_event_attr a;
-	uint64_t kb = ring_kb ? ring_kb : DEFAULT_RING_KB;
+	uint64_t kb = task ? TASK_RING_KB : ring_kb ? ring_kb : DEFAULT_RING_KB;
 	long page = sysconf(_SC_PAGESIZE);
 
 	r->rg_fd = -1;
@@ -172,9 +181,9 @@ static int ring_open(ring_t *r, int cpu)
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 	    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-	a.comm = 1;
-	a.comm_exec = 1;
-	a.task = 1;
+	a.comm = task;
+	a.comm_exec = task;
+	a.task = task;
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(kb * 1024 / 4);
 	r->rg_fd = perf_open(&a, cpu, -1);
@@ -209,9 +218,10 @@ static int rings_start(void)
 	if (env != NULL && ring_kb == 0)
 		prov_set_ring_kb((unsigned)atoi(env));
 	ncpu = prov_perf_ncpus();
-	if (ncpu > MAX_MERGE)
-		ncpu = MAX_MERGE;
-	rings = calloc((size_t)ncpu, sizeof(*rings));
+	if (ncpu > MAX_MERGE / 2)
+		ncpu = MAX_MERGE / 2;
+	nrings = 2 * ncpu;
+	rings = calloc((size_t)nrings, sizeof(*rings));
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	flushfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -221,12 +231,12 @@ static int rings_start(void)
 	epoll_ctl(epfd, EPOLL_CTL_ADD, stopfd, &ev);
 	ev.data.u32 = UINT32_MAX - 1;
 	epoll_ctl(epfd, EPOLL_CTL_ADD, flushfd, &ev);
-	for (int c = 0; c < ncpu; c++) {
-		if (ring_open(&rings[c], c) != 0)
+	for (int i = 0; i < nrings; i++) {
+		if (ring_open(&rings[i], i % ncpu, i >= ncpu) != 0)
 			continue;
-		ev.data.u32 = (uint32_t)c;
-		epoll_ctl(epfd, EPOLL_CTL_ADD, rings[c].rg_fd, &ev);
-		ok++;
+		ev.data.u32 = (uint32_t)i;
+		epoll_ctl(epfd, EPOLL_CTL_ADD, rings[i].rg_fd, &ev);
+		ok += i < ncpu;
 	}
 	if (ok == 0) {
 		ks_provider_error("perf_event_open: %s", strerror(errno));
@@ -432,10 +442,13 @@ static void on_sample(const uint8_t *rec, uint32_t len)
 	s->ps_cb(s->ps_arg, &smp);
 }
 
-static void on_record(int cpu, const uint8_t *rec, uint32_t len)
+/* One record of ring i (events of CPU i, or CPU i - ncpu's task
+ * records); lost task records are not probe drops. */
+static void on_record(int i, const uint8_t *rec, uint32_t len)
 {
 	const struct perf_event_header *h = (const void *)rec;
 	const uint8_t *body = rec + sizeof(*h);
+	int cpu = i < ncpu ? i : -1;
 	uint32_t v[2];
 	uint64_t lost;
 
@@ -444,13 +457,13 @@ static void on_record(int cpu, const uint8_t *rec, uint32_t len)
 		on_sample(rec, len);
 		break;
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
-		if (len >= sizeof(*h) + 16) {
+		if (cpu >= 0 && len >= sizeof(*h) + 16) {
 			memcpy(&lost, body + 8, 8);
 			prov_drops_add((uint32_t)cpu, lost);
 		}
 		break;
 	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
-		if (len >= sizeof(*h) + 8) {
+		if (cpu >= 0 && len >= sizeof(*h) + 8) {
 			memcpy(&lost, body, 8);
 			prov_drops_add((uint32_t)cpu, lost);
 		}
@@ -539,7 +552,7 @@ static void drain_pass(uint8_t (*tmp)[65536])
 {
 	const uint8_t *rec[MAX_MERGE];
 	uint32_t len[MAX_MERGE];
-	int n = ncpu < MAX_MERGE ? ncpu : MAX_MERGE;
+	int n = nrings;
 
 	for (int c = 0; c < n; c++) {
 		ring_t *r = &rings[c];
@@ -597,7 +610,7 @@ static void bury(void)
 
 static void *drain_main(void *arg)
 {
-	static uint8_t tmp[MAX_MERGE][65536];
+	static uint8_t tmp[MAX_MERGE][65536] __attribute__((aligned(8)));
 	struct epoll_event evs[64];
 
 	for (;;) {
@@ -702,7 +715,7 @@ void prov_perf_shutdown(void)
 		bury();
 	}
 	if (rings != NULL) {
-		for (int c = 0; c < ncpu; c++) {
+		for (int c = 0; c < nrings; c++) {
 			if (rings[c].rg_fd < 0)
 				continue;
 			munmap(rings[c].rg_meta, rings[c].rg_maplen);

@@ -18,6 +18,7 @@
  * thread gets to the record reads back changed.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,24 +109,28 @@ static void sc_fire(void *arg, const prov_perf_sample_t *s,
  * at event time served at the pointer's own address. */
 static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 {
-	const prov_bpf_rec_t *r = (const void *)s->pps_raw;
+	/* RAW data is only 4-byte aligned: no struct access, offsets */
+	const uint8_t *rec = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_rec);
+	const uint8_t *str = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_str);
 	static ks_ucapture_t cap;
 	const prov_tf_format_t *fmt;
 	ks_probe_ctx_t ctx;
 	scprobe_t *sp = arg;
+	int64_t slen;
 
-	if (s->pps_rawlen < sizeof(*r) ||
+	if (s->pps_rawlen < sizeof(prov_bpf_rec_t) ||
 	    (fmt = prov_tp_format("syscalls", sp->sp_event)) == NULL)
 		return;
+	memcpy(&slen, s->pps_raw + offsetof(prov_bpf_rec_t, pbr_len),
+	    sizeof(slen));
 	prov_perf_ctx(&ctx, sp->sp_id, s);
-	prov_tp_args(&ctx, fmt, r->pbr_rec, sizeof(r->pbr_rec),
-	    first_arg(fmt));
-	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[sp->sp_stri],
-	    r->pbr_rec, sizeof(r->pbr_rec));
+	prov_tp_args(&ctx, fmt, rec, 64, first_arg(fmt));
+	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[sp->sp_stri], rec,
+	    64);
 	/* The whole buffer (string, NUL, then junk): the shim's copyinstr
 	 * reads chunks of up to strsize bytes and wants them whole. */
-	cap.kuc_len = r->pbr_len > 0 ? (uint32_t)sizeof(r->pbr_str) : 0;
-	cap.kuc_data = (const uint8_t *)r->pbr_str;
+	cap.kuc_len = slen > 0 ? 256 : 0;
+	cap.kuc_data = str;
 	ctx.kpc_ucap = &cap;
 	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;
 	prov_fire(&ctx);

@@ -170,7 +170,6 @@ void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm)
 	ctx->kpc_uid = pi->ppi_uid;
 	ctx->kpc_gid = pi->ppi_gid;
 	ctx->kpc_nkstack = ctx->kpc_nustack = 0;
-	memcpy(ctx->kpc_execname, comm != NULL ? comm : pi->ppi_comm,
-	    sizeof(ctx->kpc_execname));
-	ctx->kpc_execname[sizeof(ctx->kpc_execname) - 1] = '\0';
+	snprintf(ctx->kpc_execname, sizeof(ctx->kpc_execname), "%s",
+	    comm != NULL ? comm : pi->ppi_comm);
 }

@@ -171,7 +171,8 @@ static pid_t live_run(void (*fn)(void))
 		return -1;
 	close(go[1]);
 	waitpid(pid, NULL, 0);
-	usleep(200000);		/* drain passes run every 20 ms */
+	usleep(50000);
+	prov_flush();		/* everything up to here has fired */
 	return pid;
 }
 

@@ -43,7 +43,7 @@ static pid_t run_target(void (*fn)(void))
 		return -1;
 	close(go[1]);
 	waitpid(pid, NULL, 0);
-	usleep(200000);
+	prov_flush();
 	return pid;
 }
 
