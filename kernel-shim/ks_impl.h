@@ -30,7 +30,7 @@
 #include "dif.h"
 
 #define KS_ERRLEN		256
-#define KS_MAXPROVIDERS		64
+#define KS_MAXPROVIDERS		1024	/* USDT registers one per process */
 
 extern pthread_mutex_t ks_fire_lock;
 
