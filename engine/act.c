@@ -78,7 +78,7 @@ static struct eng_act *difexpr(struct eng_pcb *pc, struct eng_node *e,
 
 /* ---- data-recording rules (dtrace's dt_stmt_append) --------------------- */
 
-static void order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind)
+void eng_act_order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind)
 {
 	if (kind == DTRACEACT_COMMIT) {
 		if (pc->pc_commit)
@@ -236,7 +236,7 @@ static void act_printf(struct eng_pcb *pc, struct eng_node *call,
 		eng_cc_nerror(pc, call, "D_PRINTF_ARG_EXTRA", "%s( ) prototype "
 		    "mismatch: only %d arguments required by this format string",
 		    call->n_name, used);
-	order(pc, call, (uint32_t)f->f_id);
+	eng_act_order(pc, call, (uint32_t)f->f_id);
 	act = eng_act_new(pc, (uint32_t)f->f_id);
 	act->a_str = fmt->n_name;
 	act->a_uarg = (uint64_t)n;
@@ -301,7 +301,7 @@ static void act_printa(struct eng_pcb *pc, struct eng_node *call)
 			    i2->i_name, i2->i_nkeys, i2->i_nkeys == 1 ? "" : "s",
 			    i1->i_name, i1->i_nkeys);
 	}
-	order(pc, call, DTRACEACT_PRINTA);
+	eng_act_order(pc, call, DTRACEACT_PRINTA);
 	act = eng_act_new(pc, DTRACEACT_PRINTA);
 	act->a_str = fmt;
 	act->a_uarg = (uint64_t)nargs(a);
@@ -331,7 +331,7 @@ static int64_t opt_or(struct eng_pcb *pc, int opt, int64_t def)
 }
 
 /* stack(), ustack(), jstack() as actions or aggregation keys. */
-static void act_stack(struct eng_pcb *pc, struct eng_node *call,
+void eng_act_stack(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
 	struct eng_act *a = eng_act_new(pc, (uint32_t)f->f_id);
@@ -435,7 +435,7 @@ static void act_lib(struct eng_pcb *pc, struct eng_node *call,
 }
 
 /* A DIFO-carrying action with a fixed record size (exit, raise). */
-static void act_value(struct eng_pcb *pc, struct eng_node *call,
+void eng_act_value(struct eng_pcb *pc, struct eng_node *call,
     uint32_t kind, uint32_t size)
 {
 	struct eng_act *a = eng_act_new(pc, kind);
@@ -455,7 +455,7 @@ static void act_value(struct eng_pcb *pc, struct eng_node *call,
 	}
 }
 
-static void check_proto(struct eng_pcb *pc, struct eng_node *call,
+void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
 	int n = nargs(call->n_args);
@@ -479,22 +479,22 @@ static void check_proto(struct eng_pcb *pc, struct eng_node *call,
 static void action(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
-	check_proto(pc, call, f);
+	eng_act_check_proto(pc, call, f);
 	if ((f->f_flags & F_DESTRUCTIVE) && !pc->pc_destructive)
 		eng_cc_nerror(pc, call, "D_ACT_DESTR", "destructive actions not "
 		    "allowed");
 	if (f->f_id != DTRACEACT_PRINTF && f->f_id != DTRACEACT_SYSTEM &&
 	    f->f_id != DTRACEACT_FREOPEN && f->f_id != DTRACEACT_PRINTA &&
 	    !(f->f_flags & F_LIB) && f->f_id >= 0x100)
-		order(pc, call, (uint32_t)f->f_id);
+		eng_act_order(pc, call, (uint32_t)f->f_id);
 	if (f->f_flags & F_LIB) {
-		order(pc, call, DTRACEACT_LIBACT);
+		eng_act_order(pc, call, DTRACEACT_LIBACT);
 		act_lib(pc, call, f);
 		return;
 	}
 	switch (f->f_id) {
 	case DTRACEACT_DIFEXPR:
-		order(pc, call, DTRACEACT_DIFEXPR);
+		eng_act_order(pc, call, DTRACEACT_DIFEXPR);
 		if (call->n_args->n_kind == N_AGG)
 			eng_cc_nerror(pc, call, "D_TRACE_AGG", "trace( ) argument "
 			    "#1 is an aggregation");
@@ -507,281 +507,22 @@ static void action(struct eng_pcb *pc, struct eng_node *call,
 		act_printa(pc, call);
 		return;
 	case DTRACEACT_STACK: case DTRACEACT_USTACK: case DTRACEACT_JSTACK:
-		act_stack(pc, call, f);
+		eng_act_stack(pc, call, f);
 		return;
 	case DTRACEACT_TRACEMEM:
-		order(pc, call, DTRACEACT_TRACEMEM);
+		eng_act_order(pc, call, DTRACEACT_TRACEMEM);
 		act_tracemem(pc, call);
 		return;
 	case DTRACEACT_EXIT:
-		order(pc, call, DTRACEACT_EXIT);
-		act_value(pc, call, DTRACEACT_EXIT, 4);
+		eng_act_order(pc, call, DTRACEACT_EXIT);
+		eng_act_value(pc, call, DTRACEACT_EXIT, 4);
 		return;
 	case DTRACEACT_RAISE:
-		act_value(pc, call, DTRACEACT_RAISE, 4);
+		eng_act_value(pc, call, DTRACEACT_RAISE, 4);
 		return;
 	default:	/* sym, mod, usym..., speculate, commit, chill ... */
-		act_value(pc, call, (uint32_t)f->f_id, 0);
+		eng_act_value(pc, call, (uint32_t)f->f_id, 0);
 	}
-}
-
-/* ---- aggregations ------------------------------------------------------- */
-
-static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
-    struct eng_node *a1, struct eng_node **incr);
-static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
-    struct eng_node *a1, struct eng_node **incr);
-
-/* A key of an aggregation: a value, or stack()/sym() and friends. */
-static void agg_key(struct eng_pcb *pc, struct eng_node *k)
-{
-	const struct eng_func *f;
-
-	if (k->n_kind == N_CALL && (f = eng_sema_func(k->n_name)) != NULL &&
-	    (f->f_flags & F_KEYOK)) {
-		check_proto(pc, k, f);
-		if (f->f_id == DTRACEACT_STACK || f->f_id == DTRACEACT_USTACK ||
-		    f->f_id == DTRACEACT_JSTACK)
-			act_stack(pc, k, f);
-		else
-			act_value(pc, k, (uint32_t)f->f_id, 0);
-		return;
-	}
-	struct eng_act *a = eng_act_new(pc, DTRACEACT_DIFEXPR);
-
-	a->a_difo = eng_cg_difo(pc, k, "aggregation key");
-}
-
-static void agg_func_check(struct eng_pcb *pc, struct eng_node *agg,
-    struct eng_ident *id, const struct eng_func *f)
-{
-	if (id->i_aggfunc != 0 && id->i_aggfunc != f->f_id) {
-		const char *prev = "?";
-
-		for (int i = 0; ; i++) {
-			const struct eng_func *g;
-			static const char *const names[] = { "count", "sum",
-			    "avg", "min", "max", "stddev", "quantize",
-			    "lquantize", "llquantize", NULL };
-
-			if (names[i] == NULL)
-				break;
-			g = eng_sema_func(names[i]);
-			if (g->f_id == id->i_aggfunc)
-				prev = g->f_name;
-		}
-		eng_cc_nerror(pc, agg, "D_AGG_REDEF", "aggregation redefined: "
-		    "@%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : "
-		    "line %d", id->i_name, id->i_name, f->f_name, id->i_name,
-		    prev, id->i_line);
-	}
-}
-
-static void aggregation(struct eng_pcb *pc, struct eng_node *st)
-{
-	struct eng_node *agg = st->n_left->n_left, *call = st->n_left->n_right;
-	struct eng_node *incr = NULL, *val;
-	const struct eng_func *f;
-	struct eng_ident *id;
-	struct eng_act *a;
-	uint64_t enc = 0;
-	int nkeys, before;
-
-	if (st->n_left->n_op != '=' || call->n_kind != N_CALL ||
-	    (f = eng_sema_func(call->n_name)) == NULL || f->f_kind != F_AGG)
-		eng_cc_nerror(pc, st->n_left, "D_AGG_FUNC", "@%s must be assigned "
-		    "the result of an aggregating function", agg->n_name);
-	check_proto(pc, call, f);
-	eng_sema_stmt(pc, st);		/* keys */
-	id = agg->n_ident;
-	agg_func_check(pc, agg, id, f);
-	val = call->n_args;
-	if (val != NULL) {
-		eng_sema_expr(pc, val);
-		if (!eng_type_is_scalar(val->n_type))
-			eng_cc_nerror(pc, call, "D_AGG_SCALAR", "%s( ) argument #1 "
-			    "must be of scalar type", f->f_name);
-	}
-	if (f->f_id == DTRACEAGG_LQUANTIZE)
-		enc = lquant(pc, agg, val->n_next, &incr);
-	else if (f->f_id == DTRACEAGG_LLQUANTIZE)
-		enc = llquant(pc, agg, val->n_next, &incr);
-	else if (f->f_id == DTRACEAGG_QUANTIZE)
-		incr = val->n_next;
-	if (id->i_aggfunc == 0) {
-		id->i_aggfunc = f->f_id;
-		id->i_aggarg = enc;
-		id->i_line = agg->n_line;
-	}
-	order(pc, agg, (uint32_t)f->f_id);
-	before = pc->pc_stmt->s_nacts;
-	for (struct eng_node *k = agg->n_args; k != NULL; k = k->n_next)
-		agg_key(pc, k);
-	nkeys = pc->pc_stmt->s_nacts - before;
-	if (f->f_id == DTRACEAGG_QUANTIZE || f->f_id == DTRACEAGG_LQUANTIZE ||
-	    f->f_id == DTRACEAGG_LLQUANTIZE) {
-		a = eng_act_new(pc, DTRACEACT_DIFEXPR);
-		if (incr != NULL) {
-			eng_sema_expr(pc, incr);
-			if (!eng_type_is_scalar(incr->n_type))
-				eng_cc_nerror(pc, incr, "D_PROTO_ARG", "%s( ) "
-				    "increment value must be of scalar type",
-				    f->f_name);
-			a->a_difo = eng_cg_difo(pc, incr, "increment");
-		} else {
-			a->a_difo = eng_cg_const(pc, 1, "increment");
-		}
-		nkeys++;
-	}
-	a = eng_act_new(pc, (uint32_t)f->f_id);
-	a->a_ntuple = (uint32_t)nkeys;
-	a->a_arg = enc;
-	a->a_uarg = id->i_id;
-	if (val != NULL)
-		a->a_difo = eng_cg_difo(pc, val, f->f_name);
-}
-
-static int is_int_const(struct eng_pcb *pc, struct eng_node *n)
-{
-	eng_sema_expr(pc, n);
-	return n->n_const && eng_type_is_int(n->n_type);
-}
-
-static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
-    struct eng_node *a1, struct eng_node **incr)
-{
-	struct eng_node *a2 = a1->n_next, *a3 = a2->n_next;
-	struct eng_ident *id = agg->n_ident;
-	int64_t base, lim;
-	uint64_t step = 1, nlevels, enc;
-
-	if (!is_int_const(pc, a1))
-		eng_cc_nerror(pc, a1, "D_LQUANT_BASETYPE", "lquantize( ) argument "
-		    "#1 must be an integer constant");
-	base = (int64_t)a1->n_int;
-	if (base < INT32_MIN || base > INT32_MAX)
-		eng_cc_nerror(pc, a1, "D_LQUANT_BASEVAL", "lquantize( ) argument "
-		    "#1 must be a 32-bit quantity");
-	if (!is_int_const(pc, a2))
-		eng_cc_nerror(pc, a2, "D_LQUANT_LIMTYPE", "lquantize( ) argument "
-		    "#2 must be an integer constant");
-	lim = (int64_t)a2->n_int;
-	if (lim < INT32_MIN || lim > INT32_MAX)
-		eng_cc_nerror(pc, a2, "D_LQUANT_LIMVAL", "lquantize( ) argument "
-		    "#2 must be a 32-bit quantity");
-	if (lim < base)
-		eng_cc_nerror(pc, agg, "D_LQUANT_MISMATCH", "lquantize( ) base "
-		    "(argument #1) must be less than limit (argument #2)");
-	if (a3 != NULL) {
-		if (!is_int_const(pc, a3) || (int64_t)a3->n_int <= 0)
-			eng_cc_nerror(pc, a3, "D_LQUANT_STEPTYPE", "lquantize( ) "
-			    "argument #3 must be a non-zero positive integer "
-			    "constant");
-		if ((step = a3->n_int) > UINT16_MAX)
-			eng_cc_nerror(pc, a3, "D_LQUANT_STEPVAL", "lquantize( ) "
-			    "argument #3 must be a 16-bit quantity");
-	}
-	nlevels = (uint64_t)(lim - base) / step;
-	if (nlevels == 0)
-		eng_cc_nerror(pc, agg, "D_LQUANT_STEPLARGE", "lquantize( ) step "
-		    "(argument #3) too large: must have at least one "
-		    "quantization level");
-	if (nlevels > UINT16_MAX)
-		eng_cc_nerror(pc, agg, "D_LQUANT_STEPSMALL", "lquantize( ) step "
-		    "(argument #3) too small: number of quantization levels must "
-		    "be a 16-bit quantity");
-	enc = DTRACE_LQUANTIZE_ENCODE(step, nlevels, base);
-	if (id->i_aggfunc == DTRACEAGG_LQUANTIZE && id->i_aggarg != enc) {
-		uint64_t o = id->i_aggarg;
-		int ob = DTRACE_LQUANTIZE_BASE(o), ol = DTRACE_LQUANTIZE_LEVELS(o);
-		int os = DTRACE_LQUANTIZE_STEP(o);
-
-		if (ob != base)
-			eng_cc_nerror(pc, agg, "D_LQUANT_MATCHBASE", "lquantize( ) "
-			    "base (argument #1) doesn't match previous "
-			    "declaration: expected %d, found %d", ob, (int)base);
-		if ((uint64_t)ol * (uint64_t)os != nlevels * step)
-			eng_cc_nerror(pc, agg, "D_LQUANT_MATCHLIM", "lquantize( ) "
-			    "limit (argument #2) doesn't match previous "
-			    "declaration: expected %d, found %d", ob + ol * os,
-			    (int)base + (int)nlevels * (int)step);
-		eng_cc_nerror(pc, agg, "D_LQUANT_MATCHSTEP", "lquantize( ) step "
-		    "(argument #3) doesn't match previous declaration: expected "
-		    "%d, found %d", os, (int)step);
-	}
-	*incr = a3 != NULL ? a3->n_next : NULL;
-	return enc;
-}
-
-static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
-    struct eng_node *a, struct eng_node **incr)
-{
-	static const struct { const char *str, *type, *val, *match; int sh; }
-	    args[4] = {
-		{ "factor", "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL",
-		  "D_LLQUANT_FACTORMATCH", DTRACE_LLQUANTIZE_FACTORSHIFT },
-		{ "low magnitude", "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL",
-		  "D_LLQUANT_LOWMATCH", DTRACE_LLQUANTIZE_LOWSHIFT },
-		{ "high magnitude", "D_LLQUANT_HIGHTYPE", "D_LLQUANT_HIGHVAL",
-		  "D_LLQUANT_HIGHMATCH", DTRACE_LLQUANTIZE_HIGHSHIFT },
-		{ "linear steps per magnitude", "D_LLQUANT_NSTEPTYPE",
-		  "D_LLQUANT_NSTEPVAL", "D_LLQUANT_NSTEPMATCH",
-		  DTRACE_LLQUANTIZE_NSTEPSHIFT }
-	};
-	struct eng_ident *id = agg->n_ident;
-	uint64_t v[4], enc = 0, order_ = 1, x;
-
-	for (int i = 0; i < 4; i++, a = a->n_next) {
-		if (!is_int_const(pc, a))
-			eng_cc_nerror(pc, a, args[i].type, "llquantize( ) argument "
-			    "#%d (%s) must be an integer constant", i + 1,
-			    args[i].str);
-		if (a->n_int > UINT16_MAX)
-			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
-			    "#%d (%s) must be an unsigned 16-bit quantity", i + 1,
-			    args[i].str);
-		v[i] = a->n_int;
-		enc |= v[i] << args[i].sh;
-	}
-	if (v[0] < 2)
-		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTORSMALL", "llquantize( ) "
-		    "factor (argument #1) must be two or more");
-	if (v[1] >= v[2])
-		eng_cc_nerror(pc, agg, "D_LLQUANT_MAGRANGE", "llquantize( ) high "
-		    "magnitude (argument #3) must be greater than low magnitude "
-		    "(argument #2)");
-	if (v[3] < v[0])
-		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTORNSTEPS", "llquantize( ) "
-		    "factor (argument #1) must be less than or equal to the "
-		    "number of linear steps per magnitude (argument #4)");
-	for (x = v[0]; x < v[3]; x *= v[0])
-		continue;
-	if ((v[3] % v[0]) || (x % v[3]))
-		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTOREVEN", "llquantize( ) "
-		    "factor (argument #1) must evenly divide the number of steps "
-		    "per magnitude (argument #4), and the number of steps per "
-		    "magnitude must evenly divide a power of the factor");
-	for (uint64_t i = 0; i < v[2]; i++) {
-		if (order_ * v[0] <= order_ || order_ * v[0] / v[0] != order_)
-			eng_cc_nerror(pc, agg, "D_LLQUANT_MAGTOOBIG", "llquantize( ) "
-			    "factor (%d) raised to power of high magnitude (%d) "
-			    "overflows 64-bits", (int)v[0], (int)v[2]);
-		order_ *= v[0];
-	}
-	if (id->i_aggfunc == DTRACEAGG_LLQUANTIZE && id->i_aggarg != enc) {
-		for (int i = 0; i < 4; i++) {
-			int e = (int)((id->i_aggarg >> args[i].sh) & 0xffff);
-			int f = (int)((enc >> args[i].sh) & 0xffff);
-
-			if (e != f)
-				eng_cc_nerror(pc, agg, args[i].match, "llquantize( ) "
-				    "%s (argument #%d) doesn't match previous "
-				    "declaration: expected %d, found %d",
-				    args[i].str, i + 1, e, f);
-		}
-	}
-	*incr = a;
-	return enc;
 }
 
 /* ---- statements and clauses ------------------------------------------- */
@@ -999,7 +740,7 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 			statement(pc, s);
 		return;
 	case N_AGG_STMT:
-		aggregation(pc, st);
+		eng_act_aggregation(pc, st);
 		return;
 	case N_IF:
 		if_stmt(pc, st);

@@ -10,10 +10,13 @@
  *            binary operators by precedence climbing over one table
  *   type.c   the type table: C integer types, typedefs, struct/union/enum,
  *            pointers and arrays; declarations
+ *   ident.c  built-in variables, functions, identifier tables
  *   sema.c   identifiers and types of expressions ("cooking"), constant
  *            folding, lvalue and operand checks
+ *   ast.c    probe description fields, node copies, the AST dump
  *   cg.c     expressions -> DIF instructions (8 registers, forward labels)
- *   act.c    statements -> actions (trace, printf, aggregations ...)
+ *   act.c    statements -> actions (trace, printf ...), if/else
+ *   act_agg.c aggregations: keys, functions, lquantize/llquantize rules
  *   dofw.c   program -> DOF image (the clause protocol of dtrace_abi.h)
  *   dis.c    DIF objects -> readable assembly (-S)
  *   compile.c entry points, diagnostics, macro arguments, cpp
@@ -394,6 +397,15 @@ struct eng_func {
 };
 const struct eng_func *eng_sema_func(const char *name);
 
+/* Built-in variables (ident.c). */
+struct eng_builtin {
+	const char *name;
+	uint16_t id;			/* DIF_VAR_* */
+	const char *type;		/* type name */
+	int array;			/* args[], uregs[] ... */
+};
+const struct eng_builtin *eng_sema_builtin(const char *name);
+
 /* cg.c */
 struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *expr,
     const char *what);
@@ -402,9 +414,17 @@ struct eng_difo *eng_cg_const(struct eng_pcb *pc, uint64_t v,
     const char *what);
 dtrace_diftype_t eng_cg_rtype(struct eng_pcb *pc, const struct eng_type *t);
 
-/* act.c */
+/* act.c, act_agg.c */
 void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause);
 struct eng_act *eng_act_new(struct eng_pcb *pc, uint32_t kind);
+void eng_act_order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind);
+void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f);
+void eng_act_stack(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f);
+void eng_act_value(struct eng_pcb *pc, struct eng_node *call,
+    uint32_t kind, uint32_t size);
+void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st);
 
 /* dofw.c */
 int eng_dof_write(struct eng_pcb *pc, struct eng_prog *p);
