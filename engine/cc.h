@@ -312,7 +312,16 @@ struct eng_pcb {
 	int pc_destructive;
 	struct eng_node *pc_xlsrc;	/* current xlate<> input, or NULL */
 	const char *pc_spec;		/* -n text for messages */
+	struct eng_newid *pc_newids;	/* identifiers made by this compile */
 };
+
+/* Journal of identifiers a compile made, undone if it fails. */
+struct eng_newid {
+	struct eng_ident *ni_id;
+	int ni_agg;
+	struct eng_newid *ni_next;
+};
+void eng_ident_rollback(struct eng_pcb *pc);
 
 /* ---- functions shared by the compiler's files --------------------------- */
 

@@ -333,6 +333,7 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 	p->p_hdl = h;
 	p->p_list = (cflags & ENG_C_LIST) != 0;
 	if (setjmp(pc->pc_jmp) != 0) {
+		eng_ident_rollback(pc);
 		free(cppout);
 		eng_prog_free(pc->pc_prog);
 		free(pc);

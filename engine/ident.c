@@ -194,6 +194,53 @@ static char *ccstrdup(struct eng_pcb *pc, const char *s)
 	return d;
 }
 
+static void journal(struct eng_pcb *pc, struct eng_ident *id, int agg)
+{
+	struct eng_newid *n;
+
+	if (pc->pc_arena == NULL)
+		return;
+	n = eng_cc_alloc(pc, sizeof(*n));
+	n->ni_id = id;
+	n->ni_agg = agg;
+	n->ni_next = pc->pc_newids;
+	pc->pc_newids = n;
+}
+
+static void unlink_id(struct eng_ident **chain, struct eng_ident *id)
+{
+	for (; *chain != NULL; chain = &(*chain)->i_next)
+		if (*chain == id) {
+			*chain = id->i_next;
+			return;
+		}
+}
+
+/*
+ * A failed compile leaves no identifiers behind: variables, inlines,
+ * translators and aggregations it made are unlinked (an aggregation's id
+ * stays taken, so ids already known to the consumer keep their names).
+ * Aggregations that existed get no function or keys from it either, as
+ * those are only set for new ones or when first used.
+ */
+void eng_ident_rollback(struct eng_pcb *pc)
+{
+	struct eng_cc *cc = pc->pc_cc;
+
+	for (struct eng_newid *n = pc->pc_newids; n != NULL; n = n->ni_next) {
+		struct eng_ident *id = n->ni_id;
+
+		if (n->ni_agg) {
+			unlink_id(&cc->cc_aggs[hash(id->i_name)], id);
+			id->i_aggfunc = 0;
+			id->i_nkeys = -1;
+		} else {
+			unlink_id(&cc->cc_hash[hash(id->i_name)], id);
+		}
+	}
+	pc->pc_newids = NULL;
+}
+
 /* Look up (and with create, make) a variable or inline of a scope. */
 struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
     int scope, int create)
@@ -220,6 +267,7 @@ struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
 		eng_cc_error(pc, 0, 0, "D_ID_OFLOW", "too many variables");
 	id->i_next = cc->cc_hash[hv];
 	cc->cc_hash[hv] = id;
+	journal(pc, id, 0);
 	return id;
 }
 
@@ -256,6 +304,7 @@ struct eng_ident *eng_cc_agg(struct eng_pcb *pc, const char *name,
 	cc->cc_aggv[cc->cc_naggv++] = id;
 	id->i_next = cc->cc_aggs[hv];
 	cc->cc_aggs[hv] = id;
+	journal(pc, id, 1);
 	return id;
 }
 

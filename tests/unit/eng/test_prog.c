@@ -114,6 +114,21 @@ static void test_errtags_in_messages(void **state)
 	eng_close(h);
 }
 
+static void test_failed_compile_leaves_no_identifiers(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	eng_prog_t *p;
+
+	(void)state;
+	ct_err(h, "BEGIN { @a = count(); g = 1; trace(nosuch); }",
+	    "D_IDENT_UNDEF");
+	/* @a is not a count() aggregation, g does not exist */
+	p = ct_ok(h, "BEGIN { @a = sum(1); }");
+	eng_prog_free(p);
+	ct_err(h, "BEGIN { trace(g); }", "D_IDENT_UNDEF");
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_exec_enables_error_clause_once),
 		cmocka_unit_test(test_descriptions_must_match),
 		cmocka_unit_test(test_errtags_in_messages),
+		cmocka_unit_test(test_failed_compile_leaves_no_identifiers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
