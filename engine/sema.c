@@ -325,6 +325,10 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		    (eng_type_is_ptr(id->i_type) ||
 		    id->i_type->t_kind == TY_ARRAY))
 			goto pointer;
+		if (sc == SC_LOCAL)
+			eng_cc_nerror(pc, n, "D_ARR_LOCAL", "this->%s: "
+			    "clause-local variables may not be associative arrays",
+			    base->n_name);
 		if (id->i_kind == ID_VAR && id->i_nkeys < 0 && id->i_type &&
 		    !create)
 			eng_cc_nerror(pc, n, "D_IDENT_BADREF", "%s is not an "

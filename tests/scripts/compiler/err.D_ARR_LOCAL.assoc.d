@@ -1,0 +1,7 @@
+/*
+ * Asserts: clause-local variables cannot be associative arrays.
+ */
+BEGIN
+{
+	this->a[1] = 2;
+}
