@@ -12,6 +12,7 @@
  * parameters per aggregation, speculate/commit ordering, destructive
  * actions only with -w).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "cc.h"
 
@@ -766,6 +767,26 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 	a->a_difo->dd_rtype.dtdt_ckind = CTF_K_INTEGER;
 }
 
+/* -i: a probe specifier that is all digits names a probe by its id. */
+static void by_id(struct eng_pcb *pc, const char *text,
+    dtrace_probedesc_t *pd)
+{
+	eng_probeinfo_t pi;
+	char *end;
+	unsigned long id;
+
+	if (pc->pc_args == NULL || !(pc->pc_cflags & ENG_C_PROBESPEC) ||
+	    pc->pc_args->spec_kind != ENG_SPEC_ANY ||
+	    text[strspn(text, "0123456789")] != '\0')
+		return;
+	id = strtoul(text, &end, 10);
+	if (id == 0 || id > UINT32_MAX ||
+	    eng_probe_info(pc->pc_hdl, (dtrace_id_t)id, &pi) != 0)
+		return;		/* no such probe: matches nothing */
+	*pd = pi.epi_desc;
+	pd->dtpd_id = DTRACE_IDNONE;
+}
+
 /* Match the clause's descriptions; the first match gives args[] types. */
 static void descriptions(struct eng_pcb *pc, struct eng_node *clause)
 {
@@ -782,6 +803,7 @@ static void descriptions(struct eng_pcb *pc, struct eng_node *clause)
 		unsigned cnt = 0;
 
 		eng_parse_pdesc(pc, d->n_name, pd, d->n_line);
+		by_id(pc, d->n_name, pd);
 		if (eng_prog_match(pc->pc_hdl, pd, &first, &cnt) != 0)
 			eng_cc_error(pc, d->n_line, d->n_col, "D_PDESC_INVAL",
 			    "%s", eng_errmsg(pc->pc_hdl));
