@@ -644,6 +644,75 @@ static void test_ks_dif_readable_for_records(void **state)
 	tf_fini(&f);
 }
 
+/* A random register-only program (arithmetic, compares, forward branches,
+ * SETX) of n instructions ending in RET. */
+static void random_program(tdif_t *t, uint64_t *seed, uint32_t n)
+{
+	static const unsigned alu[] = { DIF_OP_OR, DIF_OP_XOR, DIF_OP_AND,
+	    DIF_OP_SLL, DIF_OP_SRL, DIF_OP_SUB, DIF_OP_ADD, DIF_OP_MUL,
+	    DIF_OP_SDIV, DIF_OP_UDIV, DIF_OP_SREM, DIF_OP_UREM, DIF_OP_SRA };
+
+	td_init(t);
+	for (uint32_t pc = 0; pc + 1 < n; pc++) {
+		uint64_t r;
+		unsigned a, b, d;
+
+		*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+		r = *seed >> 16;
+		a = r & 7;
+		b = (r >> 3) & 7;
+		d = 1 + (r >> 6) % 7;
+		switch ((r >> 9) % 6) {
+		case 0: case 1:
+			td_emit(t, DIF_INSTR_FMT(alu[(r >> 12) % 13], a, b, d));
+			break;
+		case 2:
+			td_setx(t, d, *seed ^ (r << 7));
+			break;
+		case 3:
+			td_emit(t, (r >> 12) & 1 ? DIF_INSTR_CMP(DIF_OP_CMP, a, b) :
+			    DIF_INSTR_TST(a));
+			break;
+		case 4:
+			td_emit(t, DIF_INSTR_BRANCH(DIF_OP_BA + (r >> 12) % 11,
+			    pc + 1 + (r >> 16) % (n - pc - 1)));
+			break;
+		default:
+			td_emit(t, (r >> 12) & 1 ? DIF_INSTR_NOT(a, d) :
+			    DIF_INSTR_MOV(a, d));
+		}
+	}
+	td_emit(t, DIF_INSTR_RET(1 + (*seed >> 40) % 7));
+}
+
+/* The switch and computed-goto loops agree on 3000 random programs. */
+static void test_ks_dif_emul_dispatch_styles_agree(void **state)
+{
+	uint64_t seed = 42;
+	tdif_t t;
+	tfire_t f;
+
+	tf_init(&f);
+	for (int k = 0; k < 3000; k++) {
+		uint64_t v1, v2;
+		uint32_t f1, p1;
+
+		random_program(&t, &seed, 2 + (uint32_t)(seed >> 20) % 40);
+		assert_int_equal(ks_dif_verify(&t.dp, NULL, 0), 0);
+		v1 = ks_dif_emulate_with(&t.dp, &f.ms, KS_DIF_DISPATCH_SWITCH);
+		f1 = f.ms.kms_fault;
+		p1 = f.ms.kms_fault_pc;
+		v2 = ks_dif_emulate_with(&t.dp, &f.ms, KS_DIF_DISPATCH_GOTO);
+		if (v1 != v2 || f1 != f.ms.kms_fault ||
+		    p1 != f.ms.kms_fault_pc)
+			fail_msg("program %d: switch %#llx/%u/%u, goto "
+			    "%#llx/%u/%u", k, (unsigned long long)v1, f1, p1,
+			    (unsigned long long)v2, f.ms.kms_fault,
+			    f.ms.kms_fault_pc);
+	}
+	tf_fini(&f);
+}
+
 static void test_ks_dif_api_helpers(void **state)
 {
 	ks_difo_t *dp = calloc(1, sizeof (*dp));
@@ -704,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_emul_tuple_overflow),
 		cmocka_unit_test(test_ks_dif_emul_every_fault_kind),
 		cmocka_unit_test(test_ks_dif_readable_for_records),
+		cmocka_unit_test(test_ks_dif_emul_dispatch_styles_agree),
 		cmocka_unit_test(test_ks_dif_api_helpers),
 		cmocka_unit_test(test_ks_dif_emul_goto_is_compiled),
 	};
