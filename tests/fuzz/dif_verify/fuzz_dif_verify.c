@@ -15,7 +15,9 @@
  * Every object goes through ks_dif_verify(); an accepted one is declared
  * in a fresh variable store and run under both dispatch styles with a
  * harmless mstate (no live process, copyout not allowed, a small
- * captured user range).  Nothing may crash or trip ASan/UBSan.
+ * captured user range).  Nothing may crash or trip ASan/UBSan, every
+ * refusal must name its place, and objects that compute only from
+ * constants must give the same outcome under both dispatch styles.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -79,7 +81,13 @@ static void fill_vars(input_t *in, dtrace_difv_t *v, uint32_t n)
 	}
 }
 
-static void run(const ks_difo_t *dp, int dispatch)
+typedef struct outcome {
+	uint64_t ret;
+	uint32_t fault, pc;
+	uint64_t addr;
+} outcome_t;
+
+static void run(const ks_difo_t *dp, int dispatch, outcome_t *o)
 {
 	static char scratch[4096] __attribute__((aligned(16)));
 	static const uint8_t cap[32] = "captured user bytes";
@@ -113,8 +121,29 @@ static void run(const ks_difo_t *dp, int dispatch)
 	ms.kms_strsize = 64;
 	ms.kms_scratch = scratch;
 	ms.kms_scratch_size = sizeof (scratch);
-	ks_dif_emulate_with(dp, &ms, dispatch);
+	o->ret = ks_dif_emulate_with(dp, &ms, dispatch);
+	o->fault = ms.kms_fault;
+	o->pc = ms.kms_fault_pc;
+	o->addr = ms.kms_fault_addr;
 	ks_vstate_destroy(vs);
+}
+
+/*
+ * Does dp only compute from constants, its string table and captured user
+ * memory (no variables, subroutines, scratch or firing data)?  Then both
+ * dispatch styles must give the same outcome.
+ */
+static int pure(const ks_difo_t *dp)
+{
+	for (uint32_t k = 0; k < dp->dtdo_len; k++) {
+		unsigned op = DIF_INSTR_OP(dp->dtdo_buf[k]);
+
+		if (op == DIF_OP_LDGA || (op >= DIF_OP_LDGS &&
+		    op <= DIF_OP_STTS) || op == DIF_OP_CALL ||
+		    (op >= DIF_OP_LDGAA && op <= DIF_OP_STX))
+			return 0;
+	}
+	return 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -129,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ks_difo_t d;
 	char err[256];
 	uint8_t h3;
+	outcome_t a, b;
 
 	memset(&d, 0, sizeof (d));
 	memset(vars, 0, sizeof (vars));
@@ -162,7 +192,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* every refusal names its place */
 		return 0;
 	}
-	run(&d, KS_DIF_DISPATCH_SWITCH);
-	run(&d, KS_DIF_DISPATCH_GOTO);
+	memset(&a, 0, sizeof (a));
+	memset(&b, 0, sizeof (b));
+	run(&d, KS_DIF_DISPATCH_SWITCH, &a);
+	run(&d, KS_DIF_DISPATCH_GOTO, &b);
+	if (pure(&d) && memcmp(&a, &b, sizeof (a)) != 0)
+		abort();		/* the two loops disagree */
 	return 0;
 }
