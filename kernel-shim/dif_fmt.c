@@ -173,8 +173,44 @@ static char unescape(char c)
 	case 'r': return '\r';
 	case 'b': return '\b';
 	case 'f': return '\f';
-	default: return c;		/* \" \\ \/ and \u kept as the letter */
+	default: return c;		/* \" \\ \/ */
 	}
+}
+
+/*
+ * A \uXXXX escape at s (pointing at the 'u', n bytes left) written as
+ * UTF-8 into d; the bytes written (at most 3, fewer than the 6 read), or
+ * 0 if it is not one.
+ */
+static unsigned utf8(const char *s, uint64_t n, char *d)
+{
+	unsigned cp = 0;
+
+	if (n < 5)
+		return 0;
+	for (int i = 1; i <= 4; i++) {
+		char c = s[i];
+		unsigned v = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+		    c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
+		    c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16u;
+
+		if (v > 15)
+			return 0;
+		cp = cp << 4 | v;
+	}
+	if (cp < 0x80) {
+		d[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		d[0] = (char)(0xc0 | cp >> 6);
+		d[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	d[0] = (char)(0xe0 | cp >> 12);
+	d[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	d[2] = (char)(0x80 | (cp & 0x3f));
+	return 3;
 }
 
 /* The value at j as a scratch string. */
@@ -198,10 +234,21 @@ static uint64_t jvalue(ks_dif_exec_t *x, jcur_t *j)
 	if ((d = ks_dif_newstr(x, e - b - 2)) == NULL)
 		return 0;
 	for (uint64_t i = b + 1; i < e - 1 && k < ks_dif_strmax(x); i++) {
-		if (j->s[i] == '\\' && i + 1 < e - 1)
-			d[k++] = unescape(j->s[++i]);
-		else
+		char u8[3];
+		unsigned u;
+
+		if (j->s[i] != '\\' || i + 1 >= e - 1) {
 			d[k++] = j->s[i];
+		} else if (j->s[i + 1] == 'u' &&
+		    (u = utf8(j->s + i + 1, e - 1 - (i + 1), u8)) != 0) {
+			if (k + u > ks_dif_strmax(x))
+				break;		/* no half characters */
+			memcpy(d + k, u8, u);
+			k += u;
+			i += 5;
+		} else {
+			d[k++] = unescape(j->s[++i]);
+		}
 	}
 	return ks_dif_strend(x, d, k);
 }

@@ -385,7 +385,19 @@ static void test_ks_dif_subr_json(void **state)
 	    S("a")), "(null)");
 	assert_string_equal(CALLS(&f, DIF_SUBR_json, S("{\"a\": 1}"), S("a")),
 	    "1");
+	/* \uXXXX escapes become UTF-8 */
+	assert_string_equal(CALLS(&f, DIF_SUBR_json,
+	    S("{\"u\": \"A\\u0042\\u00e9\\u20ac\\u12\"}"), S("u")),
+	    "AB\xc3\xa9\xe2\x82\xacu12");
 	assert_int_equal(f.ms.kms_fault, 0);
+	tf_fini(&f);
+	/* strsize 20: the document is read up to 20 bytes, the result holds
+	 * at most 19; a document cut by strsize is malformed */
+	tf_init_sized(&f, 4096, 20);
+	assert_string_equal(CALLS(&f, DIF_SUBR_json,
+	    S("12345678901234567890"), S("")), "1234567890123456789");
+	assert_string_equal(CALLS(&f, DIF_SUBR_json,
+	    S("{\"s\":\"abcdefghijklmnop\"}"), S("s")), "(null)");
 	tf_fini(&f);
 }
 
