@@ -713,6 +713,45 @@ static void test_ks_dif_emul_dispatch_styles_agree(void **state)
 	tf_fini(&f);
 }
 
+/* An mstate with no context, storage, scratch or locals: faults, never a
+ * crash. */
+static void test_ks_dif_emul_bare_mstate(void **state)
+{
+	ks_mstate_t ms;
+	tdif_t t;
+	char err[128];
+
+	td_init(&t);
+	td_var(&t, 0x500, DIFV_KIND_SCALAR, DIFV_SCOPE_THREAD, 0);
+	td_emit(&t, DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_PID, 1));
+	td_emit(&t, DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_EXECNAME, 2));
+	td_sets(&t, 3, "");
+	td_emit(&t, DIF_INSTR_CMP(DIF_OP_SCMP, 2, 3));
+	td_emit(&t, DIF_INSTR_BRANCH(DIF_OP_BNE, 6));
+	td_emit(&t, DIF_INSTR_LDV(DIF_OP_LDTS, 0x500, 4));
+	td_emit(&t, DIF_INSTR_RET(1));
+	assert_int_equal(ks_dif_verify(&t.dp, err, sizeof (err)), 0);
+	memset(&ms, 0, sizeof (ms));
+	ms.kms_strsize = 16;
+	assert_int_equal(ks_dif_emulate_with(&t.dp, &ms, td_dispatch), 0);
+	assert_int_equal(ms.kms_fault, DTRACEFLT_ILLOP);	/* no storage */
+	assert_int_equal(ms.kms_fault_pc, 5 * 4);
+	/* no scratch: ALLOCS and string results fault NOSCRATCH */
+	td_init(&t);
+	td_setx(&t, 1, 8);
+	td_emit(&t, DIF_INSTR_ALLOCS(1, 2));
+	td_emit(&t, DIF_INSTR_RET(2));
+	assert_int_equal(ks_dif_emulate_with(&t.dp, &ms, td_dispatch), 0);
+	assert_int_equal(ms.kms_fault, DTRACEFLT_NOSCRATCH);
+	/* no context: user loads fault */
+	td_init(&t);
+	td_setx(&t, 1, 0x1000);
+	td_emit(&t, DIF_INSTR_LOAD(DIF_OP_ULDX, 1, 2));
+	td_emit(&t, DIF_INSTR_RET(2));
+	assert_int_equal(ks_dif_emulate_with(&t.dp, &ms, td_dispatch), 0);
+	assert_int_equal(ms.kms_fault, DTRACEFLT_BADADDR);
+}
+
 static void test_ks_dif_api_helpers(void **state)
 {
 	ks_difo_t *dp = calloc(1, sizeof (*dp));
@@ -774,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_emul_every_fault_kind),
 		cmocka_unit_test(test_ks_dif_readable_for_records),
 		cmocka_unit_test(test_ks_dif_emul_dispatch_styles_agree),
+		cmocka_unit_test(test_ks_dif_emul_bare_mstate),
 		cmocka_unit_test(test_ks_dif_api_helpers),
 		cmocka_unit_test(test_ks_dif_emul_goto_is_compiled),
 	};
