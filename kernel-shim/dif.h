@@ -102,9 +102,17 @@ const char *ks_dif_fault_name(uint32_t fault);
  * Safe under concurrent firings (the shim serialises them; see ecb.c).
  */
 typedef struct ks_vstate ks_vstate_t;
+/* NULL when out of memory or strsize is 0 or above 16 MB. */
 ks_vstate_t *ks_vstate_create(uint64_t dynvarsize, uint64_t strsize);
 void ks_vstate_destroy(ks_vstate_t *vs);
-/* Declare the variables of a verified DIF object (sizes and types). */
+/*
+ * Declare the variables of a verified DIF object (sizes and types), at
+ * load time, for every DIF object of the consumer.  Global and
+ * thread-local ids are separate spaces; declaring an id again with the
+ * same type is a no-op.  Refused with a message: the same id with another
+ * type, more than 512 variables, a by-ref size above max(strsize + 1,
+ * 4096), global storage full.  Allocates nothing.
+ */
 int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
     size_t errlen);
 /* Drop counters. */
