@@ -61,7 +61,7 @@ struct eng_consumer {
 
 	struct eng_aggstate *ec_agg;	/* agg.c */
 	struct eng_symtab *ec_sym;	/* sym.c */
-	FILE *ec_out;			/* where freopen() sent output */
+	int ec_stdoutfd;		/* output's own fd, saved by freopen */
 };
 
 /* opt.c: every option at its default. */

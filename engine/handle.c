@@ -26,6 +26,7 @@ static struct eng_consumer *cons_new(void)
 		return NULL;
 	c->ec_ncpus = (int)(n > 0 ? n : 1);
 	c->ec_wakefd[0] = c->ec_wakefd[1] = -1;
+	c->ec_stdoutfd = -1;
 	c->ec_drops = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
 	c->ec_aggdrops = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
 	c->ec_errors = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
@@ -57,8 +58,8 @@ void eng_cons_free(struct eng_consumer *c)
 	free(c->ec_targets);
 	eng_agg_free(c->ec_agg);
 	eng_sym_free(c->ec_sym);
-	if (c->ec_out != NULL)
-		fclose(c->ec_out);
+	if (c->ec_stdoutfd >= 0)
+		close(c->ec_stdoutfd);
 	for (int i = 0; i < 2; i++)
 		if (c->ec_wakefd[i] >= 0)
 			close(c->ec_wakefd[i]);

@@ -17,6 +17,8 @@
  * string when they look like one and as a hex dump otherwise.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -343,10 +345,16 @@ static int collect(const struct firing *f, int i, int n, eng_pfarg_t *args)
 	return k;
 }
 
-/* system(), freopen(): the formatted string, then act on it. */
+/*
+ * system(), freopen(): the formatted string, then act on it.  freopen()
+ * points fp's descriptor at the file (appending), so everything printed
+ * to fp afterwards, aggregations included, goes there, as with dtrace;
+ * freopen("") points it back at the original.
+ */
 static void proc_action(eng_hdl_t *h, FILE *fp, int act, const char *s)
 {
 	struct eng_consumer *c = h->eh_cons;
+	int fd = fileno(fp), nfd;
 
 	fflush(fp);
 	if (act == DTRACEACT_SYSTEM) {
@@ -355,12 +363,23 @@ static void proc_action(eng_hdl_t *h, FILE *fp, int act, const char *s)
 			eng_error(h, "system() failed");
 		return;
 	}
-	if (c->ec_out != NULL) {
-		fclose(c->ec_out);
-		c->ec_out = NULL;
+	if (fd < 0)
+		return;
+	if (*s == '\0') {
+		if (c->ec_stdoutfd >= 0)
+			dup2(c->ec_stdoutfd, fd);
+		return;
 	}
-	if (*s != '\0' && (c->ec_out = fopen(s, "a")) == NULL)
-		eng_error(h, "couldn't freopen() \"%s\"", s);
+	if ((nfd = open(s, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0666)) < 0) {
+		eng_error(h, "couldn't freopen() \"%s\": %s", s,
+		    strerror(errno));
+		return;
+	}
+	if (c->ec_stdoutfd < 0)
+		c->ec_stdoutfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	dup2(nfd, fd);
+	close(nfd);
 }
 
 /* printf/printa/system/freopen at record i; returns records used. */

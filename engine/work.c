@@ -231,14 +231,13 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 		return -1;
 	for (int cpu = 0; cpu < c->ec_ncpus; cpu++) {
 		size_t n;
-		FILE *out = c->ec_out != NULL ? c->ec_out : fp;
 
 		if (snap(h, cpu, &n) != 0)
 			return -1;
-		if (n > 0 && eng_rec_consume(h, out, cpu, c->ec_buf, n) != 0)
+		if (n > 0 && eng_rec_consume(h, fp, cpu, c->ec_buf, n) != 0)
 			return -1;
-		if (out != NULL)
-			fflush(out);
+		if (fp != NULL)
+			fflush(fp);
 	}
 	return 0;
 }

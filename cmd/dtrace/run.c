@@ -92,6 +92,25 @@ pid_t dtc_run_create(const char *cmd)
 	return pid;
 }
 
+/* Has pid exited (gone, or a zombie its parent has not reaped)? */
+static int exited(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof (path), "/proc/%d/stat", (int)pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return 1;
+	n = fread(buf, 1, sizeof (buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last ')' */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] == '\0')
+		return 0;
+	return p[2] == 'Z' || p[2] == 'X';
+}
+
 /* Reap/poll the traced processes; the number still alive. */
 static int alive(void)
 {
@@ -104,7 +123,7 @@ static int alive(void)
 		if (p <= 0)
 			continue;
 		if (p == dtc.child ? waitpid(p, &st, WNOHANG) == p :
-		    kill(p, 0) != 0 && errno == ESRCH) {
+		    exited(p)) {
 			dtc_notice("pid %d has exited", (int)p);
 			dtc.pids[i] = 0;
 			continue;
