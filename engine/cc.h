@@ -414,6 +414,7 @@ struct eng_builtin {
 	int array;			/* args[], uregs[] ... */
 };
 const struct eng_builtin *eng_sema_builtin(const char *name);
+const char *eng_ident_builtin_name(unsigned id);
 
 /* cg.c */
 struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *expr,

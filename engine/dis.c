@@ -34,6 +34,8 @@ static void lower(const char *s, char *buf, size_t len)
 
 static const char *varname(const struct eng_difo *d, unsigned id)
 {
+	if (id < DIF_VAR_OTHER_UBASE)
+		return eng_ident_builtin_name(id);
 	for (uint32_t i = 0; i < d->dd_varlen; i++)
 		if (d->dd_vartab[i].dtdv_id == id &&
 		    d->dd_vartab[i].dtdv_name < d->dd_strlen)
@@ -99,7 +101,9 @@ static void operands(const struct eng_difo *d, dif_instr_t in, int fmt,
 			    vn ? "\t! " : "", vn ? vn : "");
 		break;
 	case DIF_FMT_AVAR_R2_RD:
-		snprintf(buf, len, "DT_VAR(%u), %%r%u, %%r%u", r1, r2, rd);
+		vn = eng_ident_builtin_name(r1);
+		snprintf(buf, len, "DT_VAR(%u), %%r%u, %%r%u%s%s", r1, r2, rd,
+		    vn ? "\t! " : "", vn ? vn : "");
 		break;
 	case DIF_FMT_SUBR_RD:
 		snprintf(buf, len, "DIF_SUBR(%u), %%r%u\t! %s", v, rd,
@@ -132,6 +136,18 @@ void eng_dis_difo(const struct eng_difo *d, FILE *fp)
 		lower(o->name ? o->name : "???", name, sizeof(name));
 		operands(d, in, o->fmt, opnd, sizeof(opnd));
 		fprintf(fp, "%02u: %08x    %-6s %s\n", i, in, name, opnd);
+	}
+	if (d->dd_intlen > 0) {
+		fprintf(fp, "\nINTEGER TABLE\n");
+		for (uint32_t i = 0; i < d->dd_intlen; i++)
+			fprintf(fp, "%02u: 0x%llx\n", i,
+			    (unsigned long long)d->dd_inttab[i]);
+	}
+	if (d->dd_strlen > 0) {
+		fprintf(fp, "\nSTRING TABLE\n");
+		for (uint32_t i = 0; i < d->dd_strlen;
+		    i += (uint32_t)strlen(d->dd_strtab + i) + 1)
+			fprintf(fp, "%02u: \"%s\"\n", i, d->dd_strtab + i);
 	}
 	if (d->dd_varlen == 0)
 		return;

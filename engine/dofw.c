@@ -23,6 +23,8 @@ struct sect {
 	size_t size;
 };
 
+#define STRHASH	1024
+
 struct dofw {
 	struct eng_pcb *pc;
 	struct sect *s;
@@ -30,6 +32,7 @@ struct dofw {
 	char *str;			/* program string table */
 	uint32_t slen, scap;
 	uint32_t strsec;
+	uint32_t shash[STRHASH];	/* offset + 1 of a string, 0 = empty */
 };
 
 static uint32_t add(struct dofw *w, uint32_t type, uint32_t align,
@@ -48,9 +51,18 @@ static uint32_t add(struct dofw *w, uint32_t type, uint32_t align,
 	return w->n++;
 }
 
+/* Offset of s in the program string table, added once. */
 static uint32_t str(struct dofw *w, const char *s)
 {
 	size_t n = strlen(s) + 1;
+	unsigned h = 5381;
+
+	for (const char *c = s; *c != '\0'; c++)
+		h = h * 33 + (unsigned char)*c;
+	h %= STRHASH;
+	if (w->shash[h] != 0 && strcmp(w->str + w->shash[h] - 1, s) == 0)
+		return w->shash[h] - 1;
+	w->shash[h] = w->slen + 1;
 
 	if (w->slen + n > w->scap) {
 		uint32_t nc = w->scap ? w->scap * 2 : 1024;

@@ -53,6 +53,15 @@ static const struct eng_builtin builtins[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* The name of the built-in variable with DIF id, or NULL. */
+const char *eng_ident_builtin_name(unsigned id)
+{
+	for (int i = 0; builtins[i].name != NULL; i++)
+		if (builtins[i].id == id)
+			return builtins[i].name;
+	return NULL;
+}
+
 /* The built-in variable called name, or NULL. */
 const struct eng_builtin *eng_sema_builtin(const char *name)
 {

@@ -947,8 +947,7 @@ void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause)
 {
 	if (clause->n_pred != NULL) {
 		cook(pc, clause->n_pred);
-		if (!eng_type_is_scalar(clause->n_pred->n_type) &&
-		    !eng_type_is_string(clause->n_pred->n_type))
+		if (!eng_type_is_scalar(clause->n_pred->n_type))
 			eng_cc_nerror(pc, clause->n_pred, "D_PRED_SCALAR",
 			    "predicate result must be of scalar type");
 	}
