@@ -124,6 +124,28 @@ void eng_drops_status(eng_hdl_t *h, const dtrace_status_t *now)
 	    "error", " in ERROR probe enabling");
 }
 
+/* -x oformat=json: the error as one object; msg holds the text and is
+ * replaced.  Probe names are plain identifiers (no quoting needed). */
+static void json_error(char *msg, size_t len, const eng_errdata_t *ed,
+    const dtrace_probedesc_t *pd)
+{
+	char text[1024];
+	size_t n = strlen(msg);
+
+	snprintf(text, sizeof (text), "%.*s", (int)(n > 9 ? n - 9 : 0),
+	    msg + 8);		/* without "dtrace: " and the newline */
+	for (char *t = text; *t != '\0'; t++)
+		if (*t == '"' || *t == '\\')
+			*t = '\'';
+	snprintf(msg, len, "{\"type\":\"error\",\"epid\":%u,\"id\":%u,"
+	    "\"probe\":\"%s:%s:%s:%s\",\"fault\":\"%s\",\"action\":%d,"
+	    "\"offset\":%" PRId64 ",\"address\":%" PRIu64 ",\"message\":\"%s\"}\n",
+	    ed->eed_epid, ed->eed_probe, pd ? pd->dtpd_provider : "",
+	    pd ? pd->dtpd_mod : "", pd ? pd->dtpd_func : "",
+	    pd ? pd->dtpd_name : "", eng_drops_faultstr(ed->eed_fault),
+	    ed->eed_action, (int64_t)ed->eed_offset, ed->eed_addr, text);
+}
+
 /* The ERROR clause traced arg1..arg5: EPID, action, offset, fault, addr. */
 void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep, const char *data)
 {
@@ -131,7 +153,7 @@ void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep, const char *data)
 	const dtrace_eprobedesc_t *d = ep->ep_desc;
 	uint64_t v[5] = { 0 };
 	const eng_epcache_t *bad;
-	char msg[1024], where[64], details[64], off[64];
+	char msg[4096], where[64], details[64], off[64];
 	eng_errdata_t ed;
 
 	for (int i = 0; i < 5 && i < d->dtepd_nrecs; i++)
@@ -164,6 +186,8 @@ void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep, const char *data)
 	    pd ? pd->dtpd_provider : "", pd ? pd->dtpd_mod : "",
 	    pd ? pd->dtpd_func : "", pd ? pd->dtpd_name : "",
 	    eng_drops_faultstr(ed.eed_fault), details, where, off);
+	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)
+		json_error(msg, sizeof (msg), &ed, pd);
 	ed.eed_msg = msg;
 	if (c->ec_err != NULL)
 		c->ec_err(&ed, c->ec_err_arg);

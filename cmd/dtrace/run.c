@@ -146,7 +146,7 @@ static void on_err(const eng_errdata_t *ed, void *arg)
 {
 	(void)arg;
 	fflush(dtc.out);
-	fputs(ed->eed_msg, stderr);
+	fputs(ed->eed_msg, ed->eed_msg[0] == '{' ? dtc.out : stderr);
 }
 
 /* Enable every program and say what each matched. */
