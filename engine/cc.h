@@ -387,6 +387,7 @@ struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
 struct eng_ident *eng_cc_agg(struct eng_pcb *pc, const char *name,
     int create);
 void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause);
+void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog);
 
 /* Functions: actions, subroutines, aggregating functions (sema.c). */
 enum eng_fkind { F_ACT, F_SUBR, F_AGG, F_NOTLINUX };

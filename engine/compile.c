@@ -298,6 +298,7 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 
 	eng_lex_init(pc, src);
 	prog = eng_parse_program(pc);
+	eng_sema_prescan(pc, prog);
 	for (n = prog; n != NULL; n = n->n_next)
 		if (n->n_kind == N_CLAUSE)
 			eng_act_clause(pc, n);

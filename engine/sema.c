@@ -181,6 +181,11 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 		set_const(n, (uint64_t)id->i_value);
 		return;
 	}
+	if (id == NULL && strcmp(n->n_name, "NULL") == 0) {
+		n->n_type = eng_type_lookup(pc->pc_cc, "uintptr_t");
+		set_const(n, 0);
+		return;
+	}
 	if ((b = builtin(n->n_name)) != NULL) {
 		if (b->array)
 			eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] must be "
@@ -509,9 +514,9 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 	struct eng_type *lt = n->n_left->n_type, *rt = n->n_right->n_type;
 
 	if (n->n_op == '=') {
-		if (eng_type_compat(lt, rt) || (eng_type_is_ptr(lt) &&
-		    eng_type_is_int(rt) && n->n_right->n_const &&
-		    n->n_right->n_int == 0) || (eng_type_is_string(lt) &&
+		if (eng_type_compat(lt, rt) || ((eng_type_is_ptr(lt) ||
+		    eng_type_is_string(lt)) && eng_type_is_int(rt) &&
+		    n->n_right->n_const && n->n_right->n_int == 0) || (eng_type_is_string(lt) &&
 		    eng_type_is_ptr(rt) && rt->t_base->t_size == 1))
 			return;
 		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have "
@@ -951,4 +956,72 @@ void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause)
 			eng_cc_nerror(pc, clause->n_pred, "D_PRED_SCALAR",
 			    "predicate result must be of scalar type");
 	}
+}
+
+/* The type of e if it is plain without cooking (literal, call, cast...). */
+static struct eng_type *pretype(struct eng_pcb *pc, const struct eng_node *e)
+{
+	const struct eng_func *f;
+	const struct eng_builtin *b;
+	struct eng_ident *id;
+
+	switch (e->n_kind) {
+	case N_STR:
+		return eng_type_string(pc->pc_cc);
+	case N_CAST:
+		return e->n_ctype;
+	case N_STRINGOF:
+		return eng_type_string(pc->pc_cc);
+	case N_CALL:
+		f = eng_sema_func(e->n_name);
+		return f != NULL && f->f_kind == F_SUBR && f->f_ret != NULL ?
+		    eng_type_parse_name(pc, f->f_ret) : NULL;
+	case N_IDENT:
+		if ((b = builtin(e->n_name)) != NULL && !b->array)
+			return eng_type_lookup(pc->pc_cc, b->type);
+		id = eng_cc_ident(pc, e->n_name, SC_GLOBAL, 0);
+		return id != NULL && id->i_kind == ID_VAR ? id->i_type : NULL;
+	case N_VAR:
+		id = eng_cc_ident(pc, e->n_name, e->n_scope, 0);
+		return id != NULL && id->i_kind == ID_VAR ? id->i_type : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static void prescan(struct eng_pcb *pc, const struct eng_node *s)
+{
+	for (; s != NULL; s = s->n_next) {
+		const struct eng_node *e = s->n_left, *l;
+		struct eng_type *t;
+
+		if (s->n_kind == N_BLOCK) {
+			prescan(pc, s->n_args);
+			continue;
+		}
+		if (s->n_kind == N_IF) {
+			prescan(pc, s->n_right);
+			prescan(pc, s->n_third);
+			continue;
+		}
+		if (s->n_kind != N_EXPR_STMT || e->n_kind != N_ASSIGN ||
+		    e->n_op != '=' || (l = e->n_left)->n_kind != N_VAR ||
+		    eng_cc_ident(pc, l->n_name, l->n_scope, 0) != NULL)
+			continue;
+		if ((t = pretype(pc, e->n_right)) != NULL &&
+		    t->t_kind != TY_VOID)
+			eng_cc_ident(pc, l->n_name, l->n_scope, 1)->i_type = t;
+	}
+}
+
+/*
+ * Before any clause is compiled, give thread-local and clause-local
+ * variables assigned a plainly typed value (self->path = copyinstr(arg0))
+ * their type, so a clause earlier in the program that reads them sees it.
+ */
+void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog)
+{
+	for (; prog != NULL; prog = prog->n_next)
+		if (prog->n_kind == N_CLAUSE)
+			prescan(pc, prog->n_args);
 }
