@@ -44,6 +44,7 @@ struct eng_consumer {
 	int ec_exited;			/* an exit() record was seen */
 	int ec_exitstatus;		/* its value */
 	int ec_done;			/* STATUS said exiting/killed */
+	int ec_finalread;		/* ring/fill buffers read after STOP */
 	dtrace_status_t ec_status;	/* last status (global counters) */
 	uint64_t *ec_drops;		/* per-CPU principal drops reported */
 	uint64_t *ec_aggdrops;		/* per-CPU agg drops reported */

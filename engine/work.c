@@ -4,9 +4,9 @@
  *
  * eng_work snapshots every CPU's principal buffer with BUFSNAP (under the
  * switch policy that swaps the CPU's buffer pair) into one reusable
- * buffer (grown on ENOSPC) and hands it to record.c.  Under the ring
- * policy buffers are read only once tracing has stopped, as dtrace(1M)
- * does.  eng_sleep waits on a pipe that eng_wakeup writes (safe in a
+ * buffer (grown on ENOSPC) and hands it to record.c.  Under the ring and
+ * fill policies buffers are read once, when tracing has stopped, as
+ * dtrace(1M) does.  eng_sleep waits on a pipe that eng_wakeup writes (safe in a
  * signal handler) until the nearest switchrate/aggrate/statusrate
  * deadline.
  */
@@ -222,13 +222,17 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	if (t >= c->ec_nextagg)
 		c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
-	if (eng_opt_get(h, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_RING &&
-	    !h->eh_stopped)
-		return 0;
 	/* As dtrace_work: a fresh aggregation snapshot for printa(),
 	 * clear() and trunc() met in the records. */
 	if (eng_agg_snap(h) != 0)
 		return -1;
+	/* Ring and fill buffers hold their records until STOP and are read
+	 * once then (before, snapshots are empty but report drops). */
+	int once = eng_opt_get(h, DTRACEOPT_BUFPOLICY) !=
+	    DTRACEOPT_BUFPOLICY_SWITCH && h->eh_stopped;
+	if (once && c->ec_finalread)
+		return 0;
+	c->ec_finalread = once;
 	for (int cpu = 0; cpu < c->ec_ncpus; cpu++) {
 		size_t n;
 
