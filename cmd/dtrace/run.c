@@ -236,8 +236,8 @@ int dtc_run(void)
 			dtc_fatal("processing aborted: %s", eng_errmsg(dtc.h));
 		fflush(dtc.out);
 	} while (!done && !impatient);
-	if (!impatient) {
-		fputc('\n', dtc.out);
+	fputc('\n', dtc.out);
+	if (!impatient && g_intr <= 1) {
 		if (eng_agg_snap(dtc.h) != 0 || eng_agg_print(dtc.h, dtc.out) != 0)
 			dtc_fatal("failed to print aggregations: %s",
 			    eng_errmsg(dtc.h));
