@@ -368,6 +368,26 @@ static void test_agghist_draws_count_rows(void **state)
 	free(d);
 }
 
+static void test_json_aggregation_lines(void **state)
+{
+	eng_hdl_t *h = et_open();
+	dtrace_aggdesc_t *d = mkdesc(1, 1, DTRACEAGG_COUNT, 8, 1, 0);
+	dtrace_aggvarid_t id = 1;
+	char *s;
+
+	(void)state;
+	addc(h, d, "k", 2);
+	assert_int_equal(eng_setopt(h, "oformat", "json"), 0);
+	s = printa(h, NULL, &id, 1);
+	/* the name comes from the compiler; none here */
+	assert_string_equal(s, "{\"type\":\"aggregation\",\"name\":\"?\","
+	    "\"id\":1,\"function\":\"count\",\"keys\":[\"k\"],"
+	    "\"value\":2}\n");
+	free(s);
+	eng_close(h);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_exit_print_skips_printed),
 		cmocka_unit_test(test_walk_in_print_order),
 		cmocka_unit_test(test_agghist_draws_count_rows),
+		cmocka_unit_test(test_json_aggregation_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -273,6 +273,40 @@ static void test_json_firing(void **state)
 	eng_close(h);
 }
 
+static char bufout[512];
+static int bufcpu = -1;
+
+static void on_buffered(const eng_bufdata_t *bd, void *arg)
+{
+	(void)arg;
+	snprintf(bufout + strlen(bufout), sizeof (bufout) - strlen(bufout),
+	    "%.*s", (int)bd->ebd_len, bd->ebd_text);
+	bufcpu = bd->ebd_cpu;
+	assert_int_equal(bd->ebd_probe, 1);
+	assert_int_equal(bd->ebd_timestamp, 1000);
+}
+
+static void test_buffered_handler_gets_each_firing(void **state)
+{
+	eng_hdl_t *h = et_open();
+	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 } };
+	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
+	struct et_buf b = { .len = 0 };
+
+	(void)state;
+	bufout[0] = '\0';
+	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
+	eng_handle_buffered(h, on_buffered, NULL);
+	et_fire(&b, d);
+	et_put64(&b, d, 0, 4);
+	et_fire(&b, d);
+	et_put64(&b, d, 0, 5);
+	assert_int_equal(eng_rec_consume(h, NULL, 1, b.data, b.len), 0);
+	assert_string_equal(bufout, "45");
+	assert_int_equal(bufcpu, 1);
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_padding_epid_skipped),
 		cmocka_unit_test(test_truncated_record_is_refused),
 		cmocka_unit_test(test_json_firing),
+		cmocka_unit_test(test_buffered_handler_gets_each_firing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
