@@ -325,8 +325,8 @@ static void set_bool(struct cg *g, int brop, int r)
 static int compare(struct cg *g, struct eng_node *n)
 {
 	int a = expr(g, n->n_left), b = expr(g, n->n_right), op;
-	int sgn = n->n_scope == 1 || (n->n_left->n_type->t_signed &&
-	    n->n_right->n_type->t_signed && !eng_type_is_ptr(n->n_left->n_type));
+	int sgn = n->n_scope == 1 || (n->n_ctype != NULL &&
+	    n->n_ctype->t_signed);
 
 	emit(g, DIF_INSTR_CMP(n->n_scope == 1 ? DIF_OP_SCMP : DIF_OP_CMP, a, b));
 	rfree(g, b);

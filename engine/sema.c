@@ -122,8 +122,8 @@ static void fold2(struct eng_pcb *pc, struct eng_node *n)
 	case T_LOR: v = a || b; break;
 	case T_LXOR: v = !a != !b; break;
 	default: {
-		int sc = n->n_left->n_type->t_signed &&
-		    n->n_right->n_type->t_signed;
+		int sc = n->n_ctype != NULL ? n->n_ctype->t_signed :
+		    n->n_left->n_type->t_signed && n->n_right->n_type->t_signed;
 		int lt = sc ? (int64_t)a < (int64_t)b : a < b;
 		int gt = sc ? (int64_t)a > (int64_t)b : a > b;
 
@@ -599,6 +599,9 @@ static void cook_compare(struct eng_pcb *pc, struct eng_node *n)
 			return;
 		}
 	} else if (eng_type_is_scalar(a) && eng_type_is_scalar(b)) {
+		/* the usual arithmetic conversions decide the signedness */
+		if (eng_type_is_int(a) && eng_type_is_int(b))
+			n->n_ctype = arith(pc, a, b);
 		if (n->n_left->n_const && n->n_right->n_const) {
 			n->n_type = arith(pc, eng_type_is_int(a) ? a : tint(pc),
 			    eng_type_is_int(b) ? b : tint(pc));

@@ -19,5 +19,9 @@ BEGIN
 	printf("%u %x %o\n", (uint32_t)-1, 0xabcd, 8);
 	printf("%d %d\n", sizeof (uint64_t), sizeof (char));
 	printf("%d\n", 1 + 2 * 3 - 4 / 2);
+	u = (uint32_t)4294967295;
+	s = (int64_t)-1;
+	i = -1;
+	printf("%d %d %d %d\n", u > s, i < 0u, i < 0, (uint64_t)1 > i);
 	exit(0);
 }
