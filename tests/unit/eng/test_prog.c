@@ -129,6 +129,44 @@ static void test_failed_compile_leaves_no_identifiers(void **state)
 	eng_close(h);
 }
 
+static void test_compile_file_skips_interpreter_line(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	char text[] = "#!/usr/sbin/dtrace -qs\nBEGIN\n{\n\ttrace(q);\n}\n";
+	FILE *fp = fmemopen(text, strlen(text), "r");
+	eng_prog_t *p;
+
+	(void)state;
+	assert_non_null(fp);
+	p = eng_compile_file(h, fp, "s.d", 0, NULL);
+	fclose(fp);
+	assert_null(p);
+	assert_string_equal(eng_errmsg(h), "failed to compile script s.d: "
+	    "line 4: failed to resolve q: Unknown variable name");
+	eng_close(h);
+}
+
+static void test_cpp_runs_with_definitions(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	const char *cpp[] = { "-DVAL=41", NULL };
+	eng_cargs_t a = { 0, NULL, cpp, 0, 0 };
+	eng_prog_t *p;
+
+	(void)state;
+	p = eng_compile_str(h, "#define PLUS1(x) ((x) + 1)\nBEGIN { trace("
+	    "PLUS1(VAL)); }", "c.d", ENG_C_CPP, &a);
+	if (p == NULL) {
+		print_message("skipped: the C preprocessor did not run: %s\n",
+		    eng_errmsg(h));
+		eng_close(h);
+		skip();
+	}
+	assert_int_equal(ct_const(ct_stmt(p, 0)->s_acts[0].a_difo), 42);
+	eng_prog_free(p);
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +177,8 @@ int main(void)
 		cmocka_unit_test(test_descriptions_must_match),
 		cmocka_unit_test(test_errtags_in_messages),
 		cmocka_unit_test(test_failed_compile_leaves_no_identifiers),
+		cmocka_unit_test(test_compile_file_skips_interpreter_line),
+		cmocka_unit_test(test_cpp_runs_with_definitions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
