@@ -177,6 +177,7 @@ struct hist {
 	dtrace_aggvarid_t hs_varid;	/* variable whose header is out */
 	long double hs_total;		/* sum of |values| over its rows */
 	int hs_pos, hs_neg;
+	int hs_minbin, hs_maxbin;	/* aggpack: non-zero bucket range */
 };
 
 /* One key record as dtrace prints it in aggregation output (packed:
@@ -258,6 +259,19 @@ static void keys(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r, int packed)
 		    d->dtagd_rec[i].dtrd_offset, packed);
 }
 
+/* Key columns of packed layouts: each key's width plus a space. */
+static int packed_width(const dtrace_aggdesc_t *d)
+{
+	int width = 0;
+
+	for (int i = 1; i < d->dtagd_nrecs - 1; i++) {
+		uint32_t sz = d->dtagd_rec[i].dtrd_size;
+
+		width += (sz == 1 ? 3 : sz == 2 ? 5 : sz == 4 ? 8 : 16) + 1;
+	}
+	return width;
+}
+
 /* Is r drawn as an agghist row? */
 static int is_hist(eng_hdl_t *h, const eng_aggrow_t *r)
 {
@@ -292,23 +306,72 @@ static void hist_begin(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r,
 		hs->hs_pos |= v > 0;
 		hs->hs_neg |= v < 0;
 	}
-	for (int i = 1; i < d->dtagd_nrecs - 1; i++) {
-		uint32_t sz = d->dtagd_rec[i].dtrd_size;
-
-		width += (sz == 1 ? 3 : sz == 2 ? 5 : sz == 4 ? 8 : 16) + 1;
-	}
+	width = packed_width(d);
 	fprintf(fp, "\n%*s %41s %-9s\n", width ? width : 16,
 	    width ? "key" : "value", "------------- Distribution -------------",
 	    "count");
 }
 
-/* One entry in the default layout; hs non-NULL allows agghist. */
+/* Is r drawn as an aggpack line? */
+static int is_pack(eng_hdl_t *h, const eng_aggrow_t *r)
+{
+	int f = eng_agg_valrec(r->ar_desc)->dtrd_action;
+
+	return eng_opt_isset(h, DTRACEOPT_AGGPACK) &&
+	    (f == DTRACEAGG_QUANTIZE || f == DTRACEAGG_LQUANTIZE);
+}
+
+/* aggpack: the bucket range over r's variable and the header, once. */
+static void pack_begin(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r,
+    struct hist *hs)
+{
+	const dtrace_recdesc_t *vr = eng_agg_valrec(r->ar_desc);
+	struct eng_aggstate *a = h->eh_cons->ec_agg;
+	int z = (int)DTRACE_QUANTIZE_ZEROBUCKET, lq;
+
+	if (hs->hs_varid == r->ar_varid)
+		return;
+	hs->hs_varid = r->ar_varid;
+	lq = vr->dtrd_action == DTRACEAGG_LQUANTIZE;
+	hs->hs_minbin = lq ? 0 : -1;
+	hs->hs_maxbin = lq ? (int)(vr->dtrd_size / 8) - 4 : -1;
+	for (size_t i = 0; !lq && i < eng_agg_nrows(a); i++) {
+		const eng_aggrow_t *o = eng_agg_row(a, i);
+		const int64_t *b = (const int64_t *)(const void *)
+		    (o->ar_data + vr->dtrd_offset);
+
+		if (o->ar_varid != r->ar_varid || o->ar_hidden)
+			continue;
+		for (int k = 0; k < (int)DTRACE_QUANTIZE_NBUCKETS; k++)
+			if (b[k] != 0) {
+				if (hs->hs_minbin < 0 || k < hs->hs_minbin)
+					hs->hs_minbin = k;
+				if (k > hs->hs_maxbin)
+					hs->hs_maxbin = k;
+			}
+	}
+	if (hs->hs_minbin < 0)
+		hs->hs_minbin = hs->hs_maxbin = z;
+	eng_hist_packhdr(fp, packed_width(r->ar_desc), vr->dtrd_action,
+	    hs->hs_minbin, hs->hs_maxbin);
+}
+
+/* One entry in the default layout; hs non-NULL allows agghist/aggpack. */
 static void row(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r,
     struct hist *hs)
 {
 	const dtrace_recdesc_t *vr = eng_agg_valrec(r->ar_desc);
 	int64_t normal = eng_agg_normal(h, r->ar_varid);
 
+	if (hs != NULL && is_pack(h, r)) {
+		pack_begin(h, fp, r, hs);
+		keys(h, fp, r, 1);
+		eng_hist_packed(fp, vr->dtrd_action, (const int64_t *)
+		    (const void *)(r->ar_data + vr->dtrd_offset),
+		    vr->dtrd_size, hs->hs_minbin, hs->hs_maxbin,
+		    eng_opt_isset(h, DTRACEOPT_AGGZOOM));
+		return;
+	}
 	if (hs != NULL && is_hist(h, r)) {
 		hist_begin(h, fp, r, hs);
 		keys(h, fp, r, 1);

@@ -139,6 +139,13 @@ int eng_hist_print(FILE *fp, int func, const int64_t *data, size_t size,
 /* One histogram row's "|@@@   count" part (also agghist rows). */
 void eng_hist_bar(FILE *fp, int64_t val, int64_t normal, long double total,
     int pos, int neg);
+/* aggpack: the header once per aggregation (width: key columns), and
+ * one line per key; minbin/maxbin are the lowest and highest non-zero
+ * buckets over the aggregation's keys (quantize). */
+void eng_hist_packhdr(FILE *fp, int width, int func, int minbin,
+    int maxbin);
+int eng_hist_packed(FILE *fp, int func, const int64_t *data, size_t size,
+    int minbin, int maxbin, int zoom);
 /* Bucket labels and counts in a flat form (for eng_agg_walk). */
 int eng_hist_buckets(int func, const int64_t *data, size_t size,
     uint64_t *argp, const int64_t **bucketsp);

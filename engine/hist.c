@@ -295,3 +295,123 @@ void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
 		return;
 	}
 }
+
+/* ---- aggpack: one line per key ------------------------------------------ */
+
+/* Columns dtrace gives a bucket value in packed output (at least 4). */
+static int ndigits(long long v)
+{
+	int n = 1;
+	long long cmp = 10;
+
+	if (v < 0) {
+		v = v == INT64_MIN ? INT64_MAX : -v;
+		n++;
+	}
+	while (v > cmp && cmp > 0) {
+		n++;
+		cmp *= 10;
+	}
+	return n < 4 ? 4 : n;
+}
+
+/* UTF-8 block elements unless the terminal is known not to draw them. */
+static int use_utf8(void)
+{
+	const char *t = getenv("TERM");
+
+	return t == NULL || (strcmp(t, "dumb") != 0 && strcmp(t, "sun") != 0 &&
+	    strcmp(t, "sun-color") != 0);
+}
+
+/* One bucket as one character cell. */
+static void packed_cell(FILE *fp, long double v, long double total)
+{
+	static const char ascii[] = "__xxxxXX", neg[] = "vvvvVV";
+
+	if (v == 0 || total <= 0) {
+		fputc(' ', fp);
+	} else if (v < 0) {
+		fputc(neg[(unsigned)(-v * (sizeof (neg) - 2) / total + 0.5)], fp);
+	} else if (use_utf8()) {
+		unsigned b = 0x2581 + (unsigned)(v * 7 / total + 0.5);
+
+		fputc(0xe0 | (b >> 12), fp);
+		fputc(0x80 | ((b >> 6) & 0x3f), fp);
+		fputc(0x80 | (b & 0x3f), fp);
+	} else {
+		fputc(ascii[(unsigned)(v * (sizeof (ascii) - 2) / total + 0.5)],
+		    fp);
+	}
+}
+
+/* quantize's packed range: one bucket either side of the data. */
+static void qrange(int *min, int *max)
+{
+	if (*min != 0 && *min != (int)DTRACE_QUANTIZE_ZEROBUCKET)
+		(*min)--;
+	if (*max < (int)DTRACE_QUANTIZE_NBUCKETS - 1)
+		(*max)++;
+}
+
+void eng_hist_packhdr(FILE *fp, int width, int func, int minbin,
+    int maxbin)
+{
+	int minw = 7, maxw = 8;
+
+	if (func == DTRACEAGG_QUANTIZE) {
+		qrange(&minbin, &maxbin);
+		minw = ndigits(DTRACE_QUANTIZE_BUCKETVAL((size_t)minbin));
+		maxw = ndigits(DTRACE_QUANTIZE_BUCKETVAL((size_t)maxbin));
+	} else {
+		maxbin++;
+	}
+	fprintf(fp, "\n%*s %*s .", width, width > 0 ? "key" : "", minw, "min");
+	for (int i = minbin; i <= maxbin; i++)
+		fputc('-', fp);
+	fprintf(fp, ". %*s | count\n", -maxw, "max");
+}
+
+int eng_hist_packed(FILE *fp, int func, const int64_t *data, size_t size,
+    int minbin, int maxbin, int zoom)
+{
+	long double total = 0, count = 0;
+	int min = minbin, max = maxbin;
+	char c[32];
+
+	if (func == DTRACEAGG_LQUANTIZE) {
+		int32_t base = DTRACE_LQUANTIZE_BASE((uint64_t)data[0]);
+		int step = DTRACE_LQUANTIZE_STEP((uint64_t)data[0]);
+		int levels = DTRACE_LQUANTIZE_LEVELS((uint64_t)data[0]);
+
+		if (size != (size_t)(levels + 3) * 8)
+			return -1;
+		data++;
+		min = 0;
+		max = levels + 1;
+		snprintf(c, sizeof (c), "< %d", base);
+		fprintf(fp, "%8s :", c);
+		total = scale(data, min, max, zoom, &(int){ 0 }, &(int){ 0 });
+		for (int i = min; i <= max; i++)
+			count += data[i];
+		for (int i = min; i <= max; i++)
+			packed_cell(fp, data[i], total);
+		snprintf(c, sizeof (c), ">= %d", base + levels * step);
+		fprintf(fp, ": %-8s | %lld\n", c, (long long)count);
+		return 0;
+	}
+	if (func != DTRACEAGG_QUANTIZE || size != DTRACE_QUANTIZE_NBUCKETS * 8)
+		return -1;
+	qrange(&min, &max);
+	long long minval = DTRACE_QUANTIZE_BUCKETVAL((size_t)min);
+	long long maxval = DTRACE_QUANTIZE_BUCKETVAL((size_t)max);
+	fprintf(fp, " %*lld :", ndigits(minval), minval);
+	total = scale(data, min, max, zoom, &(int){ 0 }, &(int){ 0 });
+	for (int i = min; i <= max; i++) {
+		count += data[i];
+		packed_cell(fp, data[i], total);
+	}
+	fprintf(fp, ": %*lld | %lld\n", -ndigits(maxval), maxval,
+	    (long long)count);
+	return 0;
+}

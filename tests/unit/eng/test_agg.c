@@ -388,6 +388,34 @@ static void test_json_aggregation_lines(void **state)
 	free(d);
 }
 
+static void test_aggpack_one_line_per_key(void **state)
+{
+	eng_hdl_t *h = et_open();
+	dtrace_aggdesc_t *d = mkdesc(1, 1, DTRACEAGG_QUANTIZE,
+	    DTRACE_QUANTIZE_NBUCKETS * 8, 1, 0);
+	int64_t qa[DTRACE_QUANTIZE_NBUCKETS] = { 0 };
+	int64_t qb[DTRACE_QUANTIZE_NBUCKETS] = { 0 };
+	dtrace_aggvarid_t id = 1;
+	char *s;
+
+	(void)state;
+	setenv("TERM", "dumb", 1);	/* ASCII cells */
+	qa[DTRACE_QUANTIZE_ZEROBUCKET + 1] = 1;		/* 1 */
+	qa[DTRACE_QUANTIZE_ZEROBUCKET + 3] = 1;		/* 4..7 */
+	qb[DTRACE_QUANTIZE_ZEROBUCKET + 7] = 1;		/* 64..127 */
+	add(h, d, "a", 0, qa, DTRACE_QUANTIZE_NBUCKETS);
+	add(h, d, "b", 0, qb, DTRACE_QUANTIZE_NBUCKETS);
+	assert_int_equal(eng_setopt(h, "aggpack", NULL), 0);
+	s = printa(h, NULL, &id, 1);
+	assert_string_equal(s, "\n"
+	    "\n              key  min .---------. max  | count\n"
+	    "                a    0 : x x     : 128  | 2\n"
+	    "                b    0 :       X : 128  | 1\n");
+	free(s);
+	eng_close(h);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_walk_in_print_order),
 		cmocka_unit_test(test_agghist_draws_count_rows),
 		cmocka_unit_test(test_json_aggregation_lines),
+		cmocka_unit_test(test_aggpack_one_line_per_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
