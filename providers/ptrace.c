@@ -93,7 +93,7 @@ static pid_t helper;
 static int cmdfd = -1, evfd = -1, ackfd = -1;
 static uint64_t fired;			/* messages handled here */
 static pthread_t reader;
-static ks_provider_id_t sys_prov, proc_prov;
+static ks_provider_id_t sys_prov, proc_prov, sched_prov, sdt_prov;
 static dtrace_id_t sys_ids[NSYS][2], proc_ids[PM_NKINDS];
 static int ntargets;
 static tinfo_t tinfo[MAXT];
@@ -630,6 +630,38 @@ static const ks_provider_ops_t proc_ops = {
 	.kpo_disable = proc_disable,
 };
 
+/* sched and sdt cannot work here: they are not listed, but a description
+ * that names one of them exactly makes its probe, whose enabling then
+ * says why it cannot fire. */
+static void refuse_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	const char *prov = parg;
+	ks_provider_id_t id = strcmp(prov, "sched") == 0 ? sched_prov :
+	    sdt_prov;
+
+	if (desc == NULL || strcmp(desc->dtpd_provider, prov) != 0 ||
+	    desc->dtpd_name[0] == '\0' || prov_is_glob(desc->dtpd_name) ||
+	    prov_is_glob(desc->dtpd_mod) || prov_is_glob(desc->dtpd_func))
+		return;
+	if (ks_probe_lookup(id, desc->dtpd_mod, desc->dtpd_func,
+	    desc->dtpd_name) == DTRACE_IDNONE)
+		ks_probe_create(id, desc->dtpd_mod, desc->dtpd_func,
+		    desc->dtpd_name, 0, NULL);
+}
+
+static int refuse_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	ks_provider_error("%s probes need root or CAP_PERFMON (kernel "
+	    "tracepoints); without them only profile, and syscall and proc "
+	    "for -c/-p targets, can fire", (const char *)parg);
+	return -1;
+}
+
+static const ks_provider_ops_t refuse_ops = {
+	.kpo_provide = refuse_provide,
+	.kpo_enable = refuse_enable,
+};
+
 int prov_ptrace_register(void)
 {
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -639,7 +671,11 @@ int prov_ptrace_register(void)
 		return -1;
 	}
 	if (ks_provider_register("syscall", &sys_ops, NULL, &sys_prov) != 0 ||
-	    ks_provider_register("proc", &proc_ops, NULL, &proc_prov) != 0)
+	    ks_provider_register("proc", &proc_ops, NULL, &proc_prov) != 0 ||
+	    ks_provider_register("sched", &refuse_ops, (void *)"sched",
+	    &sched_prov) != 0 ||
+	    ks_provider_register("sdt", &refuse_ops, (void *)"sdt",
+	    &sdt_prov) != 0)
 		return errno == EEXIST ? 0 : -1;
 	return 0;
 }

@@ -22,3 +22,6 @@ syscall::openat:entry /pid == $target/ { printf("%s\n", copyinstr(arg1)); }
 echo "$out" | grep -q '^/nonexistent/dtui-w-137$' || fail "path 137: $out"
 out=$(cd / && asnobody $DTRACE -q -n 'sched:::on-cpu { exit(0); }' 2>&1)
 [ $? -ne 0 ] || fail "sched:::on-cpu should not be offered: $out"
+echo "$out" | grep -q "root or CAP_PERFMON" || fail "no reason given: $out"
+[ "$(cd / && asnobody $DTRACE -l | grep -c ' sched ')" -eq 0 ] ||
+    fail "sched probes listed without privileges"

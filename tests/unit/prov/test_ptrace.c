@@ -66,7 +66,22 @@ static void test_refused_without_target(void **state)
 	assert_int_equal(ks_probe_enable(ks_probe_get(id), err, sizeof(err)),
 	    -1);
 	assert_non_null(strstr(err, "-c or -p"));
-	assert_int_equal(live_find("sched", "", "", "on-cpu"), DTRACE_IDNONE);
+	/* not listed, but asking for it says why it cannot work */
+	ks_probe_provide(NULL);
+	for (dtrace_id_t i = 1; i <= ks_probe_count(); i++) {
+		dtrace_probedesc_t o;
+
+		if (ks_probe_get(i) == NULL)
+			continue;
+		ks_probe_describe(ks_probe_get(i), &o);
+		assert_string_not_equal(o.dtpd_provider, "sched");
+		assert_string_not_equal(o.dtpd_provider, "sdt");
+	}
+	id = live_find("sched", "", "", "on-cpu");
+	assert_int_not_equal(id, DTRACE_IDNONE);
+	assert_int_equal(ks_probe_enable(ks_probe_get(id), err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "root or CAP_PERFMON"));
 	assert_non_null(strstr(prov_route(), "ptrace"));
 }
 
