@@ -320,3 +320,16 @@ void prov_bpf_release(int att)
 	__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
 	slots[att].sl_efd = -1;
 }
+
+void prov_bpf_shutdown(void)
+{
+	for (int i = 0; i < MAX_SLOTS; i++)
+		prov_bpf_release(i);
+	for (int c = 0; c < 2; c++) {
+		prov_perf_close(outsrcs[c]);
+		outsrcs[c] = NULL;
+		if (outmaps[c] >= 0)
+			close(outmaps[c]);
+		outmaps[c] = -1;
+	}
+}

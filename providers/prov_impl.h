@@ -171,6 +171,8 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
+/* Detach every program and close the output events (before perf's). */
+void prov_bpf_shutdown(void);
 
 /* ---- shared tracepoints (tp.c) ---- */
 

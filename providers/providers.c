@@ -172,5 +172,6 @@ void prov_shutdown(void)
 {
 	prov_profile_shutdown();
 	prov_ptrace_shutdown();
+	prov_bpf_shutdown();
 	prov_perf_shutdown();
 }
