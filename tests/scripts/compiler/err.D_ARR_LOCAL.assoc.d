@@ -1,5 +1,5 @@
 /*
- * Asserts: clause-local variables cannot be associative arrays.
+ * Asserts: clause-local variables may not be associative arrays
  */
 BEGIN
 {

@@ -1,0 +1,8 @@
+/*
+ * Asserts: an aggregation is not a value
+ */
+BEGIN
+{
+	@a = count();
+	x = @a;
+}

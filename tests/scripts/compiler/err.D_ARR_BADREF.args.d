@@ -1,0 +1,7 @@
+/*
+ * Asserts: args[] needs an index
+ */
+BEGIN
+{
+	trace(args);
+}

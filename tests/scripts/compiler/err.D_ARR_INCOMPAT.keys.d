@@ -1,0 +1,8 @@
+/*
+ * Asserts: an aggregation keeps its number of keys
+ */
+BEGIN
+{
+	@a[1] = count();
+	@a[1, 2] = count();
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: an empty character constant is refused
+ */
+BEGIN
+{
+	trace('');
+}

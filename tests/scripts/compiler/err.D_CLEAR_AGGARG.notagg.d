@@ -1,0 +1,7 @@
+/*
+ * Asserts: clear() takes an aggregation
+ */
+BEGIN
+{
+	clear(1);
+}

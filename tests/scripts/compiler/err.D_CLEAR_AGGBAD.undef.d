@@ -1,0 +1,7 @@
+/*
+ * Asserts: clear() of an unknown aggregation
+ */
+BEGIN
+{
+	clear(@nosuch);
+}

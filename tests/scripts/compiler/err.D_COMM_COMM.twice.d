@@ -1,0 +1,8 @@
+/*
+ * Asserts: commit() may not follow commit()
+ */
+BEGIN
+{
+	commit(1);
+	commit(2);
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: commit() may not follow data-recording actions
+ */
+BEGIN
+{
+	trace(1);
+	commit(1);
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: a variable is declared with one type
+ */
+int x;
+string x;
+BEGIN
+{
+}

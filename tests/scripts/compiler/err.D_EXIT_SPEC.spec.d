@@ -1,0 +1,8 @@
+/*
+ * Asserts: exit() may not follow speculate()
+ */
+BEGIN
+{
+	speculate(1);
+	exit(0);
+}

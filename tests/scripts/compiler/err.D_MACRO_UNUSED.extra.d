@@ -1,0 +1,8 @@
+/*
+ * Asserts: every macro argument must be used
+ * dtrace-flags: -q unused-argument
+ */
+BEGIN
+{
+	exit(0);
+}

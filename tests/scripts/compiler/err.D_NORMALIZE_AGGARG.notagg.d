@@ -1,0 +1,7 @@
+/*
+ * Asserts: normalize() takes an aggregation
+ */
+BEGIN
+{
+	normalize(1, 2);
+}

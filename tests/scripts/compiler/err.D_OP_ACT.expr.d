@@ -1,0 +1,7 @@
+/*
+ * Asserts: actions are not expressions
+ */
+BEGIN
+{
+	x = trace(1);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: -> needs a pointer
+ */
+BEGIN
+{
+	trace(pid->x);
+}

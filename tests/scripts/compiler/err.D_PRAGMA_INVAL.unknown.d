@@ -1,0 +1,7 @@
+/*
+ * Asserts: an unknown D pragma is refused
+ */
+#pragma D nosuchthing
+BEGIN
+{
+}

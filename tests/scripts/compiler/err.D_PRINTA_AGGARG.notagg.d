@@ -1,0 +1,7 @@
+/*
+ * Asserts: printa takes aggregations
+ */
+BEGIN
+{
+	printa(1);
+}

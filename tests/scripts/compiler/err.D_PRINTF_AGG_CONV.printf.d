@@ -1,0 +1,7 @@
+/*
+ * Asserts: %@ belongs to printa
+ */
+BEGIN
+{
+	printf("%@d\n", 1);
+}

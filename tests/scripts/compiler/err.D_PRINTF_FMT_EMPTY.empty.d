@@ -1,0 +1,7 @@
+/*
+ * Asserts: an empty printf format is refused
+ */
+BEGIN
+{
+	printf("");
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: an unknown conversion is refused
+ */
+BEGIN
+{
+	printf("%y\n", 1);
+}

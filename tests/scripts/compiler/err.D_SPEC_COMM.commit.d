@@ -1,0 +1,8 @@
+/*
+ * Asserts: speculate() may not follow commit()
+ */
+BEGIN
+{
+	commit(1);
+	speculate(2);
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: trunc() count must be scalar
+ */
+BEGIN
+{
+	@a = count();
+	trunc(@a, "x");
+}

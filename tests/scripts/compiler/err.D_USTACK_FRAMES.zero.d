@@ -1,0 +1,7 @@
+/*
+ * Asserts: ustack frames must be positive
+ */
+BEGIN
+{
+	ustack(0);
+}
