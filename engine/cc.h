@@ -274,6 +274,7 @@ struct eng_cc {
 	struct eng_ident **cc_aggv;	/* by agg var id - 1 */
 	size_t cc_naggv, cc_capaggv;
 	int cc_error_enabled;		/* ERROR clause enabled */
+	int cc_prelude;			/* curpsinfo & co. declared */
 	struct eng_prog *cc_errprog;
 };
 
@@ -322,6 +323,7 @@ struct eng_newid {
 	struct eng_newid *ni_next;
 };
 void eng_ident_rollback(struct eng_pcb *pc);
+void eng_ident_not_var(struct eng_pcb *pc, struct eng_ident *id);
 
 /* ---- functions shared by the compiler's files --------------------------- */
 
@@ -387,6 +389,7 @@ struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
 struct eng_ident *eng_cc_agg(struct eng_pcb *pc, const char *name,
     int create);
 void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause);
+void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n);
 void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog);
 
 /* Functions: actions, subroutines, aggregating functions (sema.c). */

@@ -307,6 +307,45 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
 }
 
+/*
+ * What dtrace's /usr/lib/dtrace library gives every script and Linux
+ * can fill: curpsinfo and curlwpsinfo, translated from the built-ins.
+ */
+static const char prelude[] =
+    "typedef struct psinfo {\n"
+    "	int pr_pid; int pr_ppid; int pr_pgid; int pr_sid;\n"
+    "	uid_t pr_uid; uid_t pr_euid; gid_t pr_gid; gid_t pr_egid;\n"
+    "	string pr_fname; string pr_psargs; int pr_argc;\n"
+    "} psinfo_t;\n"
+    "typedef struct lwpsinfo {\n"
+    "	int pr_lwpid; int pr_pri; char pr_state; int pr_onpro;\n"
+    "} lwpsinfo_t;\n"
+    "translator psinfo_t < uintptr_t T > {\n"
+    "	pr_pid = pid; pr_ppid = ppid; pr_pgid = pid; pr_sid = pid;\n"
+    "	pr_uid = uid; pr_euid = uid; pr_gid = gid; pr_egid = gid;\n"
+    "	pr_fname = execname; pr_psargs = execname; pr_argc = 0;\n"
+    "};\n"
+    "translator lwpsinfo_t < uintptr_t T > {\n"
+    "	pr_lwpid = tid; pr_pri = 0; pr_state = 0; pr_onpro = cpu;\n"
+    "};\n"
+    "inline psinfo_t *curpsinfo = xlate<psinfo_t *>(curthread);\n"
+    "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);\n";
+
+static eng_prog_t *compile(eng_hdl_t *h, const char *src,
+    const char *filename, unsigned cflags, const eng_cargs_t *args,
+    int isfile);
+
+/* Compile the prelude once per handle (its declarations persist). */
+static void load_prelude(eng_hdl_t *h)
+{
+	struct eng_cc *cc = h->eh_cc;
+
+	if (cc->cc_prelude)
+		return;
+	cc->cc_prelude = 1;
+	eng_prog_free(compile(h, prelude, NULL, ENG_C_ZDEFS, NULL, 0));
+}
+
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args,
     int isfile)
@@ -323,6 +362,7 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 		eng_error(h, "failed to allocate memory");
 		return NULL;
 	}
+	load_prelude(h);
 	pc->pc_hdl = h;
 	pc->pc_cc = h->eh_cc;
 	pc->pc_prog = p;

@@ -250,6 +250,19 @@ void eng_ident_rollback(struct eng_pcb *pc)
 	pc->pc_newids = NULL;
 }
 
+/* id names an inline, enumerator or translator, not a variable: give its
+ * DIF variable id back if it was the last one handed out. */
+void eng_ident_not_var(struct eng_pcb *pc, struct eng_ident *id)
+{
+	uint32_t *next = &pc->pc_cc->cc_nextid[0];
+
+	if (id->i_scope == SC_GLOBAL && id->i_id == DIF_VAR_OTHER_UBASE +
+	    *next - 1) {
+		(*next)--;
+		id->i_id = 0;
+	}
+}
+
 /* Look up (and with create, make) a variable or inline of a scope. */
 struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
     int scope, int create)

@@ -231,6 +231,8 @@ static void enumerators(struct eng_pcb *pc, struct eng_type *et)
 		*tail = ev;
 		tail = &ev->ev_next;
 		id = eng_cc_ident(pc, ev->ev_name, SC_GLOBAL, 1);
+		if (id->i_kind == ID_VAR)
+			eng_ident_not_var(pc, id);
 		id->i_kind = ID_ENUMVAL;
 		id->i_value = ev->ev_value;
 		id->i_type = eng_type_int(pc->pc_cc, 4, 1);
@@ -851,13 +853,18 @@ static void inline_decl(struct eng_pcb *pc)
 	expect(pc, '=');
 	e = expr(pc);
 	expect(pc, ';');
-	eng_sema_expr(pc, e);
+	if (e->n_kind == N_XLATE)
+		eng_sema_xlate(pc, e);	/* used as xlate<>()->member */
+	else
+		eng_sema_expr(pc, e);
 	id = eng_cc_ident(pc, name, SC_GLOBAL, 1);
 	if (id->i_kind != ID_VAR || id->i_type != NULL) {
 		if (id->i_kind != ID_INLINE)
 			eng_cc_nerror(pc, e, "D_DECL_IDRED",
 			    "identifier redeclared: %s", name);
 	}
+	if (id->i_kind == ID_VAR)
+		eng_ident_not_var(pc, id);
 	id->i_kind = ID_INLINE;
 	id->i_type = t;
 	id->i_inline = eng_node_copy(pc, e);
@@ -892,6 +899,8 @@ static void translator(struct eng_pcb *pc)
 	    b1, sizeof(b1)), eng_type_name(x->n_type, b2, sizeof(b2)));
 	id = eng_cc_ident(pc, eng_cc_strdup(pc, key, strlen(key)),
 	    SC_GLOBAL, 1);
+	if (id->i_kind == ID_VAR)
+		eng_ident_not_var(pc, id);
 	id->i_kind = ID_XLATOR;
 	id->i_inline = eng_node_copy(pc, x);
 }

@@ -850,6 +850,23 @@ static void cook_xlmember(struct eng_pcb *pc, struct eng_node *n)
 	cook(pc, n);
 }
 
+/* An inline whose body is xlate<T *>(x) (curpsinfo) stands for it. */
+static void xlate_inline(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_ident *id = eng_cc_ident(pc, n->n_left->n_name, SC_GLOBAL,
+	    0);
+
+	if (id != NULL && id->i_kind == ID_INLINE &&
+	    id->i_inline->n_kind == N_XLATE)
+		n->n_left = subst(pc, id->i_inline, "", NULL);
+}
+
+/* Cook an xlate<>() that an inline names (not a value on its own). */
+void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n)
+{
+	cook_xlate(pc, n);
+}
+
 /* Give n and its children types; fold constants; check operands. */
 static void cook(struct eng_pcb *pc, struct eng_node *n)
 {
@@ -875,6 +892,8 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	case N_CALL: cook_call(pc, n); break;
 	case N_INDEX: cook_index(pc, n, 0); break;
 	case N_MEMBER: case N_PTRMEMBER:
+		if (n->n_left->n_kind == N_IDENT)
+			xlate_inline(pc, n);
 		if (n->n_left->n_kind == N_XLATE)
 			cook_xlmember(pc, n);
 		else
