@@ -208,8 +208,6 @@ void eng_json_firing(eng_hdl_t *h, FILE *fp, const eng_epcache_t *ep,
 	const dtrace_probedesc_t *pd = &ep->ep_probe;
 	const dtrace_rechdr_t *rh = (const dtrace_rechdr_t *)(const void *)base;
 
-	if (fp == NULL)
-		fp = stdout;
 	fprintf(fp, "{\"type\":\"probe\",\"cpu\":%d,\"id\":%u,\"epid\":%u,"
 	    "\"timestamp\":%" PRIu64 ",\"probe\":{\"provider\":", cpu,
 	    pd->dtpd_id, d->dtepd_epid, DTRACE_RECORD_LOAD_TIMESTAMP(rh));
@@ -294,7 +292,9 @@ static int select_ent(const eng_aggent_t *e, void *arg)
 int eng_json_aggs(eng_hdl_t *h, FILE *fp, const dtrace_aggvarid_t *ids,
     int n, int all)
 {
-	struct jsel s = { fp != NULL ? fp : stdout, h, ids, n, all };
+	struct jsel s = { fp, h, ids, n, all };
 
+	if (fp == NULL)
+		return 0;
 	return eng_agg_walk(h, select_ent, &s);
 }

@@ -583,7 +583,8 @@ static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 		fputc('\n', fp);
 }
 
-/* One firing to the buffered handler, through a memory stream. */
+/* One firing to the buffered handler (if any), through a memory
+ * stream. */
 static void firing_buffered(eng_hdl_t *h, struct firing *f)
 {
 	struct eng_consumer *c = h->eh_cons;
@@ -595,8 +596,17 @@ static void firing_buffered(eng_hdl_t *h, struct firing *f)
 
 	if (mf == NULL)
 		return;
-	firing(h, mf, f);
+	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)
+		eng_json_firing(h, mf, f->ep, f->base, f->cpu);
+	else
+		firing(h, mf, f);
 	fclose(mf);
+	/* Without a handler the text goes nowhere, but the records have
+	 * still been acted on (exit(), clear(), setopt() ...). */
+	if (c->ec_buffered == NULL) {
+		free(text);
+		return;
+	}
 	bd.ebd_text = text;
 	bd.ebd_len = len;
 	bd.ebd_cpu = f->cpu;
@@ -634,11 +644,11 @@ int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
 		f.cpu = cpu;
 		if (ep->ep_desc->dtepd_uarg == DT_ECB_ERROR)
 			eng_drops_error(h, ep, f.base);
+		else if (fp == NULL)
+			firing_buffered(h, &f);
 		else if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)
 			eng_json_firing(h, fp, ep, f.base, cpu);
-		else if (fp == NULL && h->eh_cons->ec_buffered != NULL)
-			firing_buffered(h, &f);
-		else if (fp != NULL)
+		else
 			firing(h, fp, &f);
 		off += (ep->ep_desc->dtepd_size + 7) & ~(size_t)7;
 	}

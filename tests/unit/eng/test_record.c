@@ -307,6 +307,23 @@ static void test_buffered_handler_gets_each_firing(void **state)
 	eng_close(h);
 }
 
+static void test_exit_seen_without_output(void **state)
+{
+	eng_hdl_t *h = et_open();
+	struct et_rec r[] = { { DTRACEACT_EXIT, 4, 0, 0, 0 } };
+	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
+	struct et_buf b = { .len = 0 };
+	int32_t st = 9;
+
+	(void)state;
+	et_fire(&b, d);
+	et_put(&b, d, 0, &st, 4);
+	/* no FILE and no handler: nothing printed, exit() still noted */
+	assert_int_equal(eng_rec_consume(h, NULL, 0, b.data, b.len), 0);
+	assert_int_equal(eng_exit_status(h), 9);
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_record_is_refused),
 		cmocka_unit_test(test_json_firing),
 		cmocka_unit_test(test_buffered_handler_gets_each_firing),
+		cmocka_unit_test(test_exit_seen_without_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
