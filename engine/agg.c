@@ -540,6 +540,18 @@ int eng_agg_trunc_id(eng_hdl_t *h, dtrace_aggvarid_t id, int64_t n)
 
 	if (a == NULL)
 		return eng_error(h, "out of memory");
+	if (id == 0) {			/* every variable, each on its own */
+		size_t nv;
+		const dtrace_aggvarid_t *ids = eng_agg_varids(h, &nv);
+		dtrace_aggvarid_t v[nv + 1];
+
+		for (size_t i = 0; i < nv; i++)
+			v[i] = ids[i];
+		for (size_t i = 0; i < nv; i++)
+			if (v[i] != 0 && eng_agg_trunc_id(h, v[i], n) != 0)
+				return -1;
+		return 0;
+	}
 	if ((rows = eng_agg_sorted(h, id, &cnt, 1)) == NULL && cnt > 0)
 		return eng_error(h, "out of memory");
 	/* Sorted by value (aggsortrev aside, as dtrace's trunc): keep the
