@@ -70,6 +70,10 @@ TUI_LINK = $(LIBTUI) $(ENG_LINK) $(PROMPT_LIBS) $(CURSES_LIBS)
 DTRACE = $(B)/dtrace
 DTUI   = $(B)/dtui
 
+# Keep intermediate objects: otherwise make removes test objects after the
+# run, and its 'rm' line would follow the test summary.
+.SECONDARY:
+
 .PHONY: all run check check-unit check-asan fuzz bench install clean distclean
 all: $(DTRACE) $(DTUI)
 
