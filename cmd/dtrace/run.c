@@ -164,9 +164,13 @@ static void enable(void)
 		if (eng_prog_exec(dtc.h, p->dp_prog, &n) != 0)
 			dtc_fatal("failed to enable '%s': %s", p->dp_text,
 			    eng_errmsg(dtc.h));
-		dtc_notice("%s '%s' matched %u probe%s",
-		    p->dp_kind == 's' ? "script" : "description", p->dp_text, n,
-		    n == 1 ? "" : "s");
+		/* dtrace crops a specifier at its predicate or body for
+		 * reporting: -n 'BEGIN { x }' matched as 'BEGIN '. */
+		int len = p->dp_kind == 's' ? (int)strlen(p->dp_text) :
+		    (int)strcspn(p->dp_text, "{/;");
+		dtc_notice("%s '%.*s' matched %u probe%s",
+		    p->dp_kind == 's' ? "script" : "description", len,
+		    p->dp_text, n, n == 1 ? "" : "s");
 		total += n;
 	}
 	if (total == 0 && !(dtc.cflags & ENG_C_ZDEFS))
