@@ -7,12 +7,11 @@
  * Fork seeds the child from its parent (PERF_RECORD_FORK: comm and
  * credentials are inherited), exec and prctl(PR_SET_NAME) update comm
  * through PERF_RECORD_COMM, exit forgets the thread through
- * PERF_RECORD_EXIT, all in event order on the ring of the CPU where they
- * happened (rings are drained one after another, so a child's first
- * events on another CPU may be seen before its fork record).  Known limits: a thread first
- * seen after it exited has no /proc entry (comm comes from the tracepoint
- * if it has one, else stays empty); uid/gid changes after the first
- * sighting (setuid) are not followed.
+ * PERF_RECORD_EXIT; the drain thread merges all rings by timestamp, so
+ * these arrive in event order with the samples.  Known limits: a thread
+ * first seen after it exited has no /proc entry (comm comes from the
+ * tracepoint if it has one, else stays empty); uid/gid changes after the
+ * first sighting (setuid) are not followed.
  */
 #include <fcntl.h>
 #include <stdio.h>

@@ -207,6 +207,9 @@ typedef struct prov_tprow {
 	    const prov_tf_format_t *fmt);
 	const char *tr_args[DTRACE_MAXARGS];	/* argument types */
 	dtrace_id_t tr_id;		/* set when the probe is made */
+	const char *tr_capture;		/* syscall string field to copy at
+					 * event time (BPF), or NULL */
+	int tr_att;			/* that capture's attachment + 1 */
 } prov_tprow_t;
 
 /* Register provider name over rows (kept; rows of one name adjacent). */

@@ -4,7 +4,8 @@
  *
  *   create        task_newtask (not CLONE_THREAD)  arg0 child pid
  *   lwp-create    task_newtask (CLONE_THREAD)      arg0 new thread id
- *   exec          sys_enter_execve[at]             arg0 path (user address)
+ *   exec          sys_enter_execve[at]             arg0 path (captured at
+ *                                                  the event, BPF)
  *   exec-success  sched_process_exec (new image)   arg0 path (captured),
  *                                                  arg1 pid, arg2 old tid
  *   exec-failure  sys_exit_execve[at] < 0          arg0 errno
@@ -146,28 +147,30 @@ static int fire_signal_handle(ks_probe_ctx_t *ctx,
 }
 
 static prov_tprow_t rows[] = {
-	{ "create", "task", "task_newtask", fire_create, { "pid_t" }, 0 },
+	{ "create", "task", "task_newtask", fire_create, { "pid_t" }, 0,
+	    NULL, 0 },
 	{ "exec", "syscalls", "sys_enter_execve", fire_exec,
-	    { "char *" }, 0 },
-	{ "exec", "syscalls", "sys_enter_execveat", fire_exec, { NULL }, 0 },
+	    { "char *" }, 0, "filename", 0 },
+	{ "exec", "syscalls", "sys_enter_execveat", fire_exec, { NULL }, 0,
+	    "filename", 0 },
 	{ "exec-failure", "syscalls", "sys_exit_execve", fire_exec_failure,
-	    { "int" }, 0 },
+	    { "int" }, 0, NULL, 0 },
 	{ "exec-failure", "syscalls", "sys_exit_execveat", fire_exec_failure,
-	    { NULL }, 0 },
+	    { NULL }, 0, NULL, 0 },
 	{ "exec-success", "sched", "sched_process_exec", fire_exec_success,
-	    { "char *", "pid_t", "pid_t" }, 0 },
+	    { "char *", "pid_t", "pid_t" }, 0, NULL, 0 },
 	{ "exit", "sched", "sched_process_exit", fire_exit,
-	    { "int", "int" }, 0 },
+	    { "int", "int" }, 0, NULL, 0 },
 	{ "exit", "syscalls", "sys_enter_exit_group", note_status,
-	    { NULL }, 0 },
+	    { NULL }, 0, NULL, 0 },
 	{ "lwp-create", "task", "task_newtask", fire_lwp_create,
-	    { "pid_t" }, 0 },
+	    { "pid_t" }, 0, NULL, 0 },
 	{ "lwp-exit", "sched", "sched_process_exit", fire_lwp_exit,
-	    { "pid_t" }, 0 },
+	    { "pid_t" }, 0, NULL, 0 },
 	{ "signal-handle", "signal", "signal_deliver", fire_signal_handle,
-	    { "int" }, 0 },
+	    { "int" }, 0, NULL, 0 },
 	{ "signal-send", "signal", "signal_generate", fire_signal_send,
-	    { "pid_t", "pid_t", "int" }, 0 },
+	    { "pid_t", "pid_t", "int" }, 0, NULL, 0 },
 };
 
 int prov_proc_register(void)

@@ -127,17 +127,20 @@ static int fire_migrate(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 
 static prov_tprow_t rows[] = {
 	{ "change-pri", "sched", "sched_pi_setprio", fire_change_pri,
-	    { "pid_t", "pid_t", "int", "int" }, 0 },
+	    { "pid_t", "pid_t", "int", "int" }, 0, NULL, 0 },
 	{ "migrate", "sched", "sched_migrate_task", fire_migrate,
-	    { "pid_t", "pid_t", "int", "int", "int" }, 0 },
-	{ "off-cpu", "sched", "sched_switch", fire_off_cpu, OFF_ARGS, 0 },
+	    { "pid_t", "pid_t", "int", "int", "int" }, 0, NULL, 0 },
+	{ "off-cpu", "sched", "sched_switch", fire_off_cpu, OFF_ARGS, 0,
+	    NULL, 0 },
 	{ "on-cpu", "sched", "sched_switch", fire_on_cpu,
-	    { "pid_t", "int", "int" }, 0 },
-	{ "preempt", "sched", "sched_switch", fire_preempt, OFF_ARGS, 0 },
-	{ "sleep", "sched", "sched_switch", fire_sleep, OFF_ARGS, 0 },
-	{ "wakeup", "sched", "sched_wakeup", fire_wakeup, WAKE_ARGS, 0 },
+	    { "pid_t", "int", "int" }, 0, NULL, 0 },
+	{ "preempt", "sched", "sched_switch", fire_preempt, OFF_ARGS, 0,
+	    NULL, 0 },
+	{ "sleep", "sched", "sched_switch", fire_sleep, OFF_ARGS, 0, NULL, 0 },
+	{ "wakeup", "sched", "sched_wakeup", fire_wakeup, WAKE_ARGS, 0,
+	    NULL, 0 },
 	{ "wakeup-new", "sched", "sched_wakeup_new", fire_wakeup,
-	    WAKE_ARGS, 0 },
+	    WAKE_ARGS, 0, NULL, 0 },
 };
 
 int prov_sched_register(void)

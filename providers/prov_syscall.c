@@ -159,7 +159,8 @@ static int capture_on(scprobe_t *sp, dtrace_id_t id)
 
 	if (sp->sp_return || fmt == NULL || (sp->sp_stri = string_arg(fmt)) < 0)
 		return -1;
-	sp->sp_capture = prov_bpf_capture(fmt->tff_id, (int)prov_tracefs_size(fmt),
+	sp->sp_capture = prov_bpf_capture(fmt->tff_id,
+	    (int)prov_tracefs_size(fmt),
 	    (int)fmt->tff_fields[sp->sp_stri].tff_offset,
 	    prov_perf_wants_stack(id), sc_fire_captured, sp);
 	return sp->sp_capture >= 0 ? 0 : -1;

@@ -186,7 +186,8 @@ static void send_msg(ptmsg_t *m, const tinfo_t *t, uint32_t kind)
 static void capture(ptmsg_t *m, pid_t tid, uint64_t addr)
 {
 	struct iovec local = { m->pm_str, sizeof(m->pm_str) - 1 };
-	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(m->pm_str) - 1 };
+	struct iovec remote = { (void *)(uintptr_t)addr,
+	    sizeof(m->pm_str) - 1 };
 	ssize_t n;
 
 	/* A path may end before the end of its page: read what is there. */
@@ -501,7 +502,8 @@ static void *reader_main(void *arg)
 		size_t got = 0;
 
 		while (got < sizeof(m)) {
-			ssize_t n = read(evfd, (char *)&m + got, sizeof(m) - got);
+			ssize_t n = read(evfd, (char *)&m + got,
+			    sizeof(m) - got);
 
 			if (n <= 0)
 				return NULL;

@@ -68,7 +68,8 @@ static tp_t *tp_find(const char *sys, const char *event, int create)
 		return NULL;
 	tp = calloc(1, sizeof(*tp));
 	if (tp == NULL) {
-		ks_provider_error("tracepoint %s:%s: out of memory", sys, event);
+		ks_provider_error("tracepoint %s:%s: out of memory", sys,
+		    event);
 		return NULL;
 	}
 	if (prov_tracefs_format(sys, event, &tp->tp_fmt) != 0) {

@@ -6,10 +6,14 @@
  * execveat); they form one probe, enabled by subscribing every row.  A row
  * with a NULL type list does not describe arguments (the first row of a
  * name does).  A row's tr_fire fills the firing's arguments (and may change
- * its process fields) and returns 0 to skip the firing.  A probe is made
+ * its process fields) and returns 0 to skip the firing.  A row naming a
+ * tr_capture field (a syscall's string argument) is delivered by a BPF
+ * capture program (bpf.c) so the string is served as it was at the
+ * event.  A probe is made
  * only when every tracepoint it needs exists here.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +49,8 @@ static void rows_provide(void *parg, const dtrace_probedesc_t *desc)
 			ok = ok && row_exists(&t->tt_rows[j]);
 		if (!ok)
 			continue;
-		r->tr_id = ks_probe_create(t->tt_prov, "", "", r->tr_name, 0, r);
+		r->tr_id = ks_probe_create(t->tt_prov, "", "", r->tr_name, 0,
+		    r);
 		for (int j = i + 1; j < t->tt_nrows &&
 		    strcmp(t->tt_rows[j].tr_name, r->tr_name) == 0; j++)
 			t->tt_rows[j].tr_id = r->tr_id;
@@ -63,6 +68,54 @@ static void row_fire(void *arg, const prov_perf_sample_t *s,
 		prov_fire(&ctx);
 }
 
+/* A capture record (prov_bpf_rec_t, read by offset: RAW data is only
+ * 4-byte aligned): fire with the string served at its own address. */
+static void row_fire_captured(void *arg, const prov_perf_sample_t *s)
+{
+	prov_tprow_t *r = arg;
+	const prov_tf_format_t *fmt = prov_tp_format(r->tr_sys, r->tr_event);
+	prov_perf_sample_t rec = *s;
+	static ks_ucapture_t cap;
+	ks_probe_ctx_t ctx;
+	int64_t slen;
+	int f;
+
+	if (fmt == NULL || s->pps_rawlen < sizeof(prov_bpf_rec_t) ||
+	    (f = prov_tracefs_field(fmt, r->tr_capture)) < 0)
+		return;
+	rec.pps_raw = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_rec);
+	rec.pps_rawlen = 64;
+	memcpy(&slen, s->pps_raw + offsetof(prov_bpf_rec_t, pbr_len), 8);
+	prov_perf_ctx(&ctx, r->tr_id, &rec);
+	if (!r->tr_fire(&ctx, &rec, fmt))
+		return;
+	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[f], rec.pps_raw, 64);
+	cap.kuc_len = slen > 0 ? 256 : 0;	/* whole copyinstr chunks */
+	cap.kuc_data = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_str);
+	ctx.kpc_ucap = &cap;
+	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;
+	prov_fire(&ctx);
+}
+
+/* Start a row through its string capture; 0, or -1 to use the plain
+ * tracepoint instead. */
+static int capture_on(prov_tprow_t *r, dtrace_id_t id)
+{
+	const prov_tf_format_t *fmt = prov_tp_format(r->tr_sys, r->tr_event);
+	int f, att;
+
+	if (r->tr_capture == NULL || fmt == NULL ||
+	    (f = prov_tracefs_field(fmt, r->tr_capture)) < 0)
+		return -1;
+	att = prov_bpf_capture(fmt->tff_id, (int)prov_tracefs_size(fmt),
+	    (int)fmt->tff_fields[f].tff_offset, prov_perf_wants_stack(id),
+	    row_fire_captured, r);
+	if (att < 0)
+		return -1;
+	r->tr_att = att + 1;
+	return 0;
+}
+
 static void rows_disable(void *parg, dtrace_id_t id, void *arg)
 {
 	tptable_t *t = parg;
@@ -70,8 +123,15 @@ static void rows_disable(void *parg, dtrace_id_t id, void *arg)
 	for (int i = 0; i < t->tt_nrows; i++) {
 		prov_tprow_t *r = &t->tt_rows[i];
 
-		if (r->tr_id == id)
-			prov_tp_unsubscribe(r->tr_sys, r->tr_event, row_fire, r);
+		if (r->tr_id != id)
+			continue;
+		if (r->tr_att > 0) {
+			prov_bpf_release(r->tr_att - 1);
+			r->tr_att = 0;
+		} else {
+			prov_tp_unsubscribe(r->tr_sys, r->tr_event, row_fire,
+			    r);
+		}
 	}
 }
 
@@ -82,8 +142,10 @@ static int rows_enable(void *parg, dtrace_id_t id, void *arg)
 	for (int i = 0; i < t->tt_nrows; i++) {
 		prov_tprow_t *r = &t->tt_rows[i];
 
-		if (r->tr_id == id && prov_tp_subscribe(r->tr_sys,
-		    r->tr_event, id, row_fire, r) != 0) {
+		if (r->tr_id != id || r->tr_att > 0 || capture_on(r, id) == 0)
+			continue;
+		if (prov_tp_subscribe(r->tr_sys, r->tr_event, id, row_fire,
+		    r) != 0) {
 			rows_disable(parg, id, arg);
 			return -1;
 		}

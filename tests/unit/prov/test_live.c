@@ -82,8 +82,8 @@ static void test_openat_paths_and_errno(void **state)
 		}
 		snprintf(want, sizeof(want), "/nonexistent/dtui-prov-%d", next);
 		if (strcmp(r->lr_str, want) != 0) {
-			print_message("no capture: BPF unavailable? got \"%s\"\n",
-			    r->lr_str);
+			print_message("no capture (BPF unavailable?): "
+			    "\"%s\"\n", r->lr_str);
 			skip();
 		}
 		next++;
