@@ -309,7 +309,9 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 
 /*
  * What dtrace's /usr/lib/dtrace library gives every script and Linux
- * can fill: curpsinfo and curlwpsinfo, translated from the built-ins.
+ * can fill: curpsinfo and curlwpsinfo, translated from the built-ins,
+ * and the usual constants (address families, errno and signal numbers,
+ * Linux values).
  */
 static const char prelude[] =
     "typedef struct psinfo {\n"
@@ -329,7 +331,19 @@ static const char prelude[] =
     "	pr_lwpid = tid; pr_pri = 0; pr_state = 0; pr_onpro = cpu;\n"
     "};\n"
     "inline psinfo_t *curpsinfo = xlate<psinfo_t *>(curthread);\n"
-    "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);\n";
+    "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);\n"
+    "inline int AF_INET = 2; inline int AF_INET6 = 10;\n"
+    "inline int EPERM = 1; inline int ENOENT = 2; inline int ESRCH = 3;\n"
+    "inline int EINTR = 4; inline int EIO = 5; inline int EBADF = 9;\n"
+    "inline int EAGAIN = 11; inline int ENOMEM = 12; inline int EACCES = 13;\n"
+    "inline int EFAULT = 14; inline int EBUSY = 16; inline int EEXIST = 17;\n"
+    "inline int ENOTDIR = 20; inline int EISDIR = 21; inline int EINVAL = 22;\n"
+    "inline int EPIPE = 32; inline int ETIMEDOUT = 110;\n"
+    "inline int SIGHUP = 1; inline int SIGINT = 2; inline int SIGQUIT = 3;\n"
+    "inline int SIGKILL = 9; inline int SIGUSR1 = 10; inline int SIGSEGV = 11;\n"
+    "inline int SIGUSR2 = 12; inline int SIGPIPE = 13; inline int SIGALRM = 14;\n"
+    "inline int SIGTERM = 15; inline int SIGCHLD = 17; inline int SIGCONT = 18;\n"
+    "inline int SIGSTOP = 19;\n";
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args,

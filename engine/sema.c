@@ -429,7 +429,8 @@ static void cook_call(struct eng_pcb *pc, struct eng_node *n)
 		cook(pc, a);
 		if ((want == 's' && !eng_type_is_string(a->n_type) &&
 		    !(eng_type_is_ptr(a->n_type) &&
-		    a->n_type->t_base->t_size == 1)) ||
+		    a->n_type->t_base->t_size == 1) &&
+		    !(a->n_const && a->n_int == 0)) ||	/* strtok(NULL, .) */
 		    ((want == 'i' || want == 'p') &&
 		    !eng_type_is_scalar(a->n_type)))
 			eng_cc_nerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d "
