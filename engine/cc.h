@@ -19,7 +19,8 @@
  *   act_agg.c aggregations: keys, functions, lquantize/llquantize rules
  *   dofw.c   program -> DOF image (the clause protocol of dtrace_abi.h)
  *   dis.c    DIF objects -> readable assembly (-S)
- *   compile.c entry points, diagnostics, macro arguments, cpp
+ *   compile.c entry points, diagnostics, cpp, the prelude (curpsinfo,
+ *            errno/signal constants) declared once per handle
  *   prog.c   eng_prog_* , probe listing and matching, ENABLE
  *
  * Memory: everything a compile makes lives in its program's arena
@@ -27,7 +28,8 @@
  * compile fails.  What outlives programs (identifiers of global, thread-
  * local and aggregation variables, declared types, statement and
  * aggregation descriptions the consumer reads) lives in eng_cc's arena,
- * freed by eng_cc_free() from eng_close().
+ * freed by eng_cc_free() from eng_close().  A failed compile unlinks the
+ * identifiers it made (eng_ident_rollback), so nothing half-made stays.
  *
  * Errors: eng_cc_error() records the diagnostic and longjmp()s to the
  * compile entry; the jump never leaves the compiler.
