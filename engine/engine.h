@@ -182,6 +182,8 @@ typedef struct eng_cpustat {
 	int ecs_policy;			/* DTRACEOPT_BUFPOLICY_* */
 	uint64_t ecs_size, ecs_used;
 	uint64_t ecs_records, ecs_bytes;
+	uint64_t ecs_fires;		/* ECBs run (events), whether or not
+					 * they wrote a record */
 	uint64_t ecs_drops, ecs_aggdrops, ecs_errors;
 	int ecs_filled;
 } eng_cpustat_t;

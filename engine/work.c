@@ -287,6 +287,7 @@ int eng_cpustat(eng_hdl_t *h, int cpu, eng_cpustat_t *out)
 	out->ecs_size = bs.kbs_size;
 	out->ecs_used = bs.kbs_used;
 	out->ecs_records = bs.kbs_records;
+	out->ecs_fires = bs.kbs_fires;
 	out->ecs_bytes = bs.kbs_bytes;
 	out->ecs_drops = bs.kbs_drops;
 	out->ecs_aggdrops = bs.kbs_aggdrops;

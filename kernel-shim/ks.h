@@ -75,6 +75,7 @@ typedef struct ks_bufstat {
 	uint64_t kbs_size;		/* principal buffer size */
 	uint64_t kbs_used;		/* bytes in the active buffer */
 	uint64_t kbs_records;		/* records written since GO */
+	uint64_t kbs_fires;		/* ECBs run since GO (events) */
 	uint64_t kbs_bytes;		/* bytes written since GO */
 	uint64_t kbs_drops;		/* principal drops since GO */
 	uint64_t kbs_aggdrops;		/* aggregation drops since GO */

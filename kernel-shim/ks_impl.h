@@ -113,6 +113,7 @@ typedef struct ks_buf {
 	int kb_filled;			/* fill: no more tracing */
 	uint64_t kb_drops;		/* drops since the last snapshot */
 	uint64_t kb_totdrops, kb_records, kb_bytes;
+	uint64_t kb_fires;		/* ECBs run on this CPU */
 	uint64_t kb_errors, kb_aggdrops;
 } ks_buf_t;
 

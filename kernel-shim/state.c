@@ -313,6 +313,7 @@ int ks_bufstat(ks_state_t *st, unsigned cpu, ks_bufstat_t *out)
 	b = &st->st_bufs[cpu];
 	out->kbs_used = ks_buf_used(b);
 	out->kbs_records = b->kb_records;
+	out->kbs_fires = b->kb_fires;
 	out->kbs_bytes = b->kb_bytes;
 	out->kbs_drops = b->kb_totdrops;
 	out->kbs_aggdrops = b->kb_aggdrops;

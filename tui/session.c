@@ -363,7 +363,7 @@ static void sample_cpus(tui_session_t *s, double dt)
 		c.tcp_drops[TUI_DROP_AGG] = cs.ecs_aggdrops;
 		c.tcp_errors = cs.ecs_errors;
 		tui_model_cpu_tick(m, i, &c, dt);
-		rec += cs.ecs_records;
+		rec += cs.ecs_fires;	/* events, not only records */
 	}
 	if (dt > 0 && rec >= s->ts_lastrec)
 		m->tm_eventps = (double)(rec - s->ts_lastrec) / dt;

@@ -275,6 +275,9 @@ static void drops_when_full(void **state)
 	assert_int_equal(agg_value(buf, n, st, 1, 0)[0], 2);
 	assert_int_equal(ks_bufstat(st, 0, &bs), 0);
 	assert_int_equal(bs.kbs_aggdrops, drops);
+	/* every firing counts as an event, though none wrote a record */
+	assert_int_equal(bs.kbs_fires, 400);
+	assert_int_equal(bs.kbs_records, 0);
 	/* aggregation drops are cumulative */
 	kt_fire(7, 0, 100000, 0);
 	(void)kt_snap(st, 0, buf, sizeof(buf), 1, &n);
