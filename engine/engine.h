@@ -33,6 +33,9 @@ typedef struct eng_prog eng_prog_t;
 eng_hdl_t *eng_open(int flags, char *errbuf, size_t errlen);
 void eng_close(eng_hdl_t *h);
 const char *eng_errmsg(const eng_hdl_t *h);
+/* How providers get events here, for status lines: "perf (root)",
+ * "ptrace (own processes)" and notes (prov_route()). */
+const char *eng_route(eng_hdl_t *h);
 
 /*
  * Options by dtrace's names ("bufsize", "quiet", "aggsortkey"...), values

@@ -5,7 +5,9 @@
  * state (made lazily by the compiler, freed here through eh_cc_free) and
  * the consumer's state (struct eng_consumer, consume.h), which eng_open
  * makes whole: CPU count, wakeup pipe, per-CPU drop counters.  Every
- * option starts at dtrace's default (opt.c).
+ * option starts at dtrace's default (opt.c).  Handles share the
+ * process-wide providers: the last one closed shuts their event sources
+ * down (prov_shutdown).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,8 @@
 #include "consume.h"
 #include "providers.h"
 #include "cc.h"
+
+static unsigned nprovhdl;		/* open handles using providers */
 
 static struct eng_consumer *cons_new(void)
 {
@@ -82,13 +86,17 @@ eng_hdl_t *eng_open(int flags, char *errbuf, size_t errlen)
 
 	if (h == NULL)
 		return open_fail(NULL, errbuf, errlen, strerror(ENOMEM));
-	h->eh_flags = flags;
+	h->eh_flags = flags | ENG_O_NOPROVIDERS;	/* until counted */
 	eng_opt_defaults(h);
 	if ((h->eh_cons = cons_new()) == NULL)
 		return open_fail(h, errbuf, errlen, strerror(ENOMEM));
-	if (!(flags & ENG_O_NOPROVIDERS) && prov_register_all() != 0)
-		return open_fail(h, errbuf, errlen,
-		    "failed to initialize providers");
+	if (!(flags & ENG_O_NOPROVIDERS)) {
+		__atomic_add_fetch(&nprovhdl, 1, __ATOMIC_ACQ_REL);
+		h->eh_flags = flags;
+		if (prov_register_all() != 0)
+			return open_fail(h, errbuf, errlen,
+			    "failed to initialize providers");
+	}
 	if ((h->eh_ks = ks_open()) == NULL) {
 		char msg[256];
 
@@ -105,9 +113,21 @@ void eng_close(eng_hdl_t *h)
 		return;
 	if (h->eh_ks != NULL)
 		ks_close(h->eh_ks);
+	/* The last handle using providers releases their event sources
+	 * (BPF programs, perf rings, threads); they restart on demand. */
+	if (!(h->eh_flags & ENG_O_NOPROVIDERS) &&
+	    __atomic_sub_fetch(&nprovhdl, 1, __ATOMIC_ACQ_REL) == 0)
+		prov_shutdown();
 	eng_cc_free(h);
 	eng_cons_free(h->eh_cons);
 	free(h);
+}
+
+const char *eng_route(eng_hdl_t *h)
+{
+	if (h == NULL || (h->eh_flags & ENG_O_NOPROVIDERS))
+		return "no providers";
+	return prov_route();
 }
 
 const char *eng_errmsg(const eng_hdl_t *h)

@@ -97,6 +97,10 @@ int eng_stop(eng_hdl_t *h)
 		return eng_error(h, "tracing is not active");
 	if (h->eh_stopped)
 		return 0;
+	/* Events that happened before now, still in the providers' rings,
+	 * are fired while the state is active (an exiting -c target's). */
+	if (!(h->eh_flags & ENG_O_NOPROVIDERS))
+		prov_flush();
 	if (ks_ioctl(h->eh_ks, DTRACEIOC_STOP, &cpu) != 0)
 		return eng_error(h, "couldn't stop tracing: %s",
 		    ks_errmsg(h->eh_ks));

@@ -12,7 +12,9 @@
  * and a few constant strings ("", "global").  Regions are checked afresh
  * on each access (scratch grows during a run).  User memory is read only
  * through the firing context: captured ranges first, then the provider's
- * kpc_copyin, else process_vm_readv on kpc_pid.
+ * kpc_copyin, else process_vm_readv on kpc_pid.  copyin wants a capture
+ * holding the whole range; copyinstr takes a capture's bytes however
+ * short (it ends at the string's NUL) and reads on live past its end.
  */
 #include <string.h>
 #include <sys/uio.h>
@@ -240,6 +242,30 @@ int ks_dif_copyin(ks_dif_exec_t *x, uint64_t uaddr, void *buf, uint64_t len)
 	return 0;
 }
 
+/*
+ * Captured bytes at uaddr for copyinstr: up to len of them from the first
+ * capture holding uaddr, even fewer than len (a capture ends at its
+ * string's NUL, or is cut short and the rest is read live).  The count
+ * copied, or -1 if no capture holds uaddr.
+ */
+static int64_t capread(const ks_probe_ctx_t *ctx, uint64_t uaddr, char *buf,
+    uint64_t len)
+{
+	for (uint32_t i = 0; i < ctx->kpc_nucap; i++) {
+		const ks_ucapture_t *c = &ctx->kpc_ucap[i];
+		uint64_t n;
+
+		if (c->kuc_data == NULL || uaddr < c->kuc_addr ||
+		    uaddr - c->kuc_addr >= c->kuc_len)
+			continue;
+		n = c->kuc_len - (uaddr - c->kuc_addr);
+		n = n < len ? n : len;
+		memcpy(buf, c->kuc_data + (uaddr - c->kuc_addr), n);
+		return (int64_t)n;
+	}
+	return -1;
+}
+
 int64_t ks_dif_copyinstr(ks_dif_exec_t *x, uint64_t uaddr, char *buf,
     uint64_t len)
 {
@@ -249,10 +275,15 @@ int64_t ks_dif_copyinstr(ks_dif_exec_t *x, uint64_t uaddr, char *buf,
 	while (ctx != NULL && got < len) {
 		uint64_t a = uaddr + got;
 		uint64_t chunk = 4096 - (a & 4095);
+		int64_t n;
 
 		if (chunk > len - got)
 			chunk = len - got;
-		if (a < uaddr || uread(ctx, a, buf + got, chunk) != 0)
+		if (a < uaddr)
+			break;
+		if ((n = capread(ctx, a, buf + got, chunk)) > 0)
+			chunk = (uint64_t)n;
+		else if (uread(ctx, a, buf + got, chunk) != 0)
 			break;
 		const char *nul = memchr(buf + got, 0, chunk);
 		if (nul != NULL)

@@ -132,7 +132,8 @@ static void drop_ecbs(newecbs_t *ne, uint32_t nenabled)
 
 	for (i = 0; i < ne->n; i++) {
 		if (i < nenabled)
-			ks_probe_disable(ne->v[i]->ke_probe);
+			ks_probe_disable_ecb(ne->v[i]->ke_probe,
+			    ne->v[i]->ke_clause->kc_stack);
 		free(ne->v[i]);
 	}
 	free(ne->v);
@@ -310,12 +311,50 @@ static uint64_t end_bytes(const newecbs_t *ne)
 	return n;
 }
 
+/* Does dp load one of the built-ins that come from call chains? */
+static int difo_wants_stack(const ks_difo_t *dp)
+{
+	if (dp == NULL)
+		return 0;
+	for (uint32_t i = 0; i < dp->dtdo_len; i++) {
+		dif_instr_t in = dp->dtdo_buf[i];
+
+		if (DIF_INSTR_OP(in) != DIF_OP_LDGS)
+			continue;
+		switch (DIF_INSTR_VAR(in)) {
+		case DIF_VAR_STACKDEPTH: case DIF_VAR_USTACKDEPTH:
+		case DIF_VAR_CALLER: case DIF_VAR_UCALLER:
+			return 1;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+int ks_clause_wants_stack(const ks_clause_t *c)
+{
+	if (difo_wants_stack(c->kc_pred))
+		return 1;
+	for (int i = 0; i < c->kc_nacts; i++) {
+		const ks_act_t *a = &c->kc_acts[i];
+
+		if (a->ka_kind == DTRACEACT_STACK ||
+		    a->ka_kind == DTRACEACT_USTACK ||
+		    a->ka_kind == DTRACEACT_JSTACK ||
+		    difo_wants_stack(a->ka_difo))
+			return 1;
+	}
+	return 0;
+}
+
 static int enable_probes(ks_state_t *st, newecbs_t *ne, uint32_t *done)
 {
 	char err[KS_ERRLEN];
 
 	for (*done = 0; *done < ne->n; (*done)++)
-		if (ks_probe_enable(ne->v[*done]->ke_probe, err, sizeof(err)))
+		if (ks_probe_enable_ecb(ne->v[*done]->ke_probe,
+		    ne->v[*done]->ke_clause->kc_stack, err, sizeof(err)))
 			return ks_state_seterr(st, EINVAL, "%s", err);
 	return 0;
 }
@@ -333,6 +372,9 @@ int ks_enable_add(ks_state_t *st, ks_enabling_t *en, uint32_t *nmatched)
 	memcpy(st->st_opts, opts, sizeof(opts));
 	if (declare_vars(st, en) != 0 || match_probes(st, en, &ne) != 0)
 		goto fail;
+	for (int i = 0; i < en->en_nclauses; i++)
+		en->en_clauses[i]->kc_stack =
+		    ks_clause_wants_stack(en->en_clauses[i]);
 	if (ks_state_opt(st, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_FILL &&
 	    st->st_endreserve + end_bytes(&ne) >
 	    (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE)) {

@@ -64,6 +64,8 @@ typedef struct ks_probe {
 	struct ks_probe *kp_hnext;	/* hash chain (ks_reg_lock) */
 	struct ks_ecb *kp_ecbs;		/* ECBs of every state (fire lock) */
 	uint32_t kp_nenabled;		/* ECBs enabled (fire lock; atomic rd) */
+	uint32_t kp_nstack;		/* of them, ECBs that need call chains
+					 * (ks_probe_wants_stack; atomic rd) */
 } ks_probe_t;
 
 /* Borrow a probe by id, NULL if none.  Lock-free; probes are never freed. */
@@ -79,6 +81,12 @@ void ks_probe_describe(const ks_probe_t *p, dtrace_probedesc_t *out);
 /* Start/stop the provider's event source on the first/last ECB. */
 int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen);
 void ks_probe_disable(ks_probe_t *p);
+/* The same for an ECB that needs call chains (stack != 0) or not.  The
+ * first ECB needing them on a probe whose source runs without them
+ * restarts the source (kpo_disable, kpo_enable) so it samples them. */
+int ks_probe_enable_ecb(ks_probe_t *p, int stack, char *err,
+    size_t errlen);
+void ks_probe_disable_ecb(ks_probe_t *p, int stack);
 /* Ask the provider to describe an argument (PROBEARG). */
 int ks_probe_argdesc(dtrace_argdesc_t *desc);
 /* ks_provider_register without the registry initialisation (for the
@@ -213,6 +221,8 @@ typedef struct ks_clause {
 	uint32_t kc_keymax;		/* largest aggregation record */
 	int kc_attached;		/* aggs and formats have ids */
 	uint32_t kc_predsec, kc_actsec;	/* DOF sections it came from */
+	int kc_stack;			/* records stacks or reads stackdepth,
+					 * caller...: set at ENABLE */
 } ks_clause_t;
 
 typedef struct ks_ecb {
@@ -312,6 +322,7 @@ struct ks_state {
 	uint64_t st_chill_start;	/* chill(): current one-second window */
 	uint64_t st_chilled;		/* ns chilled in it */
 	unsigned st_begincpu;		/* BEGIN fired here; END fires here */
+	struct ks_state *st_next;	/* every open state (fire lock) */
 };
 
 /* Size of the record that starts with epid in st, 0 if unknown. */
@@ -325,6 +336,9 @@ int ks_enable_add(struct ks_state *st, ks_enabling_t *en,
     uint32_t *nmatched);
 int ks_state_go(struct ks_state *st, uint32_t *cpu);
 int ks_state_stop(struct ks_state *st, uint32_t *cpu);
+/* Does the clause need call chains (stack actions or keys, stackdepth,
+ * ustackdepth, caller, ucaller)?  enable.c */
+int ks_clause_wants_stack(const ks_clause_t *c);
 /* clock.c: the CPU the calling thread runs on (0 .. ncpus - 1). */
 unsigned ks_cpu_current(void);
 

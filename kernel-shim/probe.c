@@ -287,38 +287,85 @@ void ks_probe_describe(const ks_probe_t *p, dtrace_probedesc_t *out)
  * without the fire lock (the provider may fire at once); the count itself
  * is changed under it.
  */
-int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen)
+/* Ask the provider to start p's source; 0, or -1 with err filled. */
+static int start(ks_probe_t *p, char *err, size_t errlen)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
-	uint32_t n;
 
-	pthread_mutex_lock(&ks_fire_lock);
-	n = __atomic_fetch_add(&p->kp_nenabled, 1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&ks_fire_lock);
-	if (n != 0 || ops->kpo_enable == NULL)
-		return 0;
 	prov_err[0] = '\0';
 	if (ops->kpo_enable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg) == 0)
 		return 0;
-	pthread_mutex_lock(&ks_fire_lock);
-	__atomic_fetch_sub(&p->kp_nenabled, 1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&ks_fire_lock);
 	snprintf(err, errlen, "%s:%s:%s:%s: %s", p->kp_prov->kv_name,
 	    p->kp_mod, p->kp_func, p->kp_name,
 	    prov_err[0] != '\0' ? prov_err : "provider could not enable it");
 	return -1;
 }
 
-void ks_probe_disable(ks_probe_t *p)
+/* Count (or with d < 0, uncount) one ECB on p; the old counts in *n and
+ * *ns. */
+static void count(ks_probe_t *p, int d, int stack, uint32_t *n,
+    uint32_t *ns)
+{
+	pthread_mutex_lock(&ks_fire_lock);
+	*n = __atomic_fetch_add(&p->kp_nenabled, (uint32_t)d,
+	    __ATOMIC_RELAXED);
+	*ns = __atomic_fetch_add(&p->kp_nstack, stack ? (uint32_t)d : 0,
+	    __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&ks_fire_lock);
+}
+
+int ks_probe_enable_ecb(ks_probe_t *p, int stack, char *err,
+    size_t errlen)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
-	uint32_t n;
+	uint32_t n, ns;
 
-	pthread_mutex_lock(&ks_fire_lock);
-	n = __atomic_sub_fetch(&p->kp_nenabled, 1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&ks_fire_lock);
-	if (n == 0 && ops->kpo_disable != NULL)
+	count(p, 1, stack, &n, &ns);
+	if (ops->kpo_enable == NULL)
+		return 0;
+	if (n != 0 && (!stack || ns != 0))
+		return 0;
+	if (n != 0 && ops->kpo_disable != NULL) {
+		/* running without call chains: restart it with them */
 		ops->kpo_disable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg);
+		if (start(p, err, errlen) == 0)
+			return 0;
+		count(p, -1, stack, &n, &ns);
+		(void)start(p, err, errlen);	/* as it was, if it can */
+		return -1;
+	}
+	if (n != 0 || start(p, err, errlen) == 0)
+		return 0;
+	count(p, -1, stack, &n, &ns);
+	return -1;
+}
+
+int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen)
+{
+	return ks_probe_enable_ecb(p, 0, err, errlen);
+}
+
+void ks_probe_disable_ecb(ks_probe_t *p, int stack)
+{
+	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
+	uint32_t n, ns;
+
+	count(p, -1, stack, &n, &ns);
+	if (n == 1 && ops->kpo_disable != NULL)
+		ops->kpo_disable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg);
+}
+
+void ks_probe_disable(ks_probe_t *p)
+{
+	ks_probe_disable_ecb(p, 0);
+}
+
+int ks_probe_wants_stack(dtrace_id_t id)
+{
+	ks_probe_t *p = ks_probe_get(id);
+
+	return p != NULL && __atomic_load_n(&p->kp_nstack,
+	    __ATOMIC_RELAXED) != 0;
 }
 
 int ks_probe_argdesc(dtrace_argdesc_t *desc)

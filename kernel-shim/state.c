@@ -18,6 +18,8 @@
 #include <sys/sysinfo.h>
 #include "ks_impl.h"
 
+static ks_state_t *states;		/* every open state (fire lock) */
+
 /* DTrace's defaults for the options the shim uses. */
 static dtrace_optval_t opt_default(int opt)
 {
@@ -101,7 +103,46 @@ ks_state_t *ks_open(void)
 		st->st_opts[i] = DTRACEOPT_UNSET;
 	st->st_ncpus = ks_ncpus();
 	st->st_activity = KS_ST_INACTIVE;
+	pthread_mutex_lock(&ks_fire_lock);
+	st->st_next = states;
+	states = st;
+	pthread_mutex_unlock(&ks_fire_lock);
 	return st;
+}
+
+/* Take st off the list of open states. */
+static void unlist(ks_state_t *st)
+{
+	ks_state_t **pp;
+
+	pthread_mutex_lock(&ks_fire_lock);
+	for (pp = &states; *pp != NULL && *pp != st; pp = &(*pp)->st_next)
+		;
+	if (*pp == st)
+		*pp = st->st_next;
+	pthread_mutex_unlock(&ks_fire_lock);
+}
+
+/*
+ * A provider lost n events on cpu before it could fire them (a perf ring
+ * overrun): they count as principal-buffer drops on that CPU in every
+ * state tracing now, so consumers report "N drops on CPU M" as for a full
+ * buffer.  The events' probes are unknown, so every active state counts
+ * them, whatever it enabled.
+ */
+void ks_provider_drops(uint32_t cpu, uint64_t n)
+{
+	pthread_mutex_lock(&ks_fire_lock);
+	for (ks_state_t *st = states; st != NULL; st = st->st_next) {
+		ks_buf_t *b;
+
+		if (st->st_activity != KS_ST_ACTIVE || !st->st_allocated)
+			continue;
+		b = &st->st_bufs[cpu % st->st_ncpus];
+		b->kb_drops += n;
+		b->kb_totdrops += n;
+	}
+	pthread_mutex_unlock(&ks_fire_lock);
 }
 
 int ks_state_seterr(ks_state_t *st, int err, const char *fmt, ...)
@@ -267,7 +308,8 @@ static void detach_ecbs(ks_state_t *st)
 	st->st_activity = KS_ST_STOPPED;
 	pthread_mutex_unlock(&ks_fire_lock);
 	for (i = 0; i < st->st_necbs; i++)
-		ks_probe_disable(st->st_ecbs[i]->ke_probe);
+		ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
+		    st->st_ecbs[i]->ke_clause->kc_stack);
 }
 
 void ks_close(ks_state_t *st)
@@ -277,6 +319,7 @@ void ks_close(ks_state_t *st)
 
 	if (st == NULL)
 		return;
+	unlist(st);
 	detach_ecbs(st);
 	for (i = 0; i < st->st_necbs; i++)
 		free(st->st_ecbs[i]);

@@ -321,6 +321,15 @@ void prov_bpf_release(int att)
 	slots[att].sl_efd = -1;
 }
 
+uint32_t prov_bpf_caplen(int64_t pbr_len)
+{
+	int64_t max = (int64_t)sizeof(((prov_bpf_rec_t *)0)->pbr_str);
+
+	if (pbr_len <= 0)
+		return 0;
+	return (uint32_t)(pbr_len < max ? pbr_len : max - 1);
+}
+
 void prov_bpf_shutdown(void)
 {
 	for (int i = 0; i < MAX_SLOTS; i++)

@@ -171,6 +171,10 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
+/* Bytes of a capture's pbr_str to offer copyinstr (kuc_len) for its
+ * pbr_len: the string with its NUL when it fit, else the 255 bytes before
+ * the NUL the kernel put in (the rest is read live); 0 if it failed. */
+uint32_t prov_bpf_caplen(int64_t pbr_len);
 /* Detach every program and close the output events (before perf's). */
 void prov_bpf_shutdown(void);
 

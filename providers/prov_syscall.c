@@ -127,9 +127,7 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	prov_tp_args(&ctx, fmt, rec, 64, first_arg(fmt));
 	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[sp->sp_stri], rec,
 	    64);
-	/* The whole buffer (string, NUL, then junk): the shim's copyinstr
-	 * reads chunks of up to strsize bytes and wants them whole. */
-	cap.kuc_len = slen > 0 ? 256 : 0;
+	cap.kuc_len = prov_bpf_caplen(slen);
 	cap.kuc_data = str;
 	ctx.kpc_ucap = &cap;
 	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;

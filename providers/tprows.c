@@ -90,7 +90,7 @@ static void row_fire_captured(void *arg, const prov_perf_sample_t *s)
 	if (!r->tr_fire(&ctx, &rec, fmt))
 		return;
 	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[f], rec.pps_raw, 64);
-	cap.kuc_len = slen > 0 ? 256 : 0;	/* whole copyinstr chunks */
+	cap.kuc_len = prov_bpf_caplen(slen);
 	cap.kuc_data = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_str);
 	ctx.kpc_ucap = &cap;
 	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;

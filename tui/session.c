@@ -89,7 +89,7 @@ tui_session_t *tui_session_new(tui_model_t *m, char *err, size_t errlen)
 	eng_handle_buffered(s->ts_h, on_output, s);
 	eng_handle_drop(s->ts_h, on_drop, s);
 	eng_handle_err(s->ts_h, on_err, s);
-	m->tm_route = geteuid() == 0 ? "root" : "unprivileged";
+	m->tm_route = eng_route(s->ts_h);
 	tui_session_probes(s);
 	return s;
 }

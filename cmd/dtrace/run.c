@@ -15,8 +15,6 @@
 #include <unistd.h>
 #include "dtc.h"
 
-#define GRACE_US	100000	/* after the traced processes exit */
-
 static volatile sig_atomic_t g_intr;	/* signals received */
 static volatile sig_atomic_t g_newline;	/* print a newline (after ^C) */
 
@@ -218,12 +216,9 @@ int dtc_run(void)
 		}
 		if (g_intr > 1)
 			impatient = 1;
-		if (!done && !g_intr && dtc.npids > 0 && alive() == 0) {
-			/* Events of the last moments are still on their way
-			 * from the providers' event sources: let them land. */
-			usleep(GRACE_US);
+		/* eng_stop fires what the providers still hold first */
+		if (!done && !g_intr && dtc.npids > 0 && alive() == 0)
 			done = 1;
-		}
 		if (done || g_intr) {
 			done = 1;
 			eng_stop(dtc.h);

@@ -3,10 +3,9 @@
 #   need_root          exit 77 unless root
 #   build NAME         compile w_NAME.c into $W/NAME (frame pointers on)
 # $W is a temporary directory readable by everyone (for the nobody tests).
-# Workloads linger 300 ms after their last counted event: the dtrace
-# command stops tracing as soon as its -c child exits, and events still in
-# the perf rings then are lost unless the engine calls prov_flush() before
-# DTRACEIOC_STOP (not wired yet).
+# Workloads exit right after their last counted event: eng_stop calls
+# prov_flush() before DTRACEIOC_STOP, so events still in the perf rings
+# when the -c child exits are counted.
 W=$(mktemp -d)
 chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
