@@ -4,27 +4,8 @@
 # normal screen back); SIGTERM quits cleanly and a fatal signal restores
 # the terminal before dtui dies of it.
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
-top=$(cd "$(dirname "$0")/../.." && pwd)
-B=${B:-build}
-DTUI=${DTUI:-$top/$B/dtui}
-S=dtui-test-$$
-T="tmux -L $S -f /dev/null"
-sock=${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S	# kill-server leaves it behind
-command -v tmux >/dev/null || { echo "tmux is not installed"; exit 77; }
-"$DTUI" -V 2>/dev/null | grep -q dtui || { echo "dtui is not built"; exit 77; }
-"$top/$B/dtrace" -n 'BEGIN { trace(1); exit(0) }' 2>/dev/null | grep -q 1 ||
-	{ echo "the engine does not run BEGIN yet"; exit 77; }
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "needs root for the profile provider"; exit 77; }
-wait_for() {
-	n=$(( ${2:-5} * 10 ))
-	while [ $n -gt 0 ]; do
-		$T capture-pane -p | grep -qF -- "$1" && return 0
-		sleep 0.1; n=$((n - 1))
-	done
-	echo "timed out waiting for: $1"; $T capture-pane -p; return 1
-}
-tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp" "$sock"' EXIT
-tmp=$(mktemp -d); trap '$T kill-server 2>/dev/null; rm -rf "$tmp" "$sock"' EXIT
 cat > "$tmp/run" <<EOS
 stty -g > $tmp/before
 XDG_DATA_HOME=$tmp sh -c 'echo \$\$ > $tmp/pid; exec "\$0" "\$@"' \

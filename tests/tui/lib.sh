@@ -1,0 +1,27 @@
+# tests/tui/lib.sh - what every TUI test shares; sourced after the test's
+# header comment.  Sets top, B, DTUI, T (tmux on a private socket with no
+# user configuration), tmp (a scratch directory, removed at exit with the
+# tmux server), and defines wait_for.  Tests exit 0 pass, 77 skip (reason
+# on the first line of stdout), anything else fail.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+B=${B:-build}
+DTUI=${DTUI:-$top/$B/dtui}
+S=dtui-test-$$
+T="tmux -L $S -f /dev/null"
+sock=${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S	# kill-server leaves it behind
+command -v tmux >/dev/null || { echo "tmux is not installed"; exit 77; }
+"$DTUI" -V 2>/dev/null | grep -q dtui || { echo "$DTUI does not run"; exit 1; }
+
+# wait_for TEXT [seconds]: poll the pane until TEXT shows (default 5 s);
+# on time-out print the pane and fail.
+wait_for() {
+	n=$(( ${2:-5} * 10 ))
+	while [ $n -gt 0 ]; do
+		$T capture-pane -p | grep -qF -- "$1" && return 0
+		sleep 0.1; n=$((n - 1))
+	done
+	echo "timed out waiting for: $1"; $T capture-pane -p; return 1
+}
+
+tmp=$(mktemp -d)
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp" "$sock"' EXIT
