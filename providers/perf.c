@@ -18,8 +18,12 @@
  * so a sample's time sits at a fixed offset and every record's sample_id
  * trailer has the same layout.  The kernel writes a ring's LOST record
  * with the next record it manages to put there, so a CPU's last losses
- * are reported when that CPU has another event.  PERF_RECORD_LOST and
- * LOST_SAMPLES are counted as drops on the ring's CPU.
+ * would wait for that CPU's next event: sources are therefore opened with
+ * PERF_FORMAT_LOST (Linux 6.0+) and their lost-sample counters are read
+ * by prov_perf_flush and when a source closes.  A ring's losses are the
+ * larger of the two counts (LOST records, counters read), both exact but
+ * late, and only the growth of that maximum is reported as drops on the
+ * ring's CPU, so nothing is counted twice.
  *
  * Locking: the id map and the source list are guarded by maplk, held only
  * for lookups and updates, never across a callback (the shim may call
@@ -58,11 +62,15 @@ typedef struct ring {
 	uint64_t rg_size;		/* data area bytes (power of two) */
 	size_t rg_maplen;
 	uint64_t rg_head, rg_tail;	/* during a drain pass */
+	uint64_t rg_lostrec;		/* losses told by LOST records */
+	uint64_t rg_lostcnt;		/* by sources' counters (lostlk) */
+	uint64_t rg_lostrep;		/* reported as drops (lostlk) */
 } ring_t;
 
 struct prov_perf_src {
 	int *ps_fds;			/* per CPU, -1 if none */
 	uint64_t *ps_ids;
+	uint64_t *ps_lost;		/* per CPU: lost counter last read */
 	uint64_t ps_type;		/* sample_type */
 	prov_perf_cb_t *ps_cb;
 	void *ps_arg;
@@ -71,6 +79,8 @@ struct prov_perf_src {
 
 static pthread_mutex_t maplk = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t openlk = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lostlk = PTHREAD_MUTEX_INITIALIZER;
+static int fmt_lost = 1;		/* PERF_FORMAT_LOST works */
 static struct { uint64_t id; prov_perf_src_t *src; } idmap[MAP_SLOTS];
 static prov_perf_src_t *graveyard;
 static ring_t *rings;
@@ -257,7 +267,56 @@ static void src_free(prov_perf_src_t *s)
 {
 	free(s->ps_fds);
 	free(s->ps_ids);
+	free(s->ps_lost);
 	free(s);
+}
+
+/* ---- losses ---- */
+
+/* Report the growth of ring cpu's losses as drops on that CPU. */
+static void lost_report(int cpu)
+{
+	ring_t *r = &rings[cpu];
+	uint64_t m, d;
+
+	pthread_mutex_lock(&lostlk);
+	m = r->rg_lostrec > r->rg_lostcnt ? r->rg_lostrec : r->rg_lostcnt;
+	d = m - r->rg_lostrep;
+	r->rg_lostrep = m;
+	pthread_mutex_unlock(&lostlk);
+	if (d > 0)
+		prov_drops_add((uint32_t)cpu, d);
+}
+
+/* Add what source s lost on CPU c since its counter was last read. */
+static void lost_read(prov_perf_src_t *s, int c)
+{
+	uint64_t v[4];
+
+	if (s->ps_fds[c] < 0 || read(s->ps_fds[c], v, sizeof(v)) != 16)
+		return;			/* { value, lost } */
+	pthread_mutex_lock(&lostlk);
+	if (v[1] > s->ps_lost[c]) {
+		rings[c].rg_lostcnt += v[1] - s->ps_lost[c];
+		s->ps_lost[c] = v[1];
+	}
+	pthread_mutex_unlock(&lostlk);
+}
+
+/* Read every open source's counters and report.  openlk held. */
+static void lost_read_all(void)
+{
+	pthread_mutex_lock(&maplk);
+	for (size_t i = 0; i < MAP_SLOTS; i++) {
+		prov_perf_src_t *s = idmap[i].src;
+
+		for (int c = 0; s != NULL && c < ncpu; c++)
+			if (s->ps_ids[c] == idmap[i].id)
+				lost_read(s, c);
+	}
+	pthread_mutex_unlock(&maplk);
+	for (int c = 0; c < ncpu; c++)
+		lost_report(c);
 }
 
 static int src_open_cpu(prov_perf_src_t *s, struct perf_event_attr *a,
@@ -266,6 +325,12 @@ static int src_open_cpu(prov_perf_src_t *s, struct perf_event_attr *a,
 	if (rings[c].rg_fd < 0)
 		return 0;
 	s->ps_fds[c] = perf_open(a, c, -1);
+	if (s->ps_fds[c] < 0 && errno == EINVAL &&
+	    (a->read_format & PERF_FORMAT_LOST)) {
+		fmt_lost = 0;		/* before Linux 6.0 */
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		s->ps_fds[c] = perf_open(a, c, -1);
+	}
 	if (s->ps_fds[c] < 0)
 		return -1;
 	if (ioctl(s->ps_fds[c], PERF_EVENT_IOC_SET_OUTPUT, rings[c].rg_fd)
@@ -286,8 +351,10 @@ static void src_stop(prov_perf_src_t *s)
 		pthread_mutex_lock(&maplk);
 		map_del(s->ps_ids[c]);
 		pthread_mutex_unlock(&maplk);
+		lost_read(s, c);
 		close(s->ps_fds[c]);
 		s->ps_fds[c] = -1;
+		lost_report(c);
 	}
 }
 
@@ -304,7 +371,8 @@ prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
 	}
 	s = calloc(1, sizeof(*s));
 	if (s == NULL || (s->ps_fds = malloc(sizeof(int) * (size_t)ncpu))
-	    == NULL || (s->ps_ids = calloc((size_t)ncpu, 8)) == NULL)
+	    == NULL || (s->ps_ids = calloc((size_t)ncpu, 8)) == NULL ||
+	    (s->ps_lost = calloc((size_t)ncpu, 8)) == NULL)
 		goto nomem;
 	attr_common(&a);
 	a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
@@ -312,6 +380,8 @@ prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
 	if (callchain)
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	a.disabled = 1;
+	if (fmt_lost)
+		a.read_format |= PERF_FORMAT_LOST;
 	s->ps_type = a.sample_type;
 	s->ps_cb = cb;
 	s->ps_arg = arg;
@@ -459,10 +529,14 @@ static void on_record(int i, const uint8_t *rec, uint32_t len)
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
 		if (cpu >= 0 && len >= sizeof(*h) + 16) {
 			memcpy(&lost, body + 8, 8);
-			prov_drops_add((uint32_t)cpu, lost);
+			pthread_mutex_lock(&lostlk);
+			rings[cpu].rg_lostrec += lost;
+			pthread_mutex_unlock(&lostlk);
+			lost_report(cpu);
 		}
 		break;
-	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
+	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost: never made, not in
+					 * the ring's or counters' counts */
 		if (cpu >= 0 && len >= sizeof(*h) + 8) {
 			memcpy(&lost, body, 8);
 			prov_drops_add((uint32_t)cpu, lost);
@@ -644,6 +718,11 @@ void prov_perf_flush(void)
 	for (int i = 0; i < 1000 &&
 	    __atomic_load_n(&passes, __ATOMIC_ACQUIRE) < start + 2; i++)
 		usleep(500);
+	/* losses the kernel has not written as LOST records yet */
+	pthread_mutex_lock(&openlk);
+	if (rings != NULL)
+		lost_read_all();
+	pthread_mutex_unlock(&openlk);
 }
 
 /* ---- firing context ---- */

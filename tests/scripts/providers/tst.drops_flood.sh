@@ -1,0 +1,30 @@
+# A flood of events into small perf rings (and, second, a small principal
+# buffer too) through the real dtrace command: the drops it reports plus
+# the records kept equal the events fired, exactly.
+. ./lib.sh
+need_root
+build flood
+N=200000
+export DTUI_PERF_RING_KB=8
+
+# drops DTRACE-STDERR: the sum of "dtrace: N drops on CPU M" lines
+drops() {
+	sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU [0-9]*$/\1/p' "$1" |
+	    awk '{ s += $1 } END { print s + 0 }'
+}
+
+$DTRACE -q -c "$W/flood $N" -n '
+syscall::getcpu:entry /pid == $target/ { @ = count(); }
+END { printa("kept %@d\n", @); }' > "$W/out1" 2> "$W/err1" ||
+    fail "dtrace failed: $(cat "$W/err1")"
+kept=$(sed -n 's/^kept //p' "$W/out1")
+d=$(drops "$W/err1")
+[ "$d" -gt 0 ] || fail "no drops reported with 8 KiB rings (kept $kept)"
+[ $((kept + d)) -eq $N ] || fail "count: kept $kept + drops $d != $N"
+
+$DTRACE -q -b 64k -c "$W/flood $N" -n '
+syscall::getcpu:entry /pid == $target/ { printf("x\n"); }' \
+    > "$W/out2" 2> "$W/err2" || fail "dtrace failed: $(cat "$W/err2")"
+kept=$(grep -c '^x$' "$W/out2")
+d=$(drops "$W/err2")
+[ $((kept + d)) -eq $N ] || fail "printf: kept $kept + drops $d != $N"
