@@ -117,13 +117,18 @@ void ks_probe_fire(const ks_probe_ctx_t *ctx);
 void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
 
 /*
- * Optional, for the shim to define (providers reference them weakly and
- * work without them):
+ * Hooks the shim defines (providers reference them weakly and work
+ * without them):
  * ks_provider_drops: the kernel lost n events on cpu before the provider
- * could read them (perf ring overrun); count them as drops on that CPU.
- * ks_probe_wants_stack: nonzero if an ECB on the probe records stack(),
- * ustack(), caller/ucaller or uregs, so the provider samples call chains
- * only then (without it, every perf event samples them: slower).
+ * could read them (perf ring overrun); they count as principal drops on
+ * that CPU (cpu modulo the CPU slots) in every active state.  Not from
+ * probe context: no shim lock may be held.
+ * ks_probe_wants_stack: nonzero if an enabled ECB on the probe (any state)
+ * records stack(), ustack() or jstack() (also as aggregation keys) or
+ * loads stackdepth, ustackdepth, caller or ucaller, so the provider
+ * samples call chains only then.  Cheap (one load).  The first such ECB
+ * on a probe already enabled without them restarts the provider's source
+ * (kpo_disable, kpo_enable); the last one going changes nothing.
  */
 void ks_provider_drops(uint32_t cpu, uint64_t n);
 int ks_probe_wants_stack(dtrace_id_t id);

@@ -612,6 +612,42 @@ static void test_ks_dif_subr_copyinstr_stops_at_unmapped(void **state)
 	munmap(pg, 4096);
 }
 
+/* Captured user memory (kpc_ucap) serves copyinstr even when it is
+ * shorter than the read (it ends at the string's NUL, whatever strsize),
+ * and a capture cut short is continued from the live process. */
+static void test_ks_dif_subr_copyinstr_short_capture(void **state)
+{
+	static const char live[] = "abcdefgh";
+	ks_ucapture_t uc[2] = {
+		{ 0x1000, 6, (const uint8_t *)"short" },
+		{ (uintptr_t)live, 5, (const uint8_t *)"ABCDE" },
+	};
+	tfire_t f;
+
+	(void)state;
+	tf_init_sized(&f, 1 << 20, 1024);	/* reads of 1024 bytes */
+	f.ctx.kpc_ucap = uc;
+	f.ctx.kpc_nucap = 2;
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I(0x1000)),
+	    "short");
+	assert_int_equal(f.ms.kms_fault, 0);
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I(0x1002)), "ort");
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I(0x1000), I(3)),
+	    "sh");
+	/* captured prefix, then the live bytes after it */
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr,
+	    I((uintptr_t)live)), "ABCDEfgh");
+	assert_int_equal(f.ms.kms_fault, 0);
+	/* no NUL in the capture and nothing readable after it: the prefix */
+	uc[0].kuc_len = 3;
+	assert_string_equal(CALLS(&f, DIF_SUBR_copyinstr, I(0x1000)), "sho");
+	assert_int_equal(f.ms.kms_fault, 0);
+	/* copyin still wants the whole range captured */
+	assert_int_equal(CALL(&f, DIF_SUBR_copyin, I(0x1000), I(8)), 0);
+	assert_int_equal(f.ms.kms_fault, DTRACEFLT_BADADDR);
+	tf_fini(&f);
+}
+
 static void test_ks_dif_subr_copyinto(void **state)
 {
 	static const uint64_t src = 0x1122334455667788ull;
@@ -750,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_ks_dif_subr_alloca_bcopy),
 		cmocka_unit_test(test_ks_dif_subr_copyin),
 		cmocka_unit_test(test_ks_dif_subr_copyinstr_stops_at_unmapped),
+		cmocka_unit_test(test_ks_dif_subr_copyinstr_short_capture),
 		cmocka_unit_test(test_ks_dif_subr_copyinto),
 		cmocka_unit_test(test_ks_dif_subr_copyout),
 		cmocka_unit_test(test_ks_dif_subr_speculation_progenyof),

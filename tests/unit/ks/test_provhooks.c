@@ -1,0 +1,174 @@
+/*
+ * test_provhooks.c - the shim's optional provider hooks (ks_provider.h):
+ * ks_probe_wants_stack (a per-probe count of enabled ECBs that need call
+ * chains: stack actions and keys, stackdepth/ustackdepth/caller/ucaller
+ * loads; a source running without them is restarted for the first) and
+ * ks_provider_drops (provider losses as principal drops on a CPU of every
+ * active state).
+ */
+#include "ks_test.h"
+
+/* A DIF object loading built-in variable var: "rd = var". */
+static uint32_t ldgs(dofb_t *b, uint32_t var)
+{
+	dif_instr_t code[] = {
+		DIF_INSTR_LDV(DIF_OP_LDGS, var, 1),
+		DIF_INSTR_RET(1),
+	};
+	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 8 };
+
+	return dofb_difo(b, code, 2, NULL, 0, NULL, 0, NULL, 0, t);
+}
+
+/* Enable on st probe i: trace(var) (var 0: trace(arg0)), or with pred, a
+ * predicate loading var and trace(arg0). */
+static void enable_var(ks_state_t *st, int i, uint32_t var, int pred)
+{
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a;
+	uint32_t p = DOF_SECIDX_NONE;
+
+	if (pred)
+		p = ldgs(b, var);
+	a = dofb_act(DTRACEACT_DIFEXPR, var == 0 || pred ?
+	    dofb_difo_arg(b, 0) : ldgs(b, var), 0);
+	kt_clause(b, i, p, &a, 1);
+	assert_int_equal(kt_enable(st, b), 0);
+}
+
+static void wants_stack_vars(void **state)
+{
+	static const uint32_t yes[] = { DIF_VAR_STACKDEPTH,
+	    DIF_VAR_USTACKDEPTH, DIF_VAR_CALLER, DIF_VAR_UCALLER };
+
+	(void)state;
+	kt_setup();
+	for (int k = 0; k < 4; k++) {
+		for (int pred = 0; pred < 2; pred++) {
+			ks_state_t *st = ks_open();
+
+			enable_var(st, 0, yes[k], pred);
+			assert_true(ks_probe_wants_stack(kt_probe[0]));
+			ks_close(st);
+			assert_false(ks_probe_wants_stack(kt_probe[0]));
+		}
+	}
+	ks_state_t *st = ks_open();
+
+	enable_var(st, 0, DIF_VAR_PID, 0);
+	enable_var(st, 0, DIF_VAR_PID, 1);
+	enable_var(st, 0, 0, 0);
+	assert_false(ks_probe_wants_stack(kt_probe[0]));
+	ks_close(st);
+}
+
+/* stack(), ustack() and jstack() as actions or aggregation keys. */
+static void wants_stack_actions(void **state)
+{
+	static const uint32_t kinds[] = { DTRACEACT_STACK, DTRACEACT_USTACK,
+	    DTRACEACT_JSTACK };
+
+	(void)state;
+	kt_setup();
+	for (int k = 0; k < 3; k++) {
+		for (int key = 0; key < 2; key++) {
+			ks_state_t *st = ks_open();
+			dofb_t *b = dofb_new();
+			dof_actdesc_t a[2];
+
+			a[0] = dofb_act(kinds[k], DOF_SECIDX_NONE, 4);
+			a[1] = dofb_act(DTRACEAGG_COUNT, DOF_SECIDX_NONE, 0);
+			a[1].dofa_ntuple = 1;
+			kt_clause(b, 1, DOF_SECIDX_NONE, a, key ? 2 : 1);
+			assert_int_equal(kt_enable(st, b), 0);
+			assert_true(ks_probe_wants_stack(kt_probe[1]));
+			ks_close(st);
+			assert_false(ks_probe_wants_stack(kt_probe[1]));
+		}
+	}
+	assert_false(ks_probe_wants_stack(DTRACE_IDNONE));
+	assert_false(ks_probe_wants_stack(999999));
+}
+
+/* A second state wanting stacks on a probe enabled without them restarts
+ * its source once; later ECBs change nothing. */
+static void wants_stack_restart(void **state)
+{
+	ks_state_t *a = ks_open(), *c = ks_open(), *d = ks_open();
+	int e0, d0;
+
+	(void)state;
+	kt_setup();
+	e0 = kt_enables;
+	d0 = kt_disables;
+	enable_var(a, 2, 0, 0);
+	assert_int_equal(kt_enables, e0 + 1);
+	assert_false(ks_probe_wants_stack(kt_probe[2]));
+	enable_var(c, 2, DIF_VAR_CALLER, 0);
+	assert_true(ks_probe_wants_stack(kt_probe[2]));
+	assert_int_equal(kt_disables, d0 + 1);
+	assert_int_equal(kt_enables, e0 + 2);
+	enable_var(d, 2, DIF_VAR_UCALLER, 1);
+	assert_int_equal(kt_enables, e0 + 2);
+	ks_close(c);
+	assert_true(ks_probe_wants_stack(kt_probe[2]));
+	ks_close(d);
+	assert_false(ks_probe_wants_stack(kt_probe[2]));
+	assert_true(ks_probe_is_enabled(kt_probe[2]));
+	ks_close(a);
+	assert_false(ks_probe_is_enabled(kt_probe[2]));
+	assert_int_equal(kt_disables, d0 + 2);
+}
+
+static uint64_t totdrops(ks_state_t *st, unsigned cpu)
+{
+	ks_bufstat_t bs;
+
+	assert_int_equal(ks_bufstat(st, cpu, &bs), 0);
+	return bs.kbs_drops;
+}
+
+/* Provider drops land on the CPU's principal buffer of active states
+ * only: reported by the next snapshot and in the totals. */
+static void provider_drops(void **state)
+{
+	ks_state_t *a = ks_open(), *idle = ks_open();
+	unsigned n = ks_ncpus(), cpu = n > 1 ? 1 : 0;
+	static char buf[1 << 16];
+	uint64_t drops;
+	uint32_t x;
+
+	(void)state;
+	kt_setup();
+	enable_var(a, 3, 0, 0);
+	enable_var(idle, 3, 0, 0);
+	kt_go(a);
+	ks_provider_drops(cpu, 5);
+	ks_provider_drops(cpu + n, 2);	/* CPU ids wrap to the slots */
+	kt_snap(a, cpu, buf, sizeof(buf), 0, &drops);
+	assert_int_equal(drops, 7);
+	kt_snap(a, cpu, buf, sizeof(buf), 0, &drops);
+	assert_int_equal(drops, 0);
+	assert_int_equal(totdrops(a, cpu), 7);
+	if (n > 1)
+		assert_int_equal(totdrops(a, 0), 0);
+	assert_int_equal(totdrops(idle, cpu), 0);	/* never went */
+	assert_int_equal(ks_ioctl(a, DTRACEIOC_STOP, &x), 0);
+	ks_provider_drops(cpu, 3);			/* stopped: none */
+	assert_int_equal(totdrops(a, cpu), 7);
+	ks_close(idle);
+	ks_close(a);
+	ks_provider_drops(cpu, 1);			/* no state at all */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wants_stack_vars),
+		cmocka_unit_test(wants_stack_actions),
+		cmocka_unit_test(wants_stack_restart),
+		cmocka_unit_test(provider_drops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
