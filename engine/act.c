@@ -632,14 +632,14 @@ static struct eng_node *mk(struct eng_pcb *pc, enum eng_nkind k,
 	return n;
 }
 
-/* self->name == v (or != 0 when v < 0), cooked. */
+/* this->name == v (or != 0 when v < 0), cooked. */
 static struct eng_node *flag_test(struct eng_pcb *pc, const char *name,
     const struct eng_node *at, int v)
 {
 	struct eng_node *t = mk(pc, N_OP2, at, v < 0 ? T_NE : T_EQ);
 
 	t->n_left = mk(pc, N_VAR, at, 0);
-	t->n_left->n_scope = SC_THREAD;
+	t->n_left->n_scope = SC_LOCAL;
 	t->n_left->n_name = name;
 	t->n_right = mk(pc, N_INT, at, 0);
 	t->n_right->n_int = v < 0 ? 0 : (uint64_t)v;
@@ -647,7 +647,7 @@ static struct eng_node *flag_test(struct eng_pcb *pc, const char *name,
 	return t;
 }
 
-/* self->name = e, as a void action of the current statement. */
+/* this->name = e, as a void action of the current statement. */
 static void flag_set(struct eng_pcb *pc, const char *name,
     struct eng_node *e, const struct eng_node *at)
 {
@@ -655,7 +655,7 @@ static void flag_set(struct eng_pcb *pc, const char *name,
 	struct eng_act *act;
 
 	a->n_left = mk(pc, N_VAR, at, 0);
-	a->n_left->n_scope = SC_THREAD;
+	a->n_left->n_scope = SC_LOCAL;
 	a->n_left->n_name = name;
 	a->n_right = e;
 	eng_sema_expr(pc, a);
@@ -684,11 +684,13 @@ static void piece(struct eng_pcb *pc, struct eng_stmt *like,
 
 /*
  * if (c) with actions in its bodies: the clause is split into pieces
- * that fire in order on the same probe.  The current piece sets a
- * thread-local flag to 1 (c true) or 2; a piece guarded by flag == 1 runs
- * the then-body, one guarded by flag == 2 the else-body, and a last one
- * guarded by flag != 0 clears the flag and runs the statements after the
- * if.  Clause-local (this->) variables do not cross pieces.
+ * that fire in order on the same probe (as dtrace does).  The current
+ * piece sets a hidden clause-local flag, this->%ifN, to 1 (c true) or 2;
+ * a piece guarded by flag == 1 runs the then-body, one guarded by
+ * flag == 2 the else-body, and a last one guarded by flag != 0 the
+ * statements after the if (if any).  Clause-locals live for the whole probe
+ * firing, so the flag and the user's this-> values cross the pieces,
+ * and every flag starts at 0 when the probe fires again.
  */
 static void if_split(struct eng_pcb *pc, struct eng_node *st,
     struct eng_node *rest)
@@ -698,7 +700,7 @@ static void if_split(struct eng_pcb *pc, struct eng_node *st,
 	char name[32];
 	const char *flag;
 
-	snprintf(name, sizeof(name), "%%if%u", pc->pc_cc->cc_nextid[1]);
+	snprintf(name, sizeof(name), "%%if%u", pc->pc_cc->cc_nextid[2]);
 	flag = eng_cc_strdup(pc, name, strlen(name));
 	c->n_left = st->n_left;
 	c->n_right = mk(pc, N_INT, st, 0);
@@ -712,8 +714,9 @@ static void if_split(struct eng_pcb *pc, struct eng_node *st,
 		piece(pc, base, flag_test(pc, flag, st, 2));
 		stmts(pc, flatten(pc, st->n_third, NULL));
 	}
+	if (rest == NULL)
+		return;
 	piece(pc, base, flag_test(pc, flag, st, -1));
-	flag_set(pc, flag, mk(pc, N_INT, st, 0), st);
 	stmts(pc, rest);
 }
 

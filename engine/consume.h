@@ -41,6 +41,9 @@ struct eng_consumer {
 
 	int ec_header;			/* CPU/ID header printed */
 	int ec_indent;			/* flowindent depth */
+	int ec_pieceopen;		/* a split clause's line is open */
+	int ec_piececpu;		/* ... on this CPU */
+	uint32_t ec_pieceprobe;		/* ... for this probe */
 	int ec_exited;			/* an exit() record was seen */
 	int ec_exitstatus;		/* its value */
 	int ec_done;			/* STATUS said exiting/killed */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "consume.h"
+#include "cc.h"
 
 int64_t eng_rec_int(const char *p, size_t size, int sign)
 {
@@ -568,19 +569,48 @@ int eng_rec_one(eng_hdl_t *h, FILE *fp, const eng_epcache_t *ep,
 	return record(h, fp, &f, i);
 }
 
-/* Format one firing to fp. */
+/* End the open line of a split clause's firing, if any. */
+static void end_pieces(eng_hdl_t *h, FILE *fp)
+{
+	struct eng_consumer *c = h->eh_cons;
+
+	if (c->ec_pieceopen && fp != NULL)
+		fputc('\n', fp);
+	c->ec_pieceopen = 0;
+}
+
+/*
+ * Format one firing to fp.  The pieces of a clause the compiler split at
+ * an if/else (eng_cc_stmtinfo's esi_piece: 1 first, 2 later) fire one
+ * after the other on one CPU: they share one line, as one firing.
+ */
 static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 {
+	struct eng_consumer *c = h->eh_cons;
 	int flow = eng_opt_isset(h, DTRACEOPT_FLOWINDENT);
 	const dtrace_eprobedesc_t *d = f->ep->ep_desc;
+	const eng_cc_stmtinfo_t *si = eng_cc_stmtinfo(h, d->dtepd_uarg);
+	int piece = si != NULL ? si->esi_piece : 0;
+	uint32_t probe = f->ep->ep_probe.dtpd_id;
 
 	f->quiet = eng_opt_isset(h, DTRACEOPT_QUIET);
 	header(h, fp, flow, f->quiet);
-	prefix(h, fp, f->cpu, f->ep, flow, f->quiet);
+	if (!(piece == 2 && c->ec_pieceopen && c->ec_piececpu == f->cpu &&
+	    c->ec_pieceprobe == probe)) {
+		end_pieces(h, fp);
+		prefix(h, fp, f->cpu, f->ep, flow, f->quiet);
+	}
 	for (int i = 0; i < d->dtepd_nrecs; )
 		i += record(h, fp, f, i);
-	if (!eng_opt_isset(h, DTRACEOPT_QUIET))
+	if (f->quiet)
+		return;
+	if (piece != 0) {
+		c->ec_pieceopen = 1;
+		c->ec_piececpu = f->cpu;
+		c->ec_pieceprobe = probe;
+	} else {
 		fputc('\n', fp);
+	}
 }
 
 /* One firing to the buffered handler (if any), through a memory
@@ -600,6 +630,7 @@ static void firing_buffered(eng_hdl_t *h, struct firing *f)
 		eng_json_firing(h, mf, f->ep, f->base, f->cpu);
 	else
 		firing(h, mf, f);
+	end_pieces(h, mf);	/* each firing's text stands alone */
 	fclose(mf);
 	/* Without a handler the text goes nowhere, but the records have
 	 * still been acted on (exit(), clear(), setopt() ...). */
@@ -632,13 +663,17 @@ int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
 			off += 8;
 			continue;
 		}
-		if ((ep = eng_rec_epid(h, rh.dtrh_epid)) == NULL)
+		if ((ep = eng_rec_epid(h, rh.dtrh_epid)) == NULL) {
+			end_pieces(h, fp);
 			return -1;
+		}
 		if (ep->ep_desc->dtepd_size == 0 ||
-		    off + ep->ep_desc->dtepd_size > size)
+		    off + ep->ep_desc->dtepd_size > size) {
+			end_pieces(h, fp);
 			return eng_error(h, "corrupt record for enabled probe "
 			    "ID %u at offset %zu on CPU %d", rh.dtrh_epid, off,
 			    cpu);
+		}
 		f.ep = ep;
 		f.base = buf + off;
 		f.cpu = cpu;
@@ -652,5 +687,6 @@ int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
 			firing(h, fp, &f);
 		off += (ep->ep_desc->dtepd_size + 7) & ~(size_t)7;
 	}
+	end_pieces(h, fp);
 	return 0;
 }

@@ -102,6 +102,39 @@ static uint64_t ldls(ks_dif_exec_t *x, uint32_t id)
 	return ms->kms_locals[i];
 }
 
+/*
+ * A by-reference clause-local (a string, a struct) outlives the DIF object
+ * that stores it (the firing's later clauses read it): what val points at
+ * is copied into scratch, which lives for the whole firing, unless it is
+ * there already.
+ */
+static uint64_t local_ref(ks_dif_exec_t *x, uint32_t id, uint64_t val)
+{
+	const ks_difo_t *dp = x->kdx_dp;
+	const ks_mstate_t *ms = x->kdx_ms;
+	uintptr_t s = (uintptr_t)ms->kms_scratch;
+	const dtrace_diftype_t *t = NULL;
+	int64_t n;
+	char *p;
+
+	for (uint32_t k = 0; k < dp->dtdo_varlen && t == NULL; k++)
+		if (dp->dtdo_vartab[k].dtdv_id == id &&
+		    dp->dtdo_vartab[k].dtdv_scope == DIFV_SCOPE_LOCAL)
+			t = &dp->dtdo_vartab[k].dtdv_type;
+	if (t == NULL || !(t->dtdt_flags & DIF_TF_BYREF) || val == 0 ||
+	    (val >= s && val < s + ms->kms_scratch_used))
+		return val;
+	if (t->dtdt_kind == DIF_TYPE_STRING)
+		n = ks_dif_strlen(x, val);
+	else
+		n = ks_dif_canload(x, val, t->dtdt_size) ?
+		    (int64_t)t->dtdt_size : -1;
+	if (n < 0 || (p = ks_dif_alloc(x, (uint64_t)n + 1)) == NULL)
+		return 0;
+	memcpy(p, (const void *)(uintptr_t)val, (size_t)n);
+	return (uint64_t)(uintptr_t)p;
+}
+
 static void stls(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 {
 	ks_mstate_t *ms = x->kdx_ms;
@@ -111,6 +144,9 @@ static void stls(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
 		return;
 	}
+	val = local_ref(x, id, val);
+	if (ms->kms_fault != 0)
+		return;
 	ms->kms_locals[i] = val;
 	x->kdx_klen = 0;
 }

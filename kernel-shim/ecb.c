@@ -12,9 +12,10 @@
  * aggregation's own record (agg.c), not in the ECB's.
  *
  * Firing (ks_ecb_fire_locked, with ks_fire_lock held): for each ECB of the
- * probe, in enabling order: reset scratch and clause-locals, run the
- * predicate, then the actions into a staging record; aggregations update
- * the CPU's aggregation buffer as they come.  A fault stops the clause,
+ * probe, in enabling order (clause-locals zeroed once per firing and
+ * state, shared by its clauses, as is scratch): run the predicate, then
+ * the actions into a staging record; aggregations update the CPU's
+ * aggregation buffer as they come.  A fault stops the clause,
  * counts an error on the CPU and fires dtrace:::ERROR in the same state
  * (a fault inside ERROR counts a double error and fires nothing).  When
  * the clause completes, its record is copied whole into the CPU's
@@ -603,11 +604,11 @@ static void mstate_init(struct ks_state *st, const ks_ecb_t *e,
 	ms->kms_probe[3] = p->kp_name;
 	ms->kms_vstate = st->st_vstate;
 	ms->kms_locals = st->st_locals;
-	ms->kms_nlocals = e->ke_clause->kc_nlocals;
+	ms->kms_nlocals = st->st_nlocals;
 	ms->kms_strsize = (uint64_t)ks_state_opt(st, DTRACEOPT_STRSIZE);
 	ms->kms_scratch = st->st_scratch;
 	ms->kms_scratch_size = st->st_scratch_size;
-	ms->kms_scratch_used = 0;
+	ms->kms_scratch_used = st->st_scratch_used;
 	ms->kms_fault = 0;
 	ms->kms_fault_addr = 0;
 	ms->kms_fault_pc = 0;
@@ -619,23 +620,19 @@ static void mstate_init(struct ks_state *st, const ks_ecb_t *e,
 }
 
 /* One ECB: predicate, actions, record, after-clause effects. */
-static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
-    const ks_probe_ctx_t *ctx, unsigned cpu)
+static void run_clause(struct ks_state *st, const ks_ecb_t *e,
+    const ks_probe_ctx_t *ctx, unsigned cpu, ks_mstate_t *ms)
 {
 	const ks_clause_t *c = e->ke_clause;
 	pending_t pd = { 0 };
-	ks_mstate_t ms;
 	uint64_t ts = ctx->kpc_timestamp ? ctx->kpc_timestamp : ks_gethrtime();
 	dtrace_rechdr_t hdr;
 
-	mstate_init(st, e, ctx, &ms);
-	if (c->kc_nlocals != 0)
-		memset(st->st_locals, 0, (size_t)c->kc_nlocals * 8);
 	if (c->kc_pred != NULL) {
-		uint64_t ok = ks_dif_emulate(c->kc_pred, &ms);
+		uint64_t ok = ks_dif_emulate(c->kc_pred, ms);
 
-		if (ms.kms_fault != 0) {
-			fire_error(st, e, 0, &ms, cpu);
+		if (ms->kms_fault != 0) {
+			fire_error(st, e, 0, ms, cpu);
 			return;
 		}
 		if (ok == 0)
@@ -648,11 +645,22 @@ static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
 		hdr.dtrh_timestamp_lo = (uint32_t)ts;
 		memcpy(st->st_rec, &hdr, sizeof(hdr));
 	}
-	if (run_actions(st, e, &ms, &pd, cpu) != 0)
+	if (run_actions(st, e, ms, &pd, cpu) != 0)
 		return;
 	if (c->kc_writes)
 		commit_record(st, e, &pd, cpu);
 	after_clause(st, &pd, ctx);
+}
+
+/* Run e, keeping what it allocated in scratch for the firing's next. */
+static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
+    const ks_probe_ctx_t *ctx, unsigned cpu)
+{
+	ks_mstate_t ms;
+
+	mstate_init(st, e, ctx, &ms);
+	run_clause(st, e, ctx, cpu, &ms);
+	st->st_scratch_used = ms.kms_scratch_used;
 }
 
 /* May st's ECBs on probe id run now? */
@@ -671,6 +679,30 @@ static int state_fires(const struct ks_state *st, dtrace_id_t id,
 	return only < 0 || id <= KS_PROBE_ERROR || (unsigned)only == cpu;
 }
 
+/*
+ * Clause-locals live for one probe firing, shared by every clause of a
+ * state that runs for it: zero them before the firing's first ECB.  So
+ * does scratch space, since a clause-local string points into it.  The
+ * ERROR firing nested in a faulting clause keeps both (the firing of the
+ * faulting probe is still going on).
+ */
+static void reset_locals(const ks_probe_t *p, const struct ks_state *only)
+{
+	const ks_ecb_t *e;
+
+	if (only != NULL && only->st_inerror)
+		return;
+	for (e = p->kp_ecbs; e != NULL; e = e->ke_pnext) {
+		struct ks_state *st = e->ke_state;
+
+		if (only != NULL && st != only)
+			continue;
+		st->st_scratch_used = 0;
+		if (st->st_nlocals != 0)
+			memset(st->st_locals, 0, (size_t)st->st_nlocals * 8);
+	}
+}
+
 void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
 {
 	ks_probe_t *p = ks_probe_get(ctx->kpc_id);
@@ -678,6 +710,7 @@ void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
 
 	if (p == NULL)
 		return;
+	reset_locals(p, only);
 	for (e = p->kp_ecbs; e != NULL; e = e->ke_pnext) {
 		struct ks_state *st = e->ke_state;
 		unsigned cpu = ctx->kpc_cpu % st->st_ncpus;
@@ -711,6 +744,7 @@ static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
 	ectx.kpc_args[4] = ms->kms_fault;
 	ectx.kpc_args[5] = ms->kms_fault_addr;
 	st->st_inerror = 1;
+	st->st_scratch_used = ms->kms_scratch_used;
 	ks_ecb_fire_locked(st, &ectx);
 	st->st_inerror = 0;
 }

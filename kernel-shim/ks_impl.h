@@ -308,6 +308,7 @@ struct ks_state {
 	ks_vstate_t *st_vstate;
 	char *st_scratch;
 	uint64_t st_scratch_size;
+	uint64_t st_scratch_used;	/* by the current probe firing */
 	char *st_rec;			/* staging for one ECB's record */
 	uint32_t st_recmax;
 	char *st_key;			/* staging for one aggregation key */

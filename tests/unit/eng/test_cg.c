@@ -197,12 +197,27 @@ static void test_if_with_actions_splits_the_clause(void **state)
 		assert_non_null(ct_stmt(p, i)->s_pred);
 		assert_int_equal(ct_stmt(p, i)->s_piece, 2);
 		assert_int_equal(ct_stmt(p, i)->s_npd, 2);
-		assert_true(ct_has_op(ct_stmt(p, i)->s_pred, DIF_OP_LDTS));
+		assert_true(ct_has_op(ct_stmt(p, i)->s_pred, DIF_OP_LDLS));
 	}
 	assert_int_equal(ct_stmt(p, 1)->s_acts[0].a_kind, DTRACEACT_DIFEXPR);
 	assert_int_equal(ct_stmt(p, 2)->s_acts[0].a_kind, DTRACEAGG_COUNT);
-	assert_int_equal(ct_stmt(p, 3)->s_nacts, 2);	/* flag = 0; trace */
+	assert_int_equal(ct_stmt(p, 3)->s_nacts, 1);	/* trace */
 	assert_int_equal(eng_prog_nprobes(p), 2);
+	eng_prog_free(p);
+	eng_close(h);
+}
+
+/* Nothing after the if: no last piece. */
+static void test_if_at_end_has_no_after_piece(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	eng_prog_t *p = ct_ok(h, "BEGIN { this->a = 1; if (this->a) "
+	    "{ trace(1); } else { trace(2); } }");
+
+	(void)state;
+	assert_int_equal(p->p_nstmts, 3);
+	assert_true(ct_has_op(ct_stmt(p, 0)->s_acts[1].a_difo, DIF_OP_STLS));
+	assert_int_equal(ct_stmt(p, 2)->s_piece, 2);
 	eng_prog_free(p);
 	eng_close(h);
 }
@@ -218,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_subroutine_arguments_nest),
 		cmocka_unit_test(test_if_uses_forward_branches),
 		cmocka_unit_test(test_if_with_actions_splits_the_clause),
+		cmocka_unit_test(test_if_at_end_has_no_after_piece),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
