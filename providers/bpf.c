@@ -21,16 +21,21 @@
  * Two program shapes (r6 = ctx, the record as the format file lays it out,
  * its first 8 bytes replaced by a regs pointer, which the payload zeroes):
  *
- *  copy:     *(fp - 8 - size - 8) = tag
+ *  copy:     *(fp - 8 - size - 24) = tag
+ *            get_current_comm(fp - 8 - size - 16, 16)
  *            probe_read_kernel(fp - 8 - size, size, r6); zero its first 8
- *            perf_event_output(r6, map, CURRENT_CPU, fp - 8 - size - 8,
- *                              size + 8); return 1
- *  capture:  as prov_bpf_rec_t: tag, ctx[8..recsize) by loads (syscall
- *            records are 64 bytes at most), probe_read_user_str of the
- *            pointer at stroff into the string area, its result stored.
+ *            perf_event_output(r6, map, CURRENT_CPU, fp - 8 - size - 24,
+ *                              size + 24); return 1
+ *  capture:  tag, comm as above, then a prov_bpf_rec_t: ctx[8..recsize)
+ *            by loads (syscall records are 64 bytes at most),
+ *            probe_read_user_str of the pointer at stroff into the string
+ *            area, its result stored.
  *
- * The drain thread calls the slot's callback with the sample's RAW data
- * replaced by the payload (after the tag).
+ * Every record is {tag, comm[16], payload}: the comm is the task's name at
+ * the event, so execname is right even for a process that has exited (or
+ * exec'd again) before the drain thread reads the record.  The drain
+ * thread stores it in the process cache (prov_pcache_comm) and calls the
+ * slot's callback with the sample's RAW data replaced by the payload.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -99,21 +104,33 @@ static int emit_output(struct bpf_insn *p, int map, int16_t at, int size)
 	return n;
 }
 
+/* get_current_comm(fp + at, 16) (four instructions) */
+static int emit_comm(struct bpf_insn *p, int16_t at)
+{
+	p[0] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[1] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, at);
+	p[2] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16);
+	p[3] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_comm);
+	return 4;
+}
+
 /* The copy program: payload = the first size bytes of the record. */
 static int build_copy(struct bpf_insn *p, uint64_t tag, int map, int size)
 {
-	int16_t data = (int16_t)(-8 - size), top = (int16_t)(data - 8);
+	int16_t data = (int16_t)(-8 - size), comm = (int16_t)(data - 16);
+	int16_t top = (int16_t)(comm - 8);
 	int n = 0;
 
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_tag(p + n, tag, top);
+	n += emit_comm(p + n, comm);
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
 	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, data);
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, size);
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 3, 6, 0, 0);
 	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
 	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, data, 0);
-	n += emit_output(p + n, map, top, size + 8);
+	n += emit_output(p + n, map, top, size + 24);
 	return n;
 }
 
@@ -121,12 +138,13 @@ static int build_copy(struct bpf_insn *p, uint64_t tag, int map, int size)
 static int build_capture(struct bpf_insn *p, uint64_t tag, int map,
     int stroff, int recsize)
 {
-	int16_t top = -(int16_t)(sizeof(prov_bpf_rec_t) + 8);
-	int16_t rec = (int16_t)(top + 8), str = (int16_t)(rec + 64);
+	int16_t top = -(int16_t)(sizeof(prov_bpf_rec_t) + 24);
+	int16_t rec = (int16_t)(top + 24), str = (int16_t)(rec + 64);
 	int n = 0;
 
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_tag(p + n, tag, top);
+	n += emit_comm(p + n, (int16_t)(top + 8));
 	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, rec, 0);
 	for (int i = 1; i < 8; i++) {
 		if (8 * i + 8 > recsize) {	/* the kernel refuses reads
@@ -147,7 +165,7 @@ static int build_capture(struct bpf_insn *p, uint64_t tag, int map,
 	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
 	    BPF_FUNC_probe_read_user_str);
 	p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
-	n += emit_output(p + n, map, top, (int)sizeof(prov_bpf_rec_t) + 8);
+	n += emit_output(p + n, map, top, (int)sizeof(prov_bpf_rec_t) + 24);
 	return n;
 }
 
@@ -158,7 +176,9 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 	prov_perf_cb_t *cb;
 	uint64_t tag;
 
-	if (s->pps_rawlen < 8)
+	char comm[16];
+
+	if (s->pps_rawlen < 24)
 		return;
 	memcpy(&tag, s->pps_raw, 8);
 	if (tag >= MAX_SLOTS)
@@ -166,8 +186,12 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 	cb = __atomic_load_n(&slots[tag].sl_cb, __ATOMIC_ACQUIRE);
 	if (cb == NULL)
 		return;
-	copy.pps_raw = s->pps_raw + 8;
-	copy.pps_rawlen = s->pps_rawlen - 8;
+	memcpy(comm, s->pps_raw + 8, 15);
+	comm[15] = '\0';
+	if (comm[0] != '\0' && s->pps_tid > 0)
+		prov_pcache_comm(s->pps_tid, s->pps_pid, comm);
+	copy.pps_raw = s->pps_raw + 24;
+	copy.pps_rawlen = s->pps_rawlen - 24;
 	cb(slots[tag].sl_arg, &copy);
 }
 

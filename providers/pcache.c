@@ -8,10 +8,14 @@
  * credentials are inherited), exec and prctl(PR_SET_NAME) update comm
  * through PERF_RECORD_COMM, exit forgets the thread through
  * PERF_RECORD_EXIT; the drain thread merges all rings by timestamp, so
- * these arrive in event order with the samples.  Known limits: a thread
- * first seen after it exited has no /proc entry (comm comes from the
- * tracepoint if it has one, else stays empty); uid/gid changes after the
- * first sighting (setuid) are not followed.
+ * these arrive in event order with the samples.  Records delivered by BPF
+ * carry the comm at the event (bpf.c), which is stored here too.  An
+ * exited thread's entry is kept (its last events, e.g. the final
+ * sched_switch, may still be drained) until its slot is reused.  Known
+ * limits: a thread first seen after it exited has no /proc entry: its comm
+ * is the one last seen for its process (the leader's entry), else empty
+ * until an event carrying a comm arrives; uid/gid changes after the first
+ * sighting (setuid) are not followed.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -72,6 +76,12 @@ const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid)
 	p->ppi_tid = tid;
 	p->ppi_pid = pid;
 	read_status(p, tid, pid);
+	if (p->ppi_comm[0] == '\0' && pid > 0 && pid != tid) {
+		const prov_pinfo_t *lead = &cache[(uint32_t)pid % SLOTS];
+
+		if (lead->ppi_tid == pid)	/* last name seen for pid */
+			memcpy(p->ppi_comm, lead->ppi_comm, sizeof(p->ppi_comm));
+	}
 	return p;
 }
 
@@ -84,7 +94,8 @@ void prov_pcache_comm(int32_t tid, int32_t pid, const char *comm)
 		if (p->ppi_tid != tid)
 			return;
 	}
-	snprintf(p->ppi_comm, sizeof(p->ppi_comm), "%s", comm);
+	if (strncmp(p->ppi_comm, comm, sizeof(p->ppi_comm) - 1) != 0)
+		snprintf(p->ppi_comm, sizeof(p->ppi_comm), "%s", comm);
 }
 
 void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
@@ -93,8 +104,13 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 	const prov_pinfo_t *parent = prov_pcache_get(ptid, ppid);
 	prov_pinfo_t copy = *parent;
 
-	if (parent->ppi_tid != ptid)
-		return;			/* the parent is unknown too */
+	if (parent->ppi_tid != ptid) {	/* the parent is unknown too */
+		memset(p, 0, sizeof(*p));	/* not an old thread's entry */
+		p->ppi_tid = tid;
+		p->ppi_pid = pid;
+		read_status(p, tid, pid);
+		return;
+	}
 	*p = copy;
 	p->ppi_tid = tid;
 	p->ppi_pid = pid;
@@ -102,10 +118,10 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 		p->ppi_ppid = ppid;
 }
 
+/* The entry stays: events of the exiting thread drained after its EXIT
+ * record (the final sched_switch, a merge across passes) still need its
+ * name, and a new thread with this tid replaces it at its FORK record. */
 void prov_pcache_forget(int32_t tid)
 {
-	prov_pinfo_t *p = &cache[(uint32_t)tid % SLOTS];
-
-	if (p->ppi_tid == tid)
-		p->ppi_tid = 0;
+	(void)tid;
 }

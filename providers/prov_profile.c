@@ -6,6 +6,15 @@
  * (arg0 the kernel pc, arg1 the user pc of the interrupted thread); without
  * privileges through one timer thread pinned to each CPU (no pc).
  *
+ * cpu-clock takes no samples on a CPU parked in idle (NOHZ, or a vCPU the
+ * hypervisor halts), yet profile-N fires on every CPU at its rate whatever
+ * the load.  So on the perf route the drain thread notes each CPU's last
+ * firing (pp_last), and a filler thread fires what an idle CPU missed:
+ * whenever a CPU's last firing is more than 1.5 periods older than the
+ * horizon (FILL_LAG_NS ago: samples older than that have been drained),
+ * it fires at last + period as the idle thread (pid 0, execname "sched",
+ * arg0 = arg1 = 0) and moves last on.
+ *
  * A timer queue (struct tq) is a thread with a list of entries, each an
  * enabled probe and its next deadline on CLOCK_MONOTONIC.  The thread
  * never fires with its lock held (the shim may call kpo_disable with its
@@ -24,6 +33,9 @@
 
 #define MIN_PERIOD_NS 200000ull		/* 200us, as illumos profile */
 #define MAX_FIRE 64			/* firings per queue pass */
+#define FILL_NS 10000000ull		/* filler thread period */
+#define FILL_LAG_NS 60000000ull		/* drain latency allowed for */
+#define MAX_FILLP 16			/* perf profile probes filled */
 
 typedef struct pprobe {
 	int pp_kind;			/* PROV_PROFILE_TICK or _PROFILE */
@@ -31,6 +43,7 @@ typedef struct pprobe {
 	dtrace_id_t pp_id;
 	prov_perf_src_t *pp_src;	/* perf route of profile-N */
 	int pp_on;			/* timer entries exist */
+	uint64_t *pp_last;		/* per CPU last firing (filllk) */
 } pprobe_t;
 
 typedef struct tentry {
@@ -53,6 +66,14 @@ static pthread_mutex_t plock = PTHREAD_MUTEX_INITIALIZER;
 static tq_t tickq;
 static tq_t *cpuq;			/* one per CPU, made on demand */
 static int ncpuq;
+/* the filler of idle CPUs' firings (perf route) */
+static pthread_mutex_t filllk = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fillcv = PTHREAD_COND_INITIALIZER;
+static pprobe_t *fillp[MAX_FILLP];
+static pthread_t fillthr;
+static int fill_started, fill_stop;
+
+static void fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t);
 
 static const struct unit {
 	const char *u_name;
@@ -274,10 +295,169 @@ static void perf_tick(void *arg, const prov_perf_sample_t *s)
 	pprobe_t *pp = arg;
 	ks_probe_ctx_t ctx;
 
+	fill_gap(pp, s->pps_cpu, s->pps_time);
 	prov_perf_ctx(&ctx, pp->pp_id, s);
 	ctx.kpc_args[0] = s->pps_user ? 0 : s->pps_ip;
 	ctx.kpc_args[1] = s->pps_user ? s->pps_ip : 0;
 	prov_fire(&ctx);
+}
+
+/* ---- idle CPUs' firings on the perf route (see the top comment) ---- */
+
+#define FILL_MAX 256			/* firings collected at once */
+
+typedef struct fillev {
+	dtrace_id_t fe_id;
+	uint32_t fe_cpu;
+	uint64_t fe_time;
+} fillev_t;
+
+/* Collect into out[n..max) the firings CPU c missed for pp before
+ * horizon; the new n.  filllk held. */
+static int fill_cpu(pprobe_t *pp, int c, uint64_t horizon, fillev_t *out,
+    int n, int max)
+{
+	uint64_t per = pp->pp_period;
+
+	while (n < max && pp->pp_last[c] + per + per / 2 < horizon) {
+		pp->pp_last[c] += per;
+		out[n].fe_id = pp->pp_id;
+		out[n].fe_cpu = (uint32_t)c;
+		out[n++].fe_time = pp->pp_last[c];
+	}
+	return n;
+}
+
+/* Collect the firings idle CPUs missed before horizon.  filllk held. */
+static int fill_due(uint64_t horizon, fillev_t *out, int max)
+{
+	int n = 0, ncpu = prov_perf_ncpus();
+
+	for (int i = 0; i < MAX_FILLP; i++)
+		for (int c = 0; fillp[i] != NULL && c < ncpu; c++)
+			n = fill_cpu(fillp[i], c, horizon, out, n, max);
+	return n;
+}
+
+static void fill_fire(const fillev_t *ev, int n);
+
+/* Drain thread: a sample at t on cpu.  Fire what the CPU missed since its
+ * last firing (the filler stops FILL_LAG_NS short of now), then note t. */
+static void fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t)
+{
+	fillev_t ev[FILL_MAX];
+	int n;
+
+	if (cpu >= (uint32_t)prov_perf_ncpus())
+		return;
+	do {
+		pthread_mutex_lock(&filllk);
+		if (pp->pp_last == NULL) {
+			pthread_mutex_unlock(&filllk);
+			return;
+		}
+		n = fill_cpu(pp, (int)cpu, t, ev, 0, FILL_MAX);
+		if (n < FILL_MAX && t > pp->pp_last[cpu])
+			pp->pp_last[cpu] = t;
+		pthread_mutex_unlock(&filllk);
+		fill_fire(ev, n);
+	} while (n == FILL_MAX);
+}
+
+static void fill_fire(const fillev_t *ev, int n)
+{
+	uint64_t wall = ks_getwalltime() - ks_gethrtime();
+
+	for (int i = 0; i < n; i++) {
+		ks_probe_ctx_t ctx;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.kpc_id = ev[i].fe_id;
+		ctx.kpc_cpu = ev[i].fe_cpu;
+		ctx.kpc_timestamp = ev[i].fe_time;
+		ctx.kpc_walltimestamp = ev[i].fe_time + wall;
+		snprintf(ctx.kpc_execname, sizeof(ctx.kpc_execname), "sched");
+		prov_fire(&ctx);
+	}
+}
+
+static void *fill_main(void *arg)
+{
+	fillev_t ev[FILL_MAX];
+
+	(void)arg;
+	pthread_mutex_lock(&filllk);
+	while (!fill_stop) {
+		uint64_t now = ks_gethrtime();
+		int n = fill_due(now - FILL_LAG_NS, ev, FILL_MAX);
+		struct timespec ts;
+
+		if (n > 0) {
+			pthread_mutex_unlock(&filllk);
+			fill_fire(ev, n);
+			pthread_mutex_lock(&filllk);
+			if (n == FILL_MAX)
+				continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)FILL_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&fillcv, &filllk, &ts);
+	}
+	pthread_mutex_unlock(&filllk);
+	return NULL;
+}
+
+/* Fill pp's idle CPUs from now on; 0 or -1 (then pp fires as before). */
+static int fill_add(pprobe_t *pp)
+{
+	int ncpu = prov_perf_ncpus(), rc = -1;
+	uint64_t now = ks_gethrtime();
+
+	if (pp->pp_last == NULL &&
+	    (pp->pp_last = calloc((size_t)ncpu, sizeof(uint64_t))) == NULL)
+		return -1;
+	pthread_mutex_lock(&filllk);
+	for (int c = 0; c < ncpu; c++)
+		pp->pp_last[c] = now;
+	for (int i = 0; i < MAX_FILLP && rc != 0; i++)
+		if (fillp[i] == NULL) {
+			fillp[i] = pp;
+			rc = 0;
+		}
+	if (rc == 0 && !fill_started) {
+		fill_stop = 0;
+		if (pthread_create(&fillthr, NULL, fill_main, NULL) == 0)
+			fill_started = 1;
+	}
+	pthread_mutex_unlock(&filllk);
+	return rc;
+}
+
+static void fill_remove(pprobe_t *pp)
+{
+	pthread_mutex_lock(&filllk);
+	for (int i = 0; i < MAX_FILLP; i++)
+		if (fillp[i] == pp)
+			fillp[i] = NULL;
+	pthread_mutex_unlock(&filllk);
+}
+
+static void fill_shutdown(void)
+{
+	pthread_mutex_lock(&filllk);
+	if (!fill_started) {
+		pthread_mutex_unlock(&filllk);
+		return;
+	}
+	fill_stop = 1;
+	pthread_cond_signal(&fillcv);
+	pthread_mutex_unlock(&filllk);
+	pthread_join(fillthr, NULL);
+	fill_started = 0;
 }
 
 static int profile_perf_on(pprobe_t *pp)
@@ -290,7 +470,10 @@ static int profile_perf_on(pprobe_t *pp)
 	attr.sample_period = pp->pp_period;
 	pp->pp_src = prov_perf_open(&attr, prov_perf_wants_stack(pp->pp_id),
 	    perf_tick, pp);
-	return pp->pp_src != NULL ? 0 : -1;
+	if (pp->pp_src == NULL)
+		return -1;
+	(void)fill_add(pp);
+	return 0;
 }
 
 static int profile_timers_on(pprobe_t *pp)
@@ -393,6 +576,7 @@ static void profile_disable(void *parg, dtrace_id_t id, void *arg)
 	pthread_mutex_lock(&plock);
 	if (pp->pp_on) {
 		if (pp->pp_src != NULL) {
+			fill_remove(pp);
 			prov_perf_close(pp->pp_src);
 			pp->pp_src = NULL;
 		} else if (pp->pp_kind == PROV_PROFILE_TICK) {
@@ -422,7 +606,13 @@ static void profile_getargdesc(void *parg, dtrace_id_t id, void *arg,
 
 static void profile_destroy(void *parg, dtrace_id_t id, void *arg)
 {
+	pprobe_t *pp = arg;
+
 	profile_disable(parg, id, arg);
+	pthread_mutex_lock(&filllk);	/* the drain thread may look */
+	free(pp->pp_last);
+	pp->pp_last = NULL;
+	pthread_mutex_unlock(&filllk);
 	free(arg);
 }
 
@@ -449,4 +639,5 @@ void prov_profile_shutdown(void)
 	for (int i = 0; i < ncpuq; i++)
 		tq_stop(&cpuq[i]);
 	pthread_mutex_unlock(&plock);
+	fill_shutdown();
 }
