@@ -8,6 +8,7 @@
  *   - the scratch space allocated so far in this clause (also writable),
  *   - the consumer's variable storage (ks_vstate_region_end),
  *   - the probe-name strings of the mstate and the firing's execname,
+ *   - the provider memory the firing offers (kpc_kmem: string args),
  *   - the clause-local slots.
  * and a few constant strings ("", "global").  Regions are checked afresh
  * on each access (scratch grows during a run).  User memory is read only
@@ -94,6 +95,11 @@ static uintptr_t region_end(ks_dif_exec_t *x, uint64_t addr)
 	if (ms->kms_ctx != NULL && (e = in(a, ms->kms_ctx->kpc_execname,
 	    sizeof (ms->kms_ctx->kpc_execname))) != 0)
 		return e;
+	for (uint32_t i = 0; ms->kms_ctx != NULL &&
+	    i < ms->kms_ctx->kpc_nkmem; i++)
+		if ((e = in(a, ms->kms_ctx->kpc_kmem[i].kuc_data,
+		    ms->kms_ctx->kpc_kmem[i].kuc_len)) != 0)
+			return e;
 	if (ms->kms_vstate != NULL &&
 	    (e = ks_vstate_region_end(ms->kms_vstate, a)) != 0)
 		return e;

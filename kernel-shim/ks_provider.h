@@ -102,6 +102,12 @@ typedef struct ks_probe_ctx {
 	int64_t (*kpc_copyin)(void *arg, int pid, uint64_t uaddr, void *buf,
 	    uint64_t len);
 	void *kpc_copyin_arg;
+	/* Provider memory a clause may read in place, as it reads execname:
+	 * the text of arguments typed string (their kpc_args values point
+	 * into these ranges).  Each range is [kuc_data, kuc_data + kuc_len);
+	 * kuc_addr is not used. */
+	const ks_ucapture_t *kpc_kmem;
+	uint32_t kpc_nkmem;
 } ks_probe_ctx_t;
 
 /*

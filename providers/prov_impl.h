@@ -105,6 +105,9 @@ uint32_t prov_tracefs_size(const prov_tf_format_t *fmt);
 int prov_tracefs_has_dataloc(const prov_tf_format_t *fmt);
 /* Does this field hold a string (char[N] or __data_loc char[])? */
 int prov_tracefs_is_str(const prov_tf_field_t *f);
+/* Index of the first char * argument (a user string the BPF capture can
+ * copy) of a syscalls:sys_enter_* format, or -1 (prov_syscall.c). */
+int prov_syscall_strarg(const prov_tf_format_t *fmt);
 
 /* ---- perf rings (perf.c) ---- */
 

@@ -4,9 +4,10 @@
  *
  *   create        task_newtask (not CLONE_THREAD)  arg0 child pid
  *   lwp-create    task_newtask (CLONE_THREAD)      arg0 new thread id
- *   exec          sys_enter_execve[at]             arg0 path (captured at
- *                                                  the event, BPF)
- *   exec-success  sched_process_exec (new image)   arg0 path (captured),
+ *   exec          sys_enter_execve[at]             args[0] path (string,
+ *                                                  captured at the event
+ *                                                  by BPF)
+ *   exec-success  sched_process_exec (new image)   args[0] path (string),
  *                                                  arg1 pid, arg2 old tid
  *   exec-failure  sys_exit_execve[at] < 0          arg0 errno
  *   exit          sched_process_exit, group dead   arg0 CLD_EXITED (1) or
@@ -150,7 +151,7 @@ static prov_tprow_t rows[] = {
 	{ "create", "task", "task_newtask", fire_create, { "pid_t" }, 0,
 	    NULL, 0 },
 	{ "exec", "syscalls", "sys_enter_execve", fire_exec,
-	    { "char *" }, 0, "filename", 0 },
+	    { "string" }, 0, "filename", 0 },
 	{ "exec", "syscalls", "sys_enter_execveat", fire_exec, { NULL }, 0,
 	    "filename", 0 },
 	{ "exec-failure", "syscalls", "sys_exit_execve", fire_exec_failure,
@@ -158,7 +159,7 @@ static prov_tprow_t rows[] = {
 	{ "exec-failure", "syscalls", "sys_exit_execveat", fire_exec_failure,
 	    { NULL }, 0, NULL, 0 },
 	{ "exec-success", "sched", "sched_process_exec", fire_exec_success,
-	    { "char *", "pid_t", "pid_t" }, 0, NULL, 0 },
+	    { "string", "pid_t", "pid_t" }, 0, NULL, 0 },
 	{ "exit", "sched", "sched_process_exit", fire_exit,
 	    { "int", "int" }, 0, NULL, 0 },
 	{ "exit", "syscalls", "sys_enter_exit_group", note_status,

@@ -8,8 +8,14 @@
  * bytes, captured at event time, copyinstr() reads back.  Probes are made
  * when a consumer asks: only the named subsystem when the module is given
  * without globs, else every subsystem.
+ *
+ * sdt:syscalls::sys_enter_* probes with a user string argument (openat's
+ * filename ...) are delivered like syscall::*:entry, by the BPF capture
+ * program, so copyinstr() of that argument reads the bytes as they were
+ * at the event even when the process has moved on or exited.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +24,8 @@
 typedef struct sdtprobe {
 	char sd_sys[64], sd_event[64];
 	dtrace_id_t sd_id;
+	int sd_capture;			/* BPF attachment + 1, or 0 */
+	int sd_stri;			/* captured field index */
 } sdtprobe_t;
 
 static ks_provider_id_t prov_id;
@@ -66,10 +74,58 @@ static void sdt_fire(void *arg, const prov_perf_sample_t *s,
 	prov_fire(&ctx);
 }
 
+/* A capture record (prov_bpf_rec_t, read by offset): fire with the
+ * string served at the pointer's own address. */
+static void sdt_fire_captured(void *arg, const prov_perf_sample_t *s)
+{
+	const uint8_t *rec = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_rec);
+	static ks_ucapture_t cap;
+	const prov_tf_format_t *fmt;
+	sdtprobe_t *sp = arg;
+	ks_probe_ctx_t ctx;
+	int64_t slen;
+
+	if (s->pps_rawlen < sizeof(prov_bpf_rec_t) ||
+	    (fmt = prov_tp_format(sp->sd_sys, sp->sd_event)) == NULL)
+		return;
+	memcpy(&slen, s->pps_raw + offsetof(prov_bpf_rec_t, pbr_len), 8);
+	prov_perf_ctx(&ctx, sp->sd_id, s);
+	prov_tp_args(&ctx, fmt, rec, 64, 0);
+	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[sp->sd_stri], rec,
+	    64);
+	cap.kuc_len = prov_bpf_caplen(slen);
+	cap.kuc_data = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_str);
+	ctx.kpc_ucap = &cap;
+	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;
+	prov_fire(&ctx);
+}
+
+/* Try the capturing route for sdt:syscalls::sys_enter_*; 0 or -1. */
+static int capture_on(sdtprobe_t *sp, dtrace_id_t id)
+{
+	const prov_tf_format_t *fmt;
+	int att;
+
+	if (strcmp(sp->sd_sys, "syscalls") != 0 ||
+	    strncmp(sp->sd_event, "sys_enter_", 10) != 0 ||
+	    (fmt = prov_tp_format(sp->sd_sys, sp->sd_event)) == NULL ||
+	    (sp->sd_stri = prov_syscall_strarg(fmt)) < 0)
+		return -1;
+	att = prov_bpf_capture(fmt->tff_id, (int)prov_tracefs_size(fmt),
+	    (int)fmt->tff_fields[sp->sd_stri].tff_offset,
+	    prov_perf_wants_stack(id), sdt_fire_captured, sp);
+	if (att < 0)
+		return -1;
+	sp->sd_capture = att + 1;
+	return 0;
+}
+
 static int sdt_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	sdtprobe_t *sp = arg;
 
+	if (sp->sd_capture > 0 || capture_on(sp, id) == 0)
+		return 0;
 	return prov_tp_subscribe(sp->sd_sys, sp->sd_event, id, sdt_fire, sp);
 }
 
@@ -77,6 +133,11 @@ static void sdt_disable(void *parg, dtrace_id_t id, void *arg)
 {
 	sdtprobe_t *sp = arg;
 
+	if (sp->sd_capture > 0) {
+		prov_bpf_release(sp->sd_capture - 1);
+		sp->sd_capture = 0;
+		return;
+	}
 	prov_tp_unsubscribe(sp->sd_sys, sp->sd_event, sdt_fire, sp);
 }
 

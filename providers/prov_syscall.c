@@ -134,8 +134,7 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	prov_fire(&ctx);
 }
 
-/* Index of the first char * argument of an entry probe, or -1. */
-static int string_arg(const prov_tf_format_t *fmt)
+int prov_syscall_strarg(const prov_tf_format_t *fmt)
 {
 	for (int i = first_arg(fmt); i < fmt->tff_nfields; i++) {
 		const prov_tf_field_t *f = &fmt->tff_fields[i];
@@ -155,7 +154,8 @@ static int capture_on(scprobe_t *sp, dtrace_id_t id)
 {
 	const prov_tf_format_t *fmt = prov_tp_format("syscalls", sp->sp_event);
 
-	if (sp->sp_return || fmt == NULL || (sp->sp_stri = string_arg(fmt)) < 0)
+	if (sp->sp_return || fmt == NULL ||
+	    (sp->sp_stri = prov_syscall_strarg(fmt)) < 0)
 		return -1;
 	sp->sp_capture = prov_bpf_capture(fmt->tff_id,
 	    (int)prov_tracefs_size(fmt),

@@ -20,7 +20,6 @@
 
 #define TP_MAXSUB 8
 #define STRBUF 16384
-#define FAKE_BASE 0xffffff8000000000ull	/* never a user address */
 
 typedef struct tpsub {
 	prov_tp_fire_t *ts_fn;
@@ -194,12 +193,17 @@ const prov_tf_format_t *prov_tp_format(const char *sys, const char *event)
 }
 
 /* ---- arguments from a raw record (drain thread only) ----
- * Strings are packed into strbuf; each capture claims the rest of the
- * buffer, because the shim's copyinstr reads chunks of up to strsize
- * bytes and serves a chunk from a capture only when it fits entirely. */
+ * String fields (char[N], __data_loc char[]) are typed string: their
+ * NUL-terminated text is packed into strbuf, the argument is its address
+ * and strbuf is offered to clauses as provider memory (kpc_kmem), so
+ * trace(args[0]) and printf("%s") print it.  Each string is also a
+ * capture at that same address, so copyinstr(args[0]) keeps working;
+ * each capture claims the rest of the buffer, because the shim's
+ * copyinstr serves a chunk from a capture only when it fits entirely. */
 
 static char strbuf[STRBUF];
 static ks_ucapture_t ucaps[DTRACE_MAXARGS];
+static const ks_ucapture_t strmem = { 0, STRBUF, (const uint8_t *)strbuf };
 
 void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
     const uint8_t *raw, uint32_t rawlen, int first)
@@ -225,15 +229,17 @@ void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
 		}
 		memcpy(strbuf + used, str, len);
 		strbuf[used + len] = '\0';
-		ucaps[nucap].kuc_addr = FAKE_BASE + used;
-		ucaps[nucap].kuc_len = STRBUF - used;	/* see prov_tp_args */
+		ucaps[nucap].kuc_addr = (uint64_t)(uintptr_t)(strbuf + used);
+		ucaps[nucap].kuc_len = STRBUF - used;	/* see above */
 		ucaps[nucap].kuc_data = (const uint8_t *)strbuf + used;
-		ctx->kpc_args[n++] = FAKE_BASE + used;
+		ctx->kpc_args[n++] = (uint64_t)(uintptr_t)(strbuf + used);
 		nucap++;
 		used += len + 1;
 	}
 	ctx->kpc_ucap = ucaps;
 	ctx->kpc_nucap = (uint32_t)nucap;
+	ctx->kpc_kmem = &strmem;
+	ctx->kpc_nkmem = 1;
 }
 
 /* A C integer type D knows by that name. */
@@ -251,14 +257,18 @@ static int is_plain_int(const char *t)
 	return 0;
 }
 
-/* C type of a field as D should see it: strings are char *, other
- * pointers uintptr_t, integers by their C name when D knows it (syscall
+/* C type of a field as D should see it: char[N] and __data_loc char[]
+ * fields are string (see prov_tp_args), char pointers (user addresses,
+ * for copyinstr) char *, other pointers uintptr_t, integers by their C
+ * name when D knows it (syscall
  * "int dfd" is an int although the record stores 8 bytes), else by size
  * and signedness (kernel typedefs such as umode_t mean nothing to D). */
 static void field_type(const prov_tf_field_t *f, char *buf, size_t len)
 {
-	if (prov_tracefs_is_str(f) || (strstr(f->tff_type, "char") != NULL &&
-	    strchr(f->tff_type, '*') != NULL))
+	if (prov_tracefs_is_str(f))
+		snprintf(buf, len, "string");
+	else if (strstr(f->tff_type, "char") != NULL &&
+	    strchr(f->tff_type, '*') != NULL)
 		snprintf(buf, len, "char *");
 	else if (f->tff_array > 0 || f->tff_dataloc ||
 	    strchr(f->tff_type, '*') != NULL)

@@ -68,16 +68,41 @@ static void row_fire(void *arg, const prov_perf_sample_t *s,
 		prov_fire(&ctx);
 }
 
+/* The captured string as a string-typed argument: the argument holding
+ * its user address uaddr now points to a NUL-terminated copy, offered as
+ * provider memory (kpc_kmem) and as a capture at that same address (for
+ * copyinstr).  A string cut at the capture size stays cut. */
+static void cap_as_string(ks_probe_ctx_t *ctx, uint64_t uaddr,
+    const uint8_t *data, uint32_t len)
+{
+	static char text[sizeof(((prov_bpf_rec_t *)0)->pbr_str) + 1];
+	static ks_ucapture_t cap;
+	uint64_t a = (uint64_t)(uintptr_t)text;
+
+	if (len >= sizeof(text))
+		len = sizeof(text) - 1;
+	memcpy(text, data, len);
+	text[len] = '\0';
+	for (int i = 0; i < DTRACE_MAXARGS; i++)
+		if (ctx->kpc_args[i] == uaddr)
+			ctx->kpc_args[i] = a;
+	cap.kuc_addr = a;
+	cap.kuc_len = (uint32_t)strlen(text) + 1;
+	cap.kuc_data = (const uint8_t *)text;
+	ctx->kpc_ucap = ctx->kpc_kmem = &cap;
+	ctx->kpc_nucap = ctx->kpc_nkmem = 1;
+}
+
 /* A capture record (prov_bpf_rec_t, read by offset: RAW data is only
- * 4-byte aligned): fire with the string served at its own address. */
+ * 4-byte aligned): fire with the string captured at the event. */
 static void row_fire_captured(void *arg, const prov_perf_sample_t *s)
 {
 	prov_tprow_t *r = arg;
 	const prov_tf_format_t *fmt = prov_tp_format(r->tr_sys, r->tr_event);
 	prov_perf_sample_t rec = *s;
-	static ks_ucapture_t cap;
 	ks_probe_ctx_t ctx;
 	int64_t slen;
+	uint32_t len;
 	int f;
 
 	if (fmt == NULL || s->pps_rawlen < sizeof(prov_bpf_rec_t) ||
@@ -89,11 +114,11 @@ static void row_fire_captured(void *arg, const prov_perf_sample_t *s)
 	prov_perf_ctx(&ctx, r->tr_id, &rec);
 	if (!r->tr_fire(&ctx, &rec, fmt))
 		return;
-	cap.kuc_addr = prov_tracefs_int(&fmt->tff_fields[f], rec.pps_raw, 64);
-	cap.kuc_len = prov_bpf_caplen(slen);
-	cap.kuc_data = s->pps_raw + offsetof(prov_bpf_rec_t, pbr_str);
-	ctx.kpc_ucap = &cap;
-	ctx.kpc_nucap = cap.kuc_len > 0 ? 1 : 0;
+	len = prov_bpf_caplen(slen);
+	if (len > 0)
+		cap_as_string(&ctx, prov_tracefs_int(&fmt->tff_fields[f],
+		    rec.pps_raw, 64), s->pps_raw + offsetof(prov_bpf_rec_t,
+		    pbr_str), len);
 	prov_fire(&ctx);
 }
 

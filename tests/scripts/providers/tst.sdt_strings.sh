@@ -1,0 +1,27 @@
+# Strings of tracepoints and captured paths are typed string and print
+# their text (B5, B7): sched_switch's prev_comm/next_comm (char[16]),
+# proc:::exec's path; the pid fields sit where the format file puts them
+# (args[1] prev_pid, args[5] next_pid); copyinstr() of a user pointer
+# from sdt:syscalls::sys_enter_openat reads what the process passed, as
+# from syscall::openat:entry, even though the process has exited by then.
+. ./lib.sh
+need_root
+build sleeps
+types=$($DTRACE -lv -n sdt:sched::sched_switch -n proc:::exec 2>&1)
+n=$(echo "$types" | grep -c 'args\[[04]\]: string')
+[ "$n" -eq 3 ] || fail "want args[0], args[4] of sched_switch and args[0] of exec typed string: $types"
+out=$($DTRACE -q -c "$W/sleeps" -n '
+sdt:sched::sched_switch /args[1] == $target/ { @p[args[0]] = count(); }
+sdt:sched::sched_switch /args[5] == $target/ { @n[args[4]] = count(); }
+sdt:syscalls::sys_enter_openat /pid == $target/ { @o[copyinstr(args[2])] = count(); }
+proc:::exec /pid == $target/ { printf("exec %s|%s\n", args[0], stringof(args[0])); }
+END { printa("prev %s %@d\n", @p); printa("next %s %@d\n", @n);
+    printa("open %s %@d\n", @o); }' 2>&1) || fail "dtrace failed: $out"
+echo "$out" | grep -q 'error' && fail "errors: $out"
+echo "$out" | grep -qx "exec $W/sleeps|$W/sleeps" || fail "exec path: $out"
+p=$(echo "$out" | sed -n 's/^prev sleeps //p')
+[ -n "$p" ] && [ "$p" -ge 30 ] || fail "prev_comm sleeps ${p:-0} times, want >= 30: $out"
+nx=$(echo "$out" | sed -n 's/^next sleeps //p')
+[ -n "$nx" ] && [ "$nx" -ge 30 ] || fail "next_comm sleeps ${nx:-0} times, want >= 30: $out"
+echo "$out" | grep -q '^open /etc/ld.so.cache ' || fail "openat path: $out"
+exit 0
