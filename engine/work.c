@@ -50,7 +50,9 @@ int eng_go(eng_hdl_t *h)
 	c->ec_ntouch = 0;
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
-	c->ec_nextstatus = t + rate(h, DTRACEOPT_STATUSRATE);
+	/* status at once, as libdtrace's first dtrace_sleep: an exit() in
+	 * BEGIN ends the session without waiting a statusrate */
+	c->ec_nextstatus = t;
 	return 0;
 }
 
