@@ -20,18 +20,35 @@ drops() {
 	    awk '{ s += $1 } END { print s + 0 }'
 }
 
-$DTRACE -q -c "$W/flood $N" -n '
-syscall::getcpu:entry /pid == $target/ { @ = count(); }
-END { printa("kept %@d\n", @); }' > "$W/out1" 2> "$W/err1" ||
-    fail "dtrace failed: $(cat "$W/err1")"
-kept=$(sed -n 's/^kept //p' "$W/out1")
-d=$(drops "$W/err1")
-[ "$d" -gt 0 ] || fail "no drops reported with 8 KiB rings (kept $kept)"
-[ $((kept + d)) -eq $N ] || fail "count: kept $kept + drops $d != $N"
+# attempt: one run of each form; 0 if both are exact, else 1 with $why
+attempt() {
+	$DTRACE -q -c "$W/flood $N" -n '
+	syscall::getcpu:entry /pid == $target/ { @ = count(); }
+	END { printa("kept %@d\n", @); }' > "$W/out1" 2> "$W/err1" ||
+	    fail "dtrace failed: $(cat "$W/err1")"
+	kept=$(sed -n 's/^kept //p' "$W/out1")
+	d=$(drops "$W/err1")
+	[ "$d" -gt 0 ] || fail "no drops reported with 8 KiB rings (kept $kept)"
+	if [ $((kept + d)) -ne $N ]; then
+		why="count: kept $kept + drops $d != $N"
+		return 1
+	fi
+	$DTRACE -q -b 64k -c "$W/flood $N" -n '
+	syscall::getcpu:entry /pid == $target/ { printf("x\n"); }' \
+	    > "$W/out2" 2> "$W/err2" || fail "dtrace failed: $(cat "$W/err2")"
+	kept=$(grep -c '^x$' "$W/out2")
+	d=$(drops "$W/err2")
+	if [ $((kept + d)) -ne $N ]; then
+		why="printf: kept $kept + drops $d != $N"
+		return 1
+	fi
+	return 0
+}
 
-$DTRACE -q -b 64k -c "$W/flood $N" -n '
-syscall::getcpu:entry /pid == $target/ { printf("x\n"); }' \
-    > "$W/out2" 2> "$W/err2" || fail "dtrace failed: $(cat "$W/err2")"
-kept=$(grep -c '^x$' "$W/out2")
-d=$(drops "$W/err2")
-[ $((kept + d)) -eq $N ] || fail "printf: kept $kept + drops $d != $N"
+# Another process's getcpu() calls lost in the same rings (a second make
+# check running an older copy of this test) add drops: three attempts.
+for try in 1 2 3; do
+	attempt && exit 0
+	echo "attempt $try: $why" >> "$W/whys"
+done
+fail "$(cat "$W/whys")"
