@@ -11,6 +11,8 @@
  * Invariants: the dtrace provider registers first, so BEGIN, END and
  * ERROR are probes 1, 2 and 3; writers hold ks_reg_lock; a probe's ECB
  * list and enable count change only under ks_fire_lock (ecb.c, state.c).
+ * kp_nstack counts the enabled ECBs whose clause needs call chains, for
+ * ks_probe_wants_stack; it changes with kp_nenabled.
  */
 #include <errno.h>
 #include <stdarg.h>

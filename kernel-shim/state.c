@@ -9,6 +9,8 @@
  * allocates and the state's footprint is bounded by
  *   ncpus * (bufsize * (switch ? 2 : 1) + aggsize + nspec * specsize)
  *   + dynvarsize + scratch + staging for the largest ECB.
+ * Open states are on one list (fire lock) so ks_provider_drops can charge
+ * a provider's lost events to every active one.
  */
 #include <errno.h>
 #include <stdarg.h>
