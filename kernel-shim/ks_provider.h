@@ -108,6 +108,12 @@ typedef struct ks_probe_ctx {
 	 * kuc_addr is not used. */
 	const ks_ucapture_t *kpc_kmem;
 	uint32_t kpc_nkmem;
+	/* The process's initial arguments, for curpsinfo->pr_psargs (argv
+	 * joined by spaces, NUL-terminated, at most 80 bytes with the NUL)
+	 * and pr_argc, as captured at its exec (or read from /proc when the
+	 * process was first seen); NULL and 0 if unknown. */
+	const char *kpc_psargs;
+	uint32_t kpc_argc;
 } ks_probe_ctx_t;
 
 /*

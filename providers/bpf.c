@@ -169,6 +169,39 @@ static int build_capture(struct bpf_insn *p, uint64_t tag, int map,
 	return n;
 }
 
+/* The argv program: {tag, comm, argv[PTRS], strings} (prov_bpf_argv). */
+static int build_argv(struct bpf_insn *p, uint64_t tag, int map,
+    int argvoff)
+{
+	int size = 24 + 8 * PROV_ARGV_PTRS + PROV_ARGV_STRS * PROV_ARGV_LEN;
+	int16_t top = (int16_t)-size, ptrs = (int16_t)(top + 24);
+	int16_t strs = (int16_t)(ptrs + 8 * PROV_ARGV_PTRS);
+	int n = 0;
+
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	n += emit_tag(p + n, tag, top);
+	n += emit_comm(p + n, (int16_t)(top + 8));
+	p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)argvoff, 0);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, ptrs);
+	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0,
+	    8 * PROV_ARGV_PTRS);
+	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_user);
+	for (int i = 0; i < PROV_ARGV_STRS; i++) {
+		p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 10,
+		    (int16_t)(ptrs + 8 * i), 0);
+		p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+		p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0,
+		    strs + i * PROV_ARGV_LEN);
+		p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0,
+		    PROV_ARGV_LEN);
+		p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
+		    BPF_FUNC_probe_read_user_str);
+	}
+	n += emit_output(p + n, map, top, size);
+	return n;
+}
+
 /* Drain thread: hand a program's record to its slot. */
 static void out_sample(void *arg, const prov_perf_sample_t *s)
 {
@@ -299,7 +332,9 @@ static int attach(int tpid, int capture, int recsize, int stroff,
 	outmap = outmaps[chain];
 	if ((s = slot_new()) < 0)
 		return -1;
-	if (capture)
+	if (capture == 2)
+		n = build_argv(prog, (uint64_t)s, outmap, stroff);
+	else if (capture)
 		n = build_capture(prog, (uint64_t)s, outmap, stroff, recsize);
 	else
 		n = build_copy(prog, (uint64_t)s, outmap, recsize);
@@ -333,6 +368,13 @@ int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
 	if (stroff < 8 || stroff + 8 > recsize || recsize > 64)
 		return -1;
 	return attach(tpid, 1, recsize, stroff, chain, cb, arg);
+}
+
+int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
+{
+	if (argvoff < 8 || argvoff > 64)
+		return -1;
+	return attach(tpid, 2, 0, argvoff, 0, cb, arg);
 }
 
 void prov_bpf_release(int att)

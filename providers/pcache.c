@@ -60,6 +60,34 @@ static void read_status(prov_pinfo_t *p, int32_t tid, int32_t pid)
 	}
 }
 
+/* psargs and argc from /proc/PID/cmdline (NUL-separated arguments). */
+static void read_cmdline(prov_pinfo_t *p, int32_t pid)
+{
+	char path[64], buf[sizeof(p->ppi_psargs)];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	p->ppi_argc = 0;
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\0')
+			continue;
+		p->ppi_argc++;
+		buf[i] = i + 1 < n ? ' ' : '\0';
+	}
+	if (buf[n - 1] != '\0')	/* cut: this one counts too */
+		p->ppi_argc++;
+	buf[n] = '\0';
+	memcpy(p->ppi_psargs, buf, (size_t)n + 1);
+}
+
 const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid)
 {
 	prov_pinfo_t *p;
@@ -76,6 +104,7 @@ const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid)
 	p->ppi_tid = tid;
 	p->ppi_pid = pid;
 	read_status(p, tid, pid);
+	read_cmdline(p, p->ppi_pid > 0 ? p->ppi_pid : tid);
 	if (p->ppi_comm[0] == '\0' && pid > 0 && pid != tid) {
 		const prov_pinfo_t *lead = &cache[(uint32_t)pid % SLOTS];
 
@@ -96,6 +125,20 @@ void prov_pcache_comm(int32_t tid, int32_t pid, const char *comm)
 	}
 	if (strncmp(p->ppi_comm, comm, sizeof(p->ppi_comm) - 1) != 0)
 		snprintf(p->ppi_comm, sizeof(p->ppi_comm), "%s", comm);
+}
+
+void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
+    uint32_t argc)
+{
+	prov_pinfo_t *p = &cache[(uint32_t)tid % SLOTS];
+
+	if (p->ppi_tid != tid) {
+		prov_pcache_get(tid, pid);
+		if (p->ppi_tid != tid)
+			return;
+	}
+	snprintf(p->ppi_psargs, sizeof(p->ppi_psargs), "%s", psargs);
+	p->ppi_argc = argc;
 }
 
 void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)

@@ -778,6 +778,8 @@ void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 		ctx->kpc_uid = pi->ppi_uid;
 		ctx->kpc_gid = pi->ppi_gid;
 		memcpy(ctx->kpc_execname, pi->ppi_comm, sizeof(pi->ppi_comm));
+		ctx->kpc_psargs = pi->ppi_psargs;
+		ctx->kpc_argc = pi->ppi_argc;
 	}
 	if (s->pps_nchain > 0)
 		split_chain(ctx, s);

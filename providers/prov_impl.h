@@ -174,6 +174,14 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
+/* Deliver each hit of execve's tracepoint tpid (argv pointer at argvoff in
+ * its record) with RAW data: u64 argv[PROV_ARGV_PTRS] (0 past the end),
+ * then the first PROV_ARGV_STRS of those strings, PROV_ARGV_LEN bytes
+ * each (NUL-terminated, cut).  Attachment or -1. */
+#define PROV_ARGV_PTRS 16
+#define PROV_ARGV_STRS 6
+#define PROV_ARGV_LEN 48
+int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg);
 /* Bytes of a capture's pbr_str to offer copyinstr (kuc_len) for its
  * pbr_len: the string with its NUL when it fit, else the 255 bytes before
  * the NUL the kernel put in (the rest is read live); 0 if it failed. */
@@ -237,6 +245,8 @@ typedef struct prov_pinfo {
 	int32_t ppi_tid, ppi_pid, ppi_ppid;
 	uint32_t ppi_uid, ppi_gid;
 	char ppi_comm[16];
+	char ppi_psargs[80];		/* argv joined by spaces */
+	uint32_t ppi_argc;
 } prov_pinfo_t;
 
 /* Info for thread tid (pid hint may be 0), from /proc cached per tid. */
@@ -245,6 +255,16 @@ const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid);
 void prov_pcache_comm(int32_t tid, int32_t pid, const char *comm);
 /* Thread tid of process pid was created by ptid of ppid: inherit. */
 void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid);
+/* The thread exec'd with these arguments (psargs NUL-terminated). */
+void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
+    uint32_t argc);
+/* Capture the arguments of every execve from now on (psargs.c); called
+ * when a proc probe is enabled, without provider locks held.
+ * Idempotent. */
+void prov_psargs_on(void);
+/* Join an argv record (see prov_bpf_argv) into out; returns argc. */
+uint32_t prov_psargs_join(const uint8_t *raw, uint32_t rawlen, char *out,
+    size_t outlen);
 /* The thread is gone: forget it. */
 void prov_pcache_forget(int32_t tid);
 

@@ -164,6 +164,7 @@ static int rows_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	tptable_t *t = parg;
 
+	prov_psargs_on();
 	for (int i = 0; i < t->tt_nrows; i++) {
 		prov_tprow_t *r = &t->tt_rows[i];
 
@@ -256,6 +257,8 @@ void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm)
 	ctx->kpc_ppid = pi->ppi_ppid;
 	ctx->kpc_uid = pi->ppi_uid;
 	ctx->kpc_gid = pi->ppi_gid;
+	ctx->kpc_psargs = pi->ppi_psargs;
+	ctx->kpc_argc = pi->ppi_argc;
 	ctx->kpc_nkstack = ctx->kpc_nustack = 0;
 	snprintf(ctx->kpc_execname, sizeof(ctx->kpc_execname), "%s",
 	    comm != NULL ? comm : pi->ppi_comm);

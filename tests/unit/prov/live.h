@@ -28,6 +28,8 @@ typedef struct live_rec {
 	uint64_t lr_ustack0;
 	char lr_exec[16];
 	char lr_str[64];		/* first captured string */
+	char lr_psargs[80];		/* kpc_psargs */
+	uint32_t lr_argc;
 } live_rec_t;
 
 static live_rec_t *live_recs;
@@ -53,6 +55,10 @@ static void live_hook(const ks_probe_ctx_t *c)
 		memcpy(r->lr_args, c->kpc_args, sizeof(r->lr_args));
 		r->lr_ustack0 = c->kpc_nustack ? c->kpc_ustack[0] : 0;
 		memcpy(r->lr_exec, c->kpc_execname, 16);
+		if (c->kpc_psargs != NULL)
+			snprintf(r->lr_psargs, sizeof(r->lr_psargs), "%s",
+			    c->kpc_psargs);
+		r->lr_argc = c->kpc_argc;
 		if (c->kpc_nucap > 0)
 			snprintf(r->lr_str, sizeof(r->lr_str), "%.*s",
 			    (int)c->kpc_ucap[0].kuc_len,
