@@ -89,6 +89,7 @@ static int nrings;			/* 2 * ncpu: events, then tasks */
 static unsigned ring_kb;
 static int epfd = -1, stopfd = -1, flushfd = -1;
 static uint64_t passes;			/* drain passes completed */
+static uint64_t drained;		/* start of the last pass (ns) */
 static pthread_t drainer;
 static int draining;
 static uint64_t wall_off;		/* realtime - monotonic, per pass */
@@ -698,11 +699,19 @@ static void *drain_main(void *arg)
 			if (evs[i].data.u32 == UINT32_MAX - 1)
 				(void)!read(flushfd, &v, sizeof(v));
 		}
-		wall_off = ks_getwalltime() - ks_gethrtime();
+		uint64_t t0 = ks_gethrtime();
+
+		wall_off = ks_getwalltime() - t0;
 		drain_pass(tmp);
 		bury();
+		__atomic_store_n(&drained, t0, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&passes, 1, __ATOMIC_RELEASE);
 	}
+}
+
+uint64_t prov_perf_drained(void)
+{
+	return __atomic_load_n(&drained, __ATOMIC_ACQUIRE);
 }
 
 void prov_perf_flush(void)

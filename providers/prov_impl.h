@@ -24,6 +24,9 @@ int prov_proc_register(void);
 int prov_sched_register(void);
 int prov_sdt_register(void);
 void prov_profile_shutdown(void);
+/* Fire the profile-N firings idle CPUs missed before upto (ns, monotonic);
+ * call once every sample taken before upto has been drained. */
+void prov_profile_flush(uint64_t upto);
 
 /* Is this process allowed to use perf tracepoints (root/CAP_PERFMON)? */
 int prov_is_privileged(void);
@@ -139,6 +142,9 @@ prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
 void prov_perf_shutdown(void);
 /* Wait for a drain pass that began after the call (at most 0.5 s). */
 void prov_perf_flush(void);
+/* Monotonic time (ns) before which every sample has been drained and
+ * fired: the start of the last complete drain pass (0 before the first). */
+uint64_t prov_perf_drained(void);
 int prov_perf_ncpus(void);
 /* Does the probe want stacks (the shim's hint if it offers one)? */
 int prov_perf_wants_stack(dtrace_id_t id);

@@ -11,7 +11,8 @@
  * the load.  So on the perf route the drain thread notes each CPU's last
  * firing (pp_last), and a filler thread fires what an idle CPU missed:
  * whenever a CPU's last firing is more than 1.5 periods older than the
- * horizon (FILL_LAG_NS ago: samples older than that have been drained),
+ * horizon (FILL_LAG_NS before the start of the last drain pass: samples
+ * older than that have been drained),
  * it fires at last + period as the idle thread (pid 0, execname "sched",
  * arg0 = arg1 = 0) and moves last on.
  *
@@ -34,7 +35,7 @@
 #define MIN_PERIOD_NS 200000ull		/* 200us, as illumos profile */
 #define MAX_FIRE 64			/* firings per queue pass */
 #define FILL_NS 10000000ull		/* filler thread period */
-#define FILL_LAG_NS 60000000ull		/* drain latency allowed for */
+#define FILL_LAG_NS 2000000ull		/* margin behind a drain pass */
 #define MAX_FILLP 16			/* perf profile probes filled */
 
 typedef struct pprobe {
@@ -342,7 +343,7 @@ static int fill_due(uint64_t horizon, fillev_t *out, int max)
 static void fill_fire(const fillev_t *ev, int n);
 
 /* Drain thread: a sample at t on cpu.  Fire what the CPU missed since its
- * last firing (the filler stops FILL_LAG_NS short of now), then note t. */
+ * last firing (the filler stays behind the drain thread), then note t. */
 static void fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t)
 {
 	fillev_t ev[FILL_MAX];
@@ -388,8 +389,11 @@ static void *fill_main(void *arg)
 	(void)arg;
 	pthread_mutex_lock(&filllk);
 	while (!fill_stop) {
-		uint64_t now = ks_gethrtime();
-		int n = fill_due(now - FILL_LAG_NS, ev, FILL_MAX);
+		uint64_t h = prov_perf_drained();
+		int n;
+
+		h = h > FILL_LAG_NS ? h - FILL_LAG_NS : 0;
+		n = fill_due(h, ev, FILL_MAX);
 		struct timespec ts;
 
 		if (n > 0) {
@@ -444,6 +448,19 @@ static void fill_remove(pprobe_t *pp)
 		if (fillp[i] == pp)
 			fillp[i] = NULL;
 	pthread_mutex_unlock(&filllk);
+}
+
+void prov_profile_flush(uint64_t upto)
+{
+	fillev_t ev[FILL_MAX];
+	int n;
+
+	do {
+		pthread_mutex_lock(&filllk);
+		n = fill_due(upto, ev, FILL_MAX);
+		pthread_mutex_unlock(&filllk);
+		fill_fire(ev, n);
+	} while (n == FILL_MAX);
 }
 
 static void fill_shutdown(void)

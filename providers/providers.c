@@ -164,7 +164,10 @@ const char *prov_route(void)
 
 void prov_flush(void)
 {
+	uint64_t now = ks_gethrtime();
+
 	prov_perf_flush();
+	prov_profile_flush(now);	/* idle CPUs' profile-N up to now */
 	prov_ptrace_flush();
 }
 
