@@ -2,6 +2,8 @@
  * keys.c - the keymap: key codes (enum tui_key, Unicode for text) to
  * commands for the panes, and the table the help overlay prints.  One
  * table serves both, so the help can never disagree with the keys.
+ * The help lines come first that one must find in a hurry (help, stop,
+ * quit); the whole table fits the help overlay of an 80x24 screen.
  */
 #include <stddef.h>
 #include "tui.h"
@@ -14,6 +16,9 @@ static const struct binding {
 } keymap[] = {
 	{ TUI_KEY_F1, TUI_C_HELP, "F1 ?", "this help" },
 	{ '?', TUI_C_HELP, NULL, NULL },
+	{ TUI_CTRL('c'), TUI_C_STOP, "Ctrl-C", "stop tracing (stay in dtui)" },
+	{ 'q', TUI_C_QUIT, "q F10", "quit (asks while tracing)" },
+	{ TUI_KEY_F10, TUI_C_QUIT, NULL, NULL },
 	{ TUI_KEY_TAB, TUI_C_NEXT_PANE, "Tab S-Tab", "next / previous pane" },
 	{ TUI_KEY_BTAB, TUI_C_PREV_PANE, NULL, NULL },
 	{ '1', TUI_C_NONE, "1 .. 5", "show that pane (see the tabs)" },
@@ -36,15 +41,12 @@ static const struct binding {
 	{ 'n', TUI_C_SEARCH_NEXT, NULL, NULL },
 	{ 'f', TUI_C_FOLLOW, "f", "output: follow new lines" },
 	{ ' ', TUI_C_PAUSE, "Space", "pause / resume the display" },
-	{ 's', TUI_C_SORT, "s", "aggregations: sort printa/key/value" },
-	{ 'c', TUI_C_CUMUL, "c", "aggregations: cumulative/interval" },
-	{ 'z', TUI_C_ZOOM, "z", "zoom the selected aggregation" },
+	{ 's', TUI_C_SORT, "s c z", "aggs: sort / cumulative-interval / zoom" },
+	{ 'c', TUI_C_CUMUL, NULL, NULL },
+	{ 'z', TUI_C_ZOOM, NULL, NULL },
 	{ 'C', TUI_C_CLEAR, "C T", "clear / keep top 10 of selected agg." },
 	{ 'T', TUI_C_TRUNC, NULL, NULL },
 	{ 'H', TUI_C_HEAT, "H", "heatmap of the selected histogram" },
-	{ TUI_CTRL('c'), TUI_C_STOP, "Ctrl-C", "stop tracing (stay in dtui)" },
-	{ 'q', TUI_C_QUIT, "q F10", "quit (asks while tracing)" },
-	{ TUI_KEY_F10, TUI_C_QUIT, NULL, NULL },
 	{ TUI_KEY_ESC, TUI_C_ESC, NULL, NULL },
 	{ TUI_KEY_BS, TUI_C_BACKSPACE, NULL, NULL },
 	{ 8, TUI_C_BACKSPACE, NULL, NULL },

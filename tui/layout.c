@@ -113,10 +113,10 @@ static void draw_status(const tui_layout_t *l, tui_surface_t *s,
 	tui_surface_clip(s, 0, 0, l->tl_cols, 1);
 	tui_surface_clear(s, TUI_R_STATUS);
 	tui_surface_printf(s, 0, 0, TUI_R_STATUS,
-	    " dtui %-7s probes %u  ev/s %.0f  drops %llu  errors %llu  "
-	    "as %s%s", state_name(m->tm_state), m->tm_nenabled, m->tm_eventps,
-	    (unsigned long long)m->tm_drops, (unsigned long long)m->tm_errors,
-	    m->tm_route ? m->tm_route : "?", l->tl_paused ? "  PAUSED" : "");
+	    " dtui %-7s%s probes %u  ev/s %.0f  drops %llu  errors %llu  "
+	    "as %s", state_name(m->tm_state), l->tl_paused ? " PAUSED" : "",
+	    m->tm_nenabled, m->tm_eventps, (unsigned long long)m->tm_drops,
+	    (unsigned long long)m->tm_errors, m->tm_route ? m->tm_route : "?");
 }
 
 static void draw_tabs(const tui_layout_t *l, tui_surface_t *s)

@@ -281,6 +281,7 @@ tui_agg_t *tui_model_agg_get(tui_model_t *m, const char *name, int func)
 		for (int i = 0; i < a->tag_nents; i++)
 			a->tag_ents[i].ta_seen = 0;
 		a->tag_seen = 1;
+		a->tag_nput = 0;
 	}
 	a->tag_func = func;
 	return a;
@@ -414,27 +415,44 @@ int tui_model_agg_put(tui_agg_t *a, const char *key, int64_t value,
 		*sl = a->tag_nents;
 	}
 	e->ta_value = value;
-	e->ta_seen = 1;
+	e->ta_seen = ++a->tag_nput;
 	if (nbuckets > 0 && set_buckets(e, nbuckets, buckets, labels) != 0)
 		return -1;
 	return 0;
 }
 
-/* Ends a snapshot: entries not seen again are dropped. */
+static int by_seen(const void *x, const void *y)
+{
+	const tui_aggent_t *a = x, *b = y;
+
+	return (a->ta_seen > b->ta_seen) - (a->ta_seen < b->ta_seen);
+}
+
+/*
+ * Ends a snapshot: entries not seen again are dropped, and the others
+ * take the order of the snapshot (the engine walks in printa order), so
+ * "printa order" in the pane is the order of the latest snapshot, not
+ * the order keys first appeared in.
+ */
 void tui_model_agg_end(tui_model_t *m)
 {
 	for (int i = 0; i < m->tm_naggs; i++) {
 		tui_agg_t *a = &m->tm_aggs[i];
-		int k = 0;
+		int k = 0, sorted = 1;
 
 		for (int j = 0; j < a->tag_nents; j++) {
 			if (!a->tag_ents[j].ta_seen) {
 				ent_free(&a->tag_ents[j]);
 				continue;
 			}
+			if (k > 0 && a->tag_ents[j].ta_seen <
+			    a->tag_ents[k - 1].ta_seen)
+				sorted = 0;
 			a->tag_ents[k++] = a->tag_ents[j];
 		}
-		if (k != a->tag_nents) {
+		if (!sorted)
+			qsort(a->tag_ents, k, sizeof(*a->tag_ents), by_seen);
+		if (k != a->tag_nents || !sorted) {
 			a->tag_nents = k;
 			if (rehash(a, k) != 0) {
 				free(a->tag_hash);	/* rebuilt by next put */

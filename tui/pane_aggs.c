@@ -114,8 +114,8 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 		if (e->ta_key[0] != '\0')
 			tui_surface_printf(s, 2, y++, TUI_R_KEY, "%s",
 			    e->ta_key);
-		if (y + hist_rows(e, p->tp_mode) <= 0) {
-			y += hist_rows(e, p->tp_mode);
+		if (y + hist_rows(e, p->tp_mode) <= 0) {	/* above the top */
+			y += hist_rows(e, p->tp_mode) + 1;
 			continue;
 		}
 		y += tui_hist_draw(s, y, s->ts_h - y, e, p->tp_mode);
@@ -125,9 +125,44 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 	return y - y0;
 }
 
+/* Rows aggregation a takes when drawn (draw_agg and the gap after it). */
+static int agg_rows(const tui_pane_t *p, const tui_agg_t *a)
+{
+	int n = 2;
+
+	if (!tui_is_hist(a->tag_func))
+		return n + a->tag_nents;
+	for (int k = 0; k < a->tag_nents; k++)
+		n += (a->tag_ents[k].ta_key[0] != '\0') +
+		    hist_rows(&a->tag_ents[k], p->tp_mode) + 1;
+	return n;
+}
+
+/* After Left/Right: scroll so the selected aggregation's title is the
+ * top row, unless it is already in view. */
+static void show_sel(tui_pane_t *p, const tui_model_t *m, int h)
+{
+	int y = 0;
+
+	p->tp_showsel = 0;
+	if (p->tp_zoom)
+		return;
+	for (int i = 0; i < p->tp_sel && i < m->tm_naggs; i++)
+		y += agg_rows(p, &m->tm_aggs[i]);
+	if (y < p->tp_top || y >= p->tp_top + h - 1)
+		p->tp_top = y;
+}
+
 static void aggs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 {
-	int y = -p->tp_top;
+	int y;
+
+	if (p->tp_showsel && m->tm_naggs > 0) {
+		if (p->tp_sel >= m->tm_naggs)
+			p->tp_sel = m->tm_naggs - 1;
+		show_sel(p, m, s->ts_h);
+	}
+	y = -p->tp_top;
 
 	if (m->tm_naggs == 0) {
 		tui_surface_puts(s, 0, 0, TUI_R_DIM, "(no aggregations yet)");
@@ -176,11 +211,15 @@ static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
 	case TUI_C_PGUP: p->tp_top -= h; break;
 	case TUI_C_PGDN: p->tp_top += h; break;
 	case TUI_C_HOME: p->tp_top = 0; break;
-	case TUI_C_LEFT: p->tp_sel--; p->tp_top = 0; break;
-	case TUI_C_RIGHT: p->tp_sel++; p->tp_top = 0; break;
+	case TUI_C_LEFT: p->tp_sel--; p->tp_showsel = 1; break;
+	case TUI_C_RIGHT: p->tp_sel++; p->tp_showsel = 1; break;
 	case TUI_C_SORT: p->tp_sort = (p->tp_sort + 1) % 3; break;
 	case TUI_C_CUMUL: p->tp_mode = !p->tp_mode; break;
-	case TUI_C_ZOOM: p->tp_zoom = !p->tp_zoom; p->tp_top = 0; break;
+	case TUI_C_ZOOM:
+		p->tp_zoom = !p->tp_zoom;
+		p->tp_top = 0;
+		p->tp_showsel = !p->tp_zoom;
+		break;
 	case TUI_C_CLEAR: return agg_action(p, m, "clear");
 	case TUI_C_TRUNC: return agg_action(p, m, "trunc");
 	case TUI_C_HEAT:

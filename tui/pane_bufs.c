@@ -19,19 +19,20 @@ static const char *policy(int p)
 	}
 }
 
-/* Short numbers: 1234567 -> "1.2M". */
+/* Numbers in at most 5 columns: 99999, 136K, 1.2M, 12.3G. */
 static void human(double v, char *buf, size_t len)
 {
 	const char *u = " KMGT";
 
+	if (v < 100000) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
 	while (v >= 1000 && u[1] != '\0') {
 		v /= 1000;
 		u++;
 	}
-	if (*u == ' ')
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.1f%c", v, *u);
+	snprintf(buf, len, v >= 99.95 ? "%.0f%c" : "%.1f%c", v, *u);
 }
 
 static void cpu_row(tui_surface_t *s, int y, const tui_cpu_t *c)
@@ -51,9 +52,13 @@ static void cpu_row(tui_surface_t *s, int y, const tui_cpu_t *c)
 	x += 10;
 	x += tui_surface_printf(s, x, y, TUI_R_NORMAL, "%4d%% %6s %6s ",
 	    pct > 100 ? 100 : pct, r, b);
-	for (int k = 0; k < TUI_NDROPK; k++)
+	for (int k = 0; k < TUI_NDROPK; k++) {	/* 5 columns: 99999, 1.2M */
+		char d[16];
+
+		human((double)c->tcp_drops[k], d, sizeof(d));
 		x += tui_surface_printf(s, x, y, c->tcp_drops[k] ? TUI_R_DROP :
-		    TUI_R_DIM, "%5llu", (unsigned long long)c->tcp_drops[k]);
+		    TUI_R_DIM, "%5s", d);
+	}
 	x++;
 	for (int i = 0; i < TUI_SPARK_N; i++)
 		if (c->tcp_hist[i] > max)

@@ -379,6 +379,7 @@ int tui_session_stop(tui_session_t *s)
 	eng_work(s->ts_h, NULL);
 	snapshot(s);
 	s->ts_m->tm_state = TUI_STOPPED;
+	s->ts_m->tm_eventps = 0;	/* no more events: not the last rate */
 	tui_model_message(s->ts_m, 0, "tracing stopped");
 	return 0;
 }

@@ -118,7 +118,8 @@ typedef struct tui_aggent {
 	int64_t *ta_buckets;	/* current counts */
 	int64_t *ta_pbuckets;	/* counts at the previous snapshot */
 	char **ta_labels;	/* dtrace's bucket labels */
-	int ta_seen;		/* present in the current snapshot */
+	int ta_seen;		/* its place in the current snapshot + 1;
+				 * 0: not in it */
 } tui_aggent_t;
 
 typedef struct tui_agg {
@@ -127,6 +128,7 @@ typedef struct tui_agg {
 	int tag_nents, tag_cap;
 	tui_aggent_t *tag_ents;
 	int tag_seen;		/* marked by the current snapshot */
+	int tag_nput;		/* entries put in the current snapshot */
 	int *tag_hash;		/* key hash -> entry index + 1, open addressing */
 	int tag_hashcap;	/* power of two, > 2 * tag_nents */
 } tui_agg_t;
@@ -341,6 +343,7 @@ typedef struct tui_pane {
 	int tp_mode;		/* pane-specific toggles */
 	int tp_sort;		/* aggregations: 0 printa, 1 key, 2 value */
 	int tp_zoom;		/* aggregations: zoomed aggregation + 1 */
+	int tp_showsel;		/* aggregations: scroll tp_sel into view */
 	char tp_search[128];	/* search text */
 	int tp_searching;	/* typing into tp_search */
 	char tp_insert[512];	/* text for TUI_INSERT */

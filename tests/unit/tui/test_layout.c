@@ -196,6 +196,16 @@ static void test_aggs_pane_histogram_and_zoom(void **st)
 	keys(f, "z");
 }
 
+/* Screen cells of a UTF-8 row: bytes that do not continue a character. */
+static size_t cells(const char *r)
+{
+	size_t n = 0;
+
+	for (; *r != '\0'; r++)
+		n += ((unsigned char)*r & 0xc0) != 0x80;
+	return n;
+}
+
 static void test_bufs_pane_row_and_relief_hint(void **st)
 {
 	fx_t *f = *st;
@@ -216,10 +226,20 @@ static void test_bufs_pane_row_and_relief_hint(void **st)
 	y = find(f, "  1 switch");
 	assert_true(y > 0);
 	assert_non_null(strstr(row(f, y), "50%"));
-	assert_non_null(strstr(row(f, y), "2.0K"));
+	assert_non_null(strstr(row(f, y), "2000"));
 	assert_non_null(strstr(row(f, y), "    7"));
 	assert_true(find(f, "7 principal buffer drops: raise bufsize") > 0);
 	assert_true(find(f, "last: dtrace: error on enabled probe ID 3") > 0);
+	/* a flood: six-digit drop counts keep to their 5 columns, so the
+	 * error column stays under its heading */
+	c.tcp_records = 4000;
+	c.tcp_drops[TUI_DROP_BUF] = 135531;
+	c.tcp_drops[TUI_DROP_AGG] = 16511;
+	tui_model_cpu_tick(f->m, 1, &c, 1.0);
+	draw(f);
+	y = find(f, "  1 switch");
+	assert_non_null(strstr(row(f, y), " 136K16511    0    0 "));
+	assert_int_equal(cells(row(f, y)), cells(row(f, 2)));
 }
 
 static void test_probes_pane_filter_and_insert(void **st)
@@ -267,6 +287,11 @@ static void test_quit_confirms_while_tracing_and_help(void **st)
 	keys(f, "?");
 	draw(f);
 	assert_true(find(f, "dtui keys") > 0);
+	/* all of it fits 80x24: the quit key and the prompt commands too */
+	assert_true(find(f, "q F10") > 0);
+	assert_true(find(f, "Ctrl-C") > 0);
+	assert_true(find(f, "H             heatmap") > 0);
+	assert_true(find(f, ":save output|aggs FILE") > 0);
 	keys(f, "x");
 	draw(f);
 	assert_int_equal(find(f, "dtui keys"), -1);
@@ -351,6 +376,39 @@ static void test_aggs_pane_click_selects_aggregation(void **st)
 	    ":trunc @lat 10");
 }
 
+/* Right moves the selection to an aggregation below the screen: the pane
+ * scrolls so its title shows; Left back up scrolls back. */
+static void test_aggs_pane_right_scrolls_selection_into_view(void **st)
+{
+	fx_t *f = *st;
+	char key[16];
+	tui_agg_t *a;
+
+	tui_model_agg_begin(f->m);
+	a = tui_model_agg_get(f->m, "many", DTRACEAGG_COUNT);
+	for (int i = 0; i < 40; i++) {
+		snprintf(key, sizeof(key), "k%02d", i);
+		tui_model_agg_put(a, key, i, 0, NULL, NULL);
+	}
+	a = tui_model_agg_get(f->m, "below", DTRACEAGG_SUM);
+	tui_model_agg_put(a, "x", 1, 0, NULL, NULL);
+	tui_model_agg_end(f->m);
+	f->l->tl_focus = TUI_P_AGGS;
+	f->l->tl_panes[TUI_P_AGGS]->tp_sel = f->m->tm_naggs - 2;  /* @many */
+	f->l->tl_panes[TUI_P_AGGS]->tp_showsel = 1;
+	draw(f);
+	assert_true(find(f, ">@many  count") > 0);
+	assert_int_equal(find(f, "@below"), -1);
+	tui_layout_key(f->l, TUI_KEY_RIGHT, 0, 0, f->m);
+	draw(f);
+	assert_true(find(f, ">@below  sum") > 0);
+	tui_layout_key(f->l, TUI_KEY_LEFT, 0, 0, f->m);
+	draw(f);
+	assert_true(find(f, ">@many  count") > 0);
+	f->l->tl_panes[TUI_P_AGGS]->tp_sel = 0;		/* as found */
+	f->l->tl_panes[TUI_P_AGGS]->tp_top = 0;
+}
+
 static void test_layout_wide_screen_shows_output_beside_pane(void **st)
 {
 	fx_t *f = *st;
@@ -390,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_heat_pane_draws_newest_on_right),
 		cmocka_unit_test(test_heat_pane_left_right_cycles_keys),
 		cmocka_unit_test(test_aggs_pane_click_selects_aggregation),
+		cmocka_unit_test(test_aggs_pane_right_scrolls_selection_into_view),
 		cmocka_unit_test(test_layout_wide_screen_shows_output_beside_pane),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

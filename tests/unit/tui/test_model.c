@@ -125,6 +125,43 @@ static void test_tui_model_agg_many_keys_found_again(void **st)
 	tui_model_free(m);
 }
 
+/* printa order is the order of the latest snapshot: when counts change
+ * the order, the table follows it, with the key index still right. */
+static void test_tui_model_agg_order_follows_latest_snapshot(void **st)
+{
+	tui_model_t *m = tui_model_new(10);
+	const char *first[] = { "bash", "sshd", "cron" };
+	const char *second[] = { "cron", "make", "bash", "sshd" };
+	tui_agg_t *a;
+
+	tui_model_agg_begin(m);
+	a = tui_model_agg_get(m, "c", DTRACEAGG_COUNT);
+	for (int i = 0; i < 3; i++)
+		tui_model_agg_put(a, first[i], i + 1, 0, NULL, NULL);
+	tui_model_agg_end(m);
+	tui_model_agg_begin(m);
+	a = tui_model_agg_get(m, "c", DTRACEAGG_COUNT);
+	for (int i = 0; i < 4; i++)
+		tui_model_agg_put(a, second[i], 10 + i, 0, NULL, NULL);
+	tui_model_agg_end(m);
+	assert_int_equal(a->tag_nents, 4);
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(a->tag_ents[i].ta_key, second[i]);
+	assert_int_equal(a->tag_ents[0].ta_prev, 3);	/* cron was 3 */
+	assert_int_equal(a->tag_ents[1].ta_prev, 0);	/* make is new */
+	/* the index was rebuilt: a third snapshot finds every key again */
+	tui_model_agg_begin(m);
+	a = tui_model_agg_get(m, "c", DTRACEAGG_COUNT);
+	for (int i = 3; i >= 0; i--)
+		tui_model_agg_put(a, second[i], 20, 0, NULL, NULL);
+	tui_model_agg_end(m);
+	assert_int_equal(a->tag_nents, 4);
+	assert_string_equal(a->tag_ents[0].ta_key, "sshd");
+	assert_int_equal(a->tag_ents[0].ta_prev, 13);
+	assert_int_equal(a->tag_ents[3].ta_prev, 10);
+	tui_model_free(m);
+}
+
 static void test_tui_model_enablings_number_and_remove(void **st)
 {
 	tui_model_t *m = tui_model_new(10);
@@ -178,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_tui_model_cpu_tick_rates_and_drop_history),
 		cmocka_unit_test(test_tui_model_agg_keeps_previous_and_drops_vanished),
 		cmocka_unit_test(test_tui_model_agg_many_keys_found_again),
+		cmocka_unit_test(test_tui_model_agg_order_follows_latest_snapshot),
 		cmocka_unit_test(test_tui_model_enablings_number_and_remove),
 		cmocka_unit_test(test_tui_heat_columns_are_per_interval),
 	};
