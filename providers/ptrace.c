@@ -491,6 +491,13 @@ static void fire_msg(const ptmsg_t *m)
 		ctx.kpc_ucap = &cap;
 		ctx.kpc_nucap = 1;
 	}
+	if (m->pm_kind == PM_EXEC_SUCCESS && m->pm_slen > 0) {
+		/* args[0] is a string: the path, read in place */
+		cap.kuc_addr = (uint64_t)(uintptr_t)m->pm_str;
+		ctx.kpc_args[0] = cap.kuc_addr;
+		ctx.kpc_kmem = &cap;
+		ctx.kpc_nkmem = 1;
+	}
 	prov_fire(&ctx);
 }
 
@@ -626,10 +633,32 @@ static const ks_provider_ops_t sys_ops = {
 	.kpo_disable = sys_disable,
 };
 
+/* Argument types, as the perf route's proc provider has them. */
+static void proc_getargdesc(void *parg, dtrace_id_t id, void *arg,
+    dtrace_argdesc_t *desc)
+{
+	static const char *const types[PM_NKINDS][2] = {
+		[PM_CREATE] = { "pid_t" }, [PM_LWP_CREATE] = { "pid_t" },
+		[PM_EXEC_SUCCESS] = { "string" }, [PM_EXIT] = { "int", "int" },
+		[PM_LWP_EXIT] = { "pid_t" },
+	};
+	uintptr_t k = (uintptr_t)arg;
+
+	if (k >= PM_NKINDS || desc->dtargd_ndx < 0 || desc->dtargd_ndx > 1 ||
+	    types[k][desc->dtargd_ndx] == NULL) {
+		desc->dtargd_ndx = DTRACE_ARGNONE;
+		return;
+	}
+	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native), "%s",
+	    types[k][desc->dtargd_ndx]);
+	desc->dtargd_mapping = desc->dtargd_ndx;
+}
+
 static const ks_provider_ops_t proc_ops = {
 	.kpo_provide = proc_provide,
 	.kpo_enable = proc_enable,
 	.kpo_disable = proc_disable,
+	.kpo_getargdesc = proc_getargdesc,
 };
 
 /* sched and sdt cannot work here: they are not listed, but a description

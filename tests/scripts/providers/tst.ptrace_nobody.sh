@@ -25,3 +25,9 @@ out=$(cd / && asnobody $DTRACE -q -n 'sched:::on-cpu { exit(0); }' 2>&1)
 echo "$out" | grep -q "root or CAP_PERFMON" || fail "no reason given: $out"
 [ "$(cd / && asnobody $DTRACE -l | grep -c ' sched ')" -eq 0 ] ||
     fail "sched probes listed without privileges"
+# proc:::exec-success's args[0] is a string (the new image's path) here too
+out=$(cd / && asnobody $DTRACE -q -c "/bin/sh -c /bin/true" -n '
+proc:::exec-success { printf("exec [%s] %s\n", args[0], execname); }' 2>&1) ||
+    fail "dtrace failed: $out"
+echo "$out" | grep -Eq '^exec \[(/usr)?/bin/true\] true$' ||
+    fail "exec-success path: $out"
