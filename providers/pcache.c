@@ -1,13 +1,14 @@
 /*
  * pcache.c - what a perf sample does not carry about its thread: parent
  * pid, uid, gid and comm, read from /proc/PID/task/TID/status once per
- * thread and cached.
+ * thread and cached, and its process's arguments (psargs, argc: from
+ * /proc/PID/cmdline, or captured at execve, see psargs.c).
  *
  * The cache is direct-mapped by tid and used by the drain thread only.
- * Fork seeds the child from its parent (PERF_RECORD_FORK: comm and
- * credentials are inherited), exec and prctl(PR_SET_NAME) update comm
- * through PERF_RECORD_COMM, exit forgets the thread through
- * PERF_RECORD_EXIT; the drain thread merges all rings by timestamp, so
+ * Fork seeds the child from its parent (PERF_RECORD_FORK: comm,
+ * credentials and arguments are inherited), exec and prctl(PR_SET_NAME)
+ * update comm through PERF_RECORD_COMM (an exec's also the arguments);
+ * the drain thread merges all rings by timestamp, so
  * these arrive in event order with the samples.  Records delivered by BPF
  * carry the comm at the event (bpf.c), which is stored here too.  An
  * exited thread's entry is kept (its last events, e.g. the final
@@ -139,6 +140,21 @@ void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
 	}
 	snprintf(p->ppi_psargs, sizeof(p->ppi_psargs), "%s", psargs);
 	p->ppi_argc = argc;
+	p->ppi_argv_new = 1;
+}
+
+void prov_pcache_exec(int32_t tid, int32_t pid)
+{
+	prov_pinfo_t *p = &cache[(uint32_t)tid % SLOTS];
+
+	if (p->ppi_tid != tid)
+		return;			/* read afresh when next needed */
+	if (!p->ppi_argv_new) {		/* not the parent's arguments */
+		p->ppi_psargs[0] = '\0';
+		p->ppi_argc = 0;
+		read_cmdline(p, pid > 0 ? pid : tid);
+	}
+	p->ppi_argv_new = 0;
 }
 
 void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
@@ -157,6 +173,7 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 	*p = copy;
 	p->ppi_tid = tid;
 	p->ppi_pid = pid;
+	p->ppi_argv_new = 0;
 	if (pid != ppid)		/* a new process, not a thread */
 		p->ppi_ppid = ppid;
 }

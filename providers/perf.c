@@ -551,6 +551,8 @@ static void on_record(int i, const uint8_t *rec, uint32_t len)
 			snprintf(comm, sizeof(comm), "%.*s",
 			    (int)(len - sizeof(*h) - 8), (const char *)body + 8);
 			prov_pcache_comm((int32_t)v[1], (int32_t)v[0], comm);
+			if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+				prov_pcache_exec((int32_t)v[1], (int32_t)v[0]);
 		}
 		break;
 	case PERF_RECORD_FORK:		/* u32 pid, ppid, tid, ptid */

@@ -253,6 +253,8 @@ typedef struct prov_pinfo {
 	char ppi_comm[16];
 	char ppi_psargs[80];		/* argv joined by spaces */
 	uint32_t ppi_argc;
+	int ppi_argv_new;		/* psargs captured for an exec not
+					 * seen yet (prov_pcache_exec) */
 } prov_pinfo_t;
 
 /* Info for thread tid (pid hint may be 0), from /proc cached per tid. */
@@ -264,6 +266,9 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid);
 /* The thread exec'd with these arguments (psargs NUL-terminated). */
 void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
     uint32_t argc);
+/* The thread exec'd (a COMM record of an exec): keep the arguments
+ * captured for it, else read them from /proc (empty if it is gone). */
+void prov_pcache_exec(int32_t tid, int32_t pid);
 /* Capture the arguments of every execve from now on (psargs.c); called
  * when a proc probe is enabled, without provider locks held.
  * Idempotent. */

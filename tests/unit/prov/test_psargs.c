@@ -2,7 +2,9 @@
  * test_psargs.c - the arguments of a process (curpsinfo->pr_psargs and
  * pr_argc) as the providers hand them to the shim: joining the BPF argv
  * record, and (root only) what exec-success of a real "/bin/echo a b c"
- * carries after the process has exited.
+ * carries after the process has exited, and what a syscall probe of an
+ * exec'd process carries when no proc probe turned the capture on (its
+ * own arguments from /proc, not its parent's).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,6 +87,39 @@ static void do_echo(void)
 	_exit(98);
 }
 
+static void do_sleep(void)
+{
+	execl("/bin/sleep", "/bin/sleep", "0.2", (char *)NULL);
+	_exit(98);
+}
+
+/* Runs before any proc probe is enabled in this process. */
+static void test_syscall_after_exec_psargs(void **state)
+{
+	dtrace_id_t a, b;
+	pid_t pid;
+	int seen = 0;
+
+	live_require();
+	live_reset();
+	a = live_enable("syscall", "", "nanosleep", "entry");
+	b = live_enable("syscall", "", "clock_nanosleep", "entry");
+	pid = live_run(do_sleep);
+	live_disable(a);
+	live_disable(b);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if ((r->lr_id != a && r->lr_id != b) || r->lr_pid != pid)
+			continue;
+		assert_string_equal(r->lr_exec, "sleep");
+		assert_string_equal(r->lr_psargs, "/bin/sleep 0.2");
+		assert_int_equal(r->lr_argc, 2);
+		seen++;
+	}
+	assert_true(seen >= 1);
+}
+
 static void test_exec_success_psargs(void **state)
 {
 	dtrace_id_t ex;
@@ -116,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_join_more_than_kept),
 		cmocka_unit_test(test_join_cut_at_80),
 		cmocka_unit_test(test_join_short_record),
+		cmocka_unit_test(test_syscall_after_exec_psargs),
 		cmocka_unit_test(test_exec_success_psargs),
 	};
 
