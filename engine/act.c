@@ -133,6 +133,25 @@ void eng_act_order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind)
 /* ---- printf formats ------------------------------------------------------- */
 
 /*
+ * %s of a char *: the string it points to, as stringof(a) (the node is
+ * rewritten in place, so it keeps its place in the argument list).
+ */
+static void string_of(struct eng_pcb *pc, struct eng_node *a)
+{
+	struct eng_node *v = eng_node_new(pc, a->n_kind, a->n_line, a->n_col);
+
+	*v = *a;
+	v->n_next = NULL;
+	a->n_kind = N_STRINGOF;
+	a->n_left = v;
+	a->n_right = a->n_third = a->n_args = NULL;
+	a->n_const = 0;
+	a->n_lvalue = 0;
+	a->n_ident = NULL;
+	eng_sema_expr(pc, a);
+}
+
+/*
  * Walk a printf/printa format, checking each conversion against the next
  * argument.  Returns the number of value arguments the format consumes.
  * For printa, %@ conversions stand for the aggregation's value.
@@ -217,6 +236,9 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 				    conv, cbuf, c == 's' ? "char [] or string "
 				    "(or use stringof)" : strchr("eEfgG", c) ?
 				    "double" : "int", tname(t));
+			if (c == 's' && i == star && eng_type_is_ptr(t) &&
+			    !eng_type_is_string(t))
+				string_of(pc, a);
 		}
 	}
 	return used;

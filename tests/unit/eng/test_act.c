@@ -98,6 +98,27 @@ static void test_printf_checks(void **state)
 	eng_close(h);
 }
 
+/* %s of a char * records the string it points to (as stringof); other
+ * conversions of it still record the pointer. */
+static void test_printf_charptr_string(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	eng_prog_t *p;
+
+	(void)state;
+	p = ct_ok(h, "BEGIN { printf(\"%s %x %s\", (char *)arg0, "
+	    "(char *)arg0, (string)\"a\"); }");
+	assert_int_equal(act(p, 1)->a_difo->dd_rtype.dtdt_kind,
+	    DIF_TYPE_STRING);
+	assert_true(act(p, 1)->a_difo->dd_rtype.dtdt_flags & DIF_TF_BYREF);
+	assert_int_equal(act(p, 2)->a_difo->dd_rtype.dtdt_kind, DIF_TYPE_CTF);
+	assert_int_equal(act(p, 2)->a_difo->dd_rtype.dtdt_size, 8);
+	assert_int_equal(act(p, 3)->a_difo->dd_rtype.dtdt_kind,
+	    DIF_TYPE_STRING);
+	eng_prog_free(p);
+	eng_close(h);
+}
+
 static void test_speculation_order(void **state)
 {
 	eng_hdl_t *h = ct_open();
@@ -147,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_encodings),
 		cmocka_unit_test(test_library_actions),
 		cmocka_unit_test(test_printf_checks),
+		cmocka_unit_test(test_printf_charptr_string),
 		cmocka_unit_test(test_speculation_order),
 		cmocka_unit_test(test_aggregation_parameters),
 	};
