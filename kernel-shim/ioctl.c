@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "ks_filter.h"
 #include "ks_impl.h"
 
 /* PROBES and PROBEMATCH: the first probe with id >= dtpd_id (matching the
@@ -73,10 +74,14 @@ static int do_enable(ks_state_t *st, dtrace_enable_arg_t *ea)
 		ks_state_seterr(st, EINVAL, "%s", err);
 		goto fail;
 	}
+	ks_filter_begin();		/* filters loosen, see ks_filter.h */
 	if (ks_enable_add(st, en, &ea->dtea_nmatched) != 0) {
+		ks_filter_end();
 		ks_enabling_free(en);
 		goto fail;
 	}
+	ks_filter_end();
+	ea->dtea_enabling = en->en_id;
 	return 0;
 fail:
 	memcpy(ea->dtea_errmsg, st->st_err, sizeof(ea->dtea_errmsg));
@@ -229,6 +234,8 @@ int ks_ioctl(ks_state_t *st, int cmd, void *arg)
 		return do_aggdesc(st, arg);
 	case DTRACEIOC_FORMAT:
 		return do_format(st, arg);
+	case DTRACEIOC_DISABLE:
+		return ks_enable_disable(st, *(uint32_t *)arg);
 	default:
 		return ks_state_seterr(st, EINVAL, "unknown command %d", cmd);
 	}

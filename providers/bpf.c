@@ -31,6 +31,10 @@
  *            probe_read_user_str of the pointer at stroff into the string
  *            area, its result stored.
  *
+ * Programs are loaded behind a tail-call stub (bpf_filter.c) so that a
+ * probe's predicate filter can be put in front of them, and replaced,
+ * while they run.
+ *
  * Every record is {tag, comm[16], payload}: the comm is the task's name at
  * the event, so execname is right even for a process that has exited (or
  * exec'd again) before the drain thread reads the record.  The drain
@@ -46,6 +50,7 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 #define NINSN 64
 #define MAX_SLOTS 4096
@@ -341,7 +346,9 @@ static int attach(int tpid, int capture, int recsize, int stroff,
 	slots[s].sl_arg = arg;
 	slots[s].sl_efd = -1;
 	__atomic_store_n(&slots[s].sl_cb, cb, __ATOMIC_RELEASE);
-	efd = load_attach(prog, n, tpid);
+	efd = prov_bpf_fload(prog, n, tpid, s);	/* filterable route */
+	if (efd < 0)
+		efd = load_attach(prog, n, tpid);
 	if (efd < 0) {
 		__atomic_store_n(&slots[s].sl_cb, NULL, __ATOMIC_RELEASE);
 		return -1;
@@ -383,6 +390,7 @@ void prov_bpf_release(int att)
 		return;
 	ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
 	close(slots[att].sl_efd);
+	prov_bpf_funload(att);
 	__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
 	slots[att].sl_efd = -1;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 typedef struct scprobe {
 	char sp_event[64];		/* sys_enter_X or sys_exit_X */
@@ -153,6 +154,7 @@ int prov_syscall_strarg(const prov_tf_format_t *fmt)
 static int capture_on(scprobe_t *sp, dtrace_id_t id)
 {
 	const prov_tf_format_t *fmt = prov_tp_format("syscalls", sp->sp_event);
+	prov_bpf_argmap_t am;
 
 	if (sp->sp_return || fmt == NULL ||
 	    (sp->sp_stri = prov_syscall_strarg(fmt)) < 0)
@@ -161,7 +163,11 @@ static int capture_on(scprobe_t *sp, dtrace_id_t id)
 	    (int)prov_tracefs_size(fmt),
 	    (int)fmt->tff_fields[sp->sp_stri].tff_offset,
 	    prov_perf_wants_stack(id), sc_fire_captured, sp);
-	return sp->sp_capture >= 0 ? 0 : -1;
+	if (sp->sp_capture < 0)
+		return -1;
+	prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt));
+	prov_bpf_filter_probe(sp->sp_capture, id, &am);
+	return 0;
 }
 
 static int sc_enable(void *parg, dtrace_id_t id, void *arg)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 #define TP_MAXSUB 8
 #define STRBUF 16384
@@ -151,6 +152,9 @@ int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
 	__atomic_store_n(&tp->tp_live[slot], &tp->tp_subs[slot],
 	    __ATOMIC_RELEASE);
 	tp->tp_nsub++;
+	/* one probe on it: its predicates may filter in the kernel */
+	prov_bpf_filter_probe(tp->tp_att, tp->tp_nsub == 1 ? id :
+	    DTRACE_IDNONE, NULL);
 	rc = 0;
 out:
 	pthread_mutex_unlock(&tplk);
@@ -169,6 +173,7 @@ void prov_tp_unsubscribe(const char *sys, const char *event,
 		    tp->tp_subs[i].ts_arg != arg)
 			continue;
 		__atomic_store_n(&tp->tp_live[i], NULL, __ATOMIC_RELEASE);
+		prov_bpf_filter_probe(tp->tp_att, DTRACE_IDNONE, NULL);
 		if (--tp->tp_nsub == 0) {
 			prov_bpf_release(tp->tp_att);
 			prov_perf_close(tp->tp_src);

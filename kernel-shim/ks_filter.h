@@ -1,0 +1,100 @@
+/*
+ * ks_filter.h - in-kernel filtering of predicates: what the shim tells a
+ * provider about which firings of a probe some enabled clause could use.
+ *
+ * ks_probe_filter() describes, for one probe, a condition that is true
+ * whenever ANY ECB enabled on it (in any consumer state, active or not)
+ * could run its actions: an OR over ECBs of ANDs of simple comparisons of
+ * pid, tid, cpu, uid, gid, argN (after an optional cast) or execname with
+ * constants.  It is obtained from each ECB's predicate DIF (filter.c);
+ * anything that cannot be expressed is loosened (a comparison becomes
+ * "true"), and an ECB without a predicate, or with one that has side
+ * effects, makes the whole filter "always true".  A provider may drop a
+ * firing for which the filter is false before it leaves the kernel: no
+ * clause would have run for it.
+ *
+ * The filter changes when ECBs come and go.  ks_filter_gen() counts those
+ * changes; ks_filter_watch() registers one function the shim calls
+ * (without any shim lock held) after every change, so a provider can
+ * install the new filter before the new ECBs can fire.  While an ENABLE is
+ * being processed every filter reads "always true", and the watcher is
+ * called at its start too: ECBs attached by it are never filtered by a
+ * filter that did not know them.
+ */
+#ifndef KS_FILTER_H
+#define KS_FILTER_H
+
+#include <stdint.h>
+#include "dtrace_abi.h"
+
+#define KS_FILTER_MAXTERMS 8		/* ORed conjunctions */
+#define KS_FILTER_MAXATOMS 8		/* ANDed comparisons per term */
+
+enum ks_fvar {
+	KS_FV_PID = 1, KS_FV_TID, KS_FV_CPU, KS_FV_UID, KS_FV_GID,
+	KS_FV_ARG,			/* kfa_arg: 0 .. DTRACE_MAXARGS - 1 */
+	KS_FV_EXECNAME			/* kfa_str; only EQ and NE */
+};
+
+enum ks_fop { KS_FOP_EQ = 1, KS_FOP_NE, KS_FOP_LT, KS_FOP_LE, KS_FOP_GT,
+	KS_FOP_GE };
+
+/*
+ * One comparison: value OP kfa_val, with value the 64-bit D value of the
+ * variable (pid, tid sign-extended; uid, gid, cpu zero-extended; argN as
+ * the provider's kpc_args) then, if kfa_shift, shifted left by kfa_shift
+ * and back right (arithmetic if kfa_sext): a D cast to a narrower type.
+ * kfa_unsigned: the comparison is unsigned.
+ */
+typedef struct ks_filter_atom {
+	uint8_t kfa_var;		/* enum ks_fvar */
+	uint8_t kfa_arg;
+	uint8_t kfa_op;			/* enum ks_fop */
+	uint8_t kfa_unsigned;
+	uint8_t kfa_shift;		/* 0: no cast */
+	uint8_t kfa_sext;
+	uint64_t kfa_val;
+	char kfa_str[16];		/* execname: NUL-padded, <= 15 chars */
+} ks_filter_atom_t;
+
+typedef struct ks_filter_term {
+	int kft_natoms;			/* 0 would mean "true" */
+	ks_filter_atom_t kft_atoms[KS_FILTER_MAXATOMS];
+} ks_filter_term_t;
+
+typedef struct ks_filter {
+	int kf_always;			/* no filtering possible */
+	int kf_nterms;			/* 0 and !kf_always: never true */
+	ks_filter_term_t kf_terms[KS_FILTER_MAXTERMS];
+	uint64_t kf_gen;		/* ks_filter_gen() it was made at */
+} ks_filter_t;
+
+struct ks_difo;
+
+/* The filter of probe id now (see the top).  0, or -1 if no such probe
+ * (out then reads "always").  Takes the fire lock: not from probe
+ * context. */
+int ks_probe_filter(dtrace_id_t id, ks_filter_t *out);
+/* Changes to the set of enabled ECBs so far (any probe). */
+uint64_t ks_filter_gen(void);
+/* Call fn (NULL: none) after every change; one watcher. */
+void ks_filter_watch(void (*fn)(void));
+
+/* Translate one predicate (NULL: none) into term[] (at most max); the
+ * number of terms, or -1 when the predicate must count as always true.
+ * Exposed for tests. */
+int ks_filter_pred(const struct ks_difo *pred, ks_filter_term_t *term,
+    int max);
+/* Does the filter accept these values (comm NUL-padded to 16)?  For
+ * tests and for providers that filter in user space. */
+int ks_filter_match(const ks_filter_t *f, int32_t pid, int32_t tid,
+    uint32_t cpu, uint32_t uid, uint32_t gid, const uint64_t *args,
+    const char *comm);
+
+/* Shim-internal: an ENABLE begins (every filter reads "always") and
+ * ends (filters exact again).  Each bumps the generation and calls the
+ * watcher. */
+void ks_filter_begin(void);
+void ks_filter_end(void);
+
+#endif /* KS_FILTER_H */

@@ -1,0 +1,518 @@
+/*
+ * bpf_filter.c - clause predicates checked in the kernel, so firings no
+ * enabled clause wants never leave it.
+ *
+ * The shim describes, per probe, a condition true whenever some enabled
+ * ECB could run (ks_probe_filter: OR of ANDs of pid, tid, cpu, uid, gid,
+ * argN, execname against constants).  This file turns it into BPF
+ * instructions put in front of bpf.c's record-copying programs:
+ *
+ *   r6 = r1
+ *   term 1: load a value (helper call or record field), compare with the
+ *           constant, on failure jump to term 2; ...; all held: ja body
+ *   term 2: ...
+ *   r0 = 0; exit               (no term held: the event is dropped)
+ *   r1 = r6                    (the helpers clobbered it)
+ *   body:   bpf.c's program, unchanged (it starts with r6 = r1 too)
+ *
+ * Replacing the program of a live attachment must neither lose nor double
+ * an event, so every attachment made through prov_bpf_fload is a stub
+ * that tail-calls slot `tag` of one PROG_ARRAY map; the slot holds the
+ * filtered body, and a new filter replaces it with one map update, which
+ * the kernel makes atomically.  The stub returns 1 if the slot is empty.
+ *
+ * The filter follows the shim's ECB changes through ks_filter_watch: at
+ * the start of every ENABLE each filter is dropped (ks_probe_filter reads
+ * "always"), at its end the exact filter is installed, before the new
+ * ECBs could fire unfiltered-out.  Failing to load a filtered program
+ * leaves the plain body in the slot: correctness first.
+ *
+ * fslots[] is guarded by flk.  Lock order: the shim's watcher lock, flk,
+ * the shim's fire lock (inside ks_probe_filter).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include "bpf_filter.h"
+
+#define MAX_FSLOTS 4096
+
+extern int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)
+    __attribute__((weak));
+extern void ks_filter_watch(void (*fn)(void)) __attribute__((weak));
+
+typedef struct fslot {
+	struct bpf_insn *fs_body;	/* bpf.c's program */
+	int fs_n;
+	dtrace_id_t fs_id;		/* DTRACE_IDNONE: no filter */
+	prov_bpf_argmap_t fs_am;
+	int fs_hasam;
+	ks_filter_t fs_cur;		/* installed (kf_always: none) */
+} fslot_t;
+
+static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fonce = PTHREAD_ONCE_INIT;
+static fslot_t *fslots[MAX_FSLOTS];
+static int progarray = -1;
+
+static struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src,
+    int16_t off, int32_t imm)
+{
+	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
+	    .off = off, .imm = imm };
+
+	return i;
+}
+
+/* ---- code generation ---- */
+
+typedef struct gen {
+	struct bpf_insn *p;
+	int n;
+	int fail[KS_FILTER_MAXATOMS * 2];	/* jumps to the next term */
+	int nfail;
+	int pass[KS_FILTER_MAXTERMS];		/* jumps to the body */
+	int npass;
+} gen_t;
+
+static void put(gen_t *g, struct bpf_insn i)
+{
+	g->p[g->n++] = i;
+}
+
+static void put_imm64(gen_t *g, int reg, uint64_t v)
+{
+	put(g, ins(BPF_LD | BPF_DW | BPF_IMM, (uint8_t)reg, 0, 0,
+	    (int32_t)(uint32_t)v));
+	put(g, ins(0, 0, 0, 0, (int32_t)(uint32_t)(v >> 32)));
+}
+
+static void patch(gen_t *g, int at, int to)
+{
+	g->p[at].off = (int16_t)(to - at - 1);
+}
+
+/* Can the program compute this atom's value? */
+static int atom_ok(const ks_filter_atom_t *a, const prov_bpf_argmap_t *am)
+{
+	if (a->kfa_var != KS_FV_ARG)
+		return a->kfa_var >= KS_FV_PID && a->kfa_var <= KS_FV_EXECNAME;
+	return am != NULL && a->kfa_arg < DTRACE_MAXARGS &&
+	    am->pba_off[a->kfa_arg] >= 8;
+}
+
+static void call(gen_t *g, int fn)
+{
+	put(g, ins(BPF_JMP | BPF_CALL, 0, 0, 0, fn));
+}
+
+/* r1 = the atom's 64-bit D value */
+static void load_value(gen_t *g, const ks_filter_atom_t *a,
+    const prov_bpf_argmap_t *am)
+{
+	static const uint8_t sz[9] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0,
+		BPF_DW };
+	int size;
+
+	switch (a->kfa_var) {
+	case KS_FV_PID: case KS_FV_TID:
+		call(g, BPF_FUNC_get_current_pid_tgid);
+		break;
+	case KS_FV_UID: case KS_FV_GID:
+		call(g, BPF_FUNC_get_current_uid_gid);
+		break;
+	case KS_FV_CPU:
+		call(g, BPF_FUNC_get_smp_processor_id);
+		break;
+	default:
+		size = am->pba_size[a->kfa_arg];
+		put(g, ins(BPF_LDX | BPF_MEM | sz[size], 1, 6,
+		    am->pba_off[a->kfa_arg], 0));
+		if (am->pba_signed[a->kfa_arg] && size < 8) {
+			put(g, ins(BPF_ALU64 | BPF_LSH | BPF_K, 1, 0, 0,
+			    64 - 8 * size));
+			put(g, ins(BPF_ALU64 | BPF_ARSH | BPF_K, 1, 0, 0,
+			    64 - 8 * size));
+		}
+		goto cast;
+	}
+	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0, 0));
+	if (a->kfa_var == KS_FV_PID || a->kfa_var == KS_FV_GID)
+		put(g, ins(BPF_ALU64 | BPF_RSH | BPF_K, 1, 0, 0, 32));
+	else if (a->kfa_var != KS_FV_CPU)	/* tid, uid: low half */
+		put(g, ins(BPF_ALU | BPF_MOV | BPF_X, 1, 1, 0, 0));
+cast:
+	if (a->kfa_shift != 0) {
+		put(g, ins(BPF_ALU64 | BPF_LSH | BPF_K, 1, 0, 0, a->kfa_shift));
+		put(g, ins(BPF_ALU64 | (a->kfa_sext ? BPF_ARSH : BPF_RSH) |
+		    BPF_K, 1, 0, 0, a->kfa_shift));
+	}
+}
+
+/* The jump taken when "r1 OP r2" does not hold. */
+static uint8_t fail_jump(const ks_filter_atom_t *a)
+{
+	int u = a->kfa_unsigned;
+
+	switch (a->kfa_op) {
+	case KS_FOP_EQ: return BPF_JNE;
+	case KS_FOP_NE: return BPF_JEQ;
+	case KS_FOP_LT: return u ? BPF_JGE : BPF_JSGE;
+	case KS_FOP_LE: return u ? BPF_JGT : BPF_JSGT;
+	case KS_FOP_GT: return u ? BPF_JLE : BPF_JSLE;
+	default: return u ? BPF_JLT : BPF_JSLT;
+	}
+}
+
+static void jump_fail(gen_t *g, uint8_t op)
+{
+	g->fail[g->nfail++] = g->n;
+	put(g, ins(BPF_JMP | op | BPF_X, 1, 2, 0, 0));
+}
+
+/* execname ==/!= the atom's 16 NUL-padded bytes, two words at a time */
+static void emit_comm(gen_t *g, const ks_filter_atom_t *a)
+{
+	uint64_t w[2];
+	int skip = -1;
+
+	memcpy(w, a->kfa_str, 16);
+	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0));
+	put(g, ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, PROV_BPF_COMM_AT));
+	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16));
+	call(g, BPF_FUNC_get_current_comm);
+	for (int k = 0; k < 2; k++) {
+		put(g, ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 10,
+		    (int16_t)(PROV_BPF_COMM_AT + 8 * k), 0));
+		put_imm64(g, 2, w[k]);
+		if (a->kfa_op == KS_FOP_EQ) {
+			jump_fail(g, BPF_JNE);
+		} else if (k == 0) {		/* differs already: holds */
+			skip = g->n;
+			put(g, ins(BPF_JMP | BPF_JNE | BPF_X, 1, 2, 0, 0));
+		} else {
+			jump_fail(g, BPF_JEQ);
+		}
+	}
+	if (skip >= 0)
+		patch(g, skip, g->n);
+}
+
+static void emit_atom(gen_t *g, const ks_filter_atom_t *a,
+    const prov_bpf_argmap_t *am)
+{
+	if (a->kfa_var == KS_FV_EXECNAME) {
+		emit_comm(g, a);
+		return;
+	}
+	load_value(g, a, am);
+	put_imm64(g, 2, a->kfa_val);
+	jump_fail(g, fail_jump(a));
+}
+
+/* Does every term keep at least one comparison the program can make? */
+static int filterable(const ks_filter_t *f, const prov_bpf_argmap_t *am)
+{
+	if (f->kf_always || f->kf_nterms <= 0 ||
+	    f->kf_nterms > KS_FILTER_MAXTERMS)
+		return 0;
+	for (int t = 0; t < f->kf_nterms; t++) {
+		int k = 0;
+
+		for (int i = 0; i < f->kf_terms[t].kft_natoms; i++)
+			k += atom_ok(&f->kf_terms[t].kft_atoms[i], am);
+		if (k == 0)
+			return 0;
+	}
+	return 1;
+}
+
+int prov_bpf_filter_emit(struct bpf_insn *p, const ks_filter_t *f,
+    const prov_bpf_argmap_t *am)
+{
+	gen_t g = { .p = p };
+
+	if (!filterable(f, am))
+		return 0;
+	put(&g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0));
+	for (int t = 0; t < f->kf_nterms; t++) {
+		const ks_filter_term_t *tm = &f->kf_terms[t];
+
+		g.nfail = 0;
+		for (int i = 0; i < tm->kft_natoms &&
+		    i < KS_FILTER_MAXATOMS; i++)
+			if (atom_ok(&tm->kft_atoms[i], am))
+				emit_atom(&g, &tm->kft_atoms[i], am);
+		g.pass[g.npass++] = g.n;
+		put(&g, ins(BPF_JMP | BPF_JA, 0, 0, 0, 0));
+		for (int i = 0; i < g.nfail; i++)
+			patch(&g, g.fail[i], g.n);
+	}
+	put(&g, ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0));
+	put(&g, ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	for (int i = 0; i < g.npass; i++)
+		patch(&g, g.pass[i], g.n);
+	put(&g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0));
+	return g.n;
+}
+
+void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
+    int first)
+{
+	int n = 0;
+
+	for (int i = 0; i < DTRACE_MAXARGS; i++)
+		am->pba_off[i] = -1;
+	for (int i = first; i < fmt->tff_nfields && n < DTRACE_MAXARGS; i++) {
+		const prov_tf_field_t *f = &fmt->tff_fields[i];
+		uint32_t sz = f->tff_size;
+
+		if (f->tff_common)
+			continue;
+		if (!prov_tracefs_is_str(f) && !f->tff_dataloc &&
+		    f->tff_array == 0 && (sz == 1 || sz == 2 || sz == 4 ||
+		    sz == 8) && f->tff_offset % sz == 0 &&
+		    f->tff_offset >= 8 && f->tff_offset < 4096) {
+			am->pba_off[n] = (int16_t)f->tff_offset;
+			am->pba_size[n] = (uint8_t)sz;
+			am->pba_signed[n] = (uint8_t)(f->tff_signed != 0);
+		}
+		n++;
+	}
+}
+
+/* ---- loading and replacing ---- */
+
+static long sysbpf(int cmd, union bpf_attr *at)
+{
+	return syscall(SYS_bpf, cmd, at, sizeof(*at));
+}
+
+static int prog_load(const struct bpf_insn *p, int n)
+{
+	union bpf_attr at;
+
+	memset(&at, 0, sizeof(at));
+	at.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	at.insns = (uint64_t)(uintptr_t)p;
+	at.insn_cnt = (uint32_t)n;
+	at.license = (uint64_t)(uintptr_t)"GPL";
+	return (int)sysbpf(BPF_PROG_LOAD, &at);
+}
+
+static int array_set(int slot, int pfd)
+{
+	union bpf_attr at;
+	uint32_t key = (uint32_t)slot;
+
+	memset(&at, 0, sizeof(at));
+	at.map_fd = (uint32_t)progarray;
+	at.key = (uint64_t)(uintptr_t)&key;
+	if (pfd < 0)
+		return (int)sysbpf(BPF_MAP_DELETE_ELEM, &at);
+	at.value = (uint64_t)(uintptr_t)&pfd;
+	return (int)sysbpf(BPF_MAP_UPDATE_ELEM, &at);
+}
+
+/* Load the slot's body behind filter f (none if it cannot be) into the
+ * array.  0, or -1 if not even the plain body went in. */
+static int install(int slot, fslot_t *fs, const ks_filter_t *f)
+{
+	static struct bpf_insn prog[PROV_BPF_FMAX + 512];
+	int n = 0, pfd = -1, rc;
+
+	if (f != NULL && fs->fs_id != DTRACE_IDNONE &&
+	    fs->fs_n <= 512)
+		n = prov_bpf_filter_emit(prog, f,
+		    fs->fs_hasam ? &fs->fs_am : NULL);
+	if (n > 0) {
+		memcpy(prog + n, fs->fs_body, (size_t)fs->fs_n * sizeof(*prog));
+		pfd = prog_load(prog, n + fs->fs_n);
+	}
+	if (pfd < 0) {
+		n = 0;
+		pfd = prog_load(fs->fs_body, fs->fs_n);
+	}
+	if (pfd < 0)
+		return -1;
+	rc = array_set(slot, pfd);
+	close(pfd);
+	if (rc != 0)
+		return -1;
+	memset(&fs->fs_cur, 0, sizeof(fs->fs_cur));
+	if (n > 0)
+		fs->fs_cur = *f;
+	fs->fs_cur.kf_always = n == 0;
+	return 0;
+}
+
+static int same(const ks_filter_t *a, const ks_filter_t *b)
+{
+	if (a->kf_always || b->kf_always)
+		return a->kf_always == b->kf_always;
+	return a->kf_nterms == b->kf_nterms && memcmp(a->kf_terms,
+	    b->kf_terms, (size_t)a->kf_nterms * sizeof(a->kf_terms[0])) == 0;
+}
+
+/* Bring slot's program up to its probe's filter now (flk held). */
+static void refilter(int slot)
+{
+	fslot_t *fs = fslots[slot];
+	ks_filter_t f;
+
+	if (fs == NULL)
+		return;
+	if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
+	    ks_probe_filter(fs->fs_id, &f) != 0)
+		f.kf_always = 1;
+	if (f.kf_always && fs->fs_cur.kf_always)
+		return;
+	if (!f.kf_always && same(&f, &fs->fs_cur))
+		return;
+	(void)install(slot, fs, f.kf_always ? NULL : &f);
+	/* install() falls back to the plain body; if even that cannot
+	 * load, the old program stays (the body never changes) */
+}
+
+static void watch(void)
+{
+	pthread_mutex_lock(&flk);
+	for (int s = 0; s < MAX_FSLOTS; s++)
+		if (fslots[s] != NULL && fslots[s]->fs_id != DTRACE_IDNONE)
+			refilter(s);
+	pthread_mutex_unlock(&flk);
+}
+
+static void fstart(void)
+{
+	union bpf_attr at;
+
+	memset(&at, 0, sizeof(at));
+	at.map_type = BPF_MAP_TYPE_PROG_ARRAY;
+	at.key_size = 4;
+	at.value_size = 4;
+	at.max_entries = MAX_FSLOTS;
+	progarray = (int)sysbpf(BPF_MAP_CREATE, &at);
+	if (progarray >= 0 && ks_filter_watch != NULL)
+		ks_filter_watch(watch);
+}
+
+/* The stub: tail_call(ctx, progarray, slot); return 1 */
+static int attach_stub(int tpid, int slot)
+{
+	struct bpf_insn p[6];
+	struct perf_event_attr a;
+	int pfd, efd;
+
+	p[0] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0,
+	    progarray);
+	p[1] = ins(0, 0, 0, 0, 0);
+	p[2] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, slot);
+	p[3] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
+	p[4] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
+	p[5] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if ((pfd = prog_load(p, 6)) < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = (uint64_t)tpid;
+	efd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
+		close(efd);
+		efd = -1;
+	}
+	close(pfd);
+	return efd;
+}
+
+int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
+{
+	fslot_t *fs;
+	int efd = -1;
+
+	pthread_once(&fonce, fstart);
+	if (progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
+	    (fs = calloc(1, sizeof(*fs))) == NULL)
+		return -1;
+	fs->fs_body = malloc((size_t)n * sizeof(*body));
+	if (fs->fs_body == NULL) {
+		free(fs);
+		return -1;
+	}
+	memcpy(fs->fs_body, body, (size_t)n * sizeof(*body));
+	fs->fs_n = n;
+	fs->fs_id = DTRACE_IDNONE;
+	pthread_mutex_lock(&flk);
+	if (install(slot, fs, NULL) == 0 &&
+	    (efd = attach_stub(tpid, slot)) >= 0) {
+		fslots[slot] = fs;
+	} else {
+		(void)array_set(slot, -1);
+		free(fs->fs_body);
+		free(fs);
+	}
+	pthread_mutex_unlock(&flk);
+	return efd;
+}
+
+void prov_bpf_funload(int slot)
+{
+	fslot_t *fs;
+
+	if (slot < 0 || slot >= MAX_FSLOTS || progarray < 0)
+		return;
+	pthread_mutex_lock(&flk);
+	fs = fslots[slot];
+	fslots[slot] = NULL;
+	if (fs != NULL)
+		(void)array_set(slot, -1);
+	pthread_mutex_unlock(&flk);
+	if (fs != NULL) {
+		free(fs->fs_body);
+		free(fs);
+	}
+}
+
+void prov_bpf_filter_probe(int att, dtrace_id_t id,
+    const prov_bpf_argmap_t *am)
+{
+	fslot_t *fs;
+
+	if (att < 0 || att >= MAX_FSLOTS)
+		return;
+	pthread_mutex_lock(&flk);
+	if ((fs = fslots[att]) != NULL) {
+		fs->fs_id = id;
+		fs->fs_hasam = am != NULL;
+		if (am != NULL)
+			fs->fs_am = *am;
+		refilter(att);
+	}
+	pthread_mutex_unlock(&flk);
+}
+
+int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
+{
+	fslot_t *fs;
+	int n = -1;
+
+	if (slot < 0 || slot >= MAX_FSLOTS)
+		return -1;
+	pthread_mutex_lock(&flk);
+	if ((fs = fslots[slot]) != NULL) {
+		n = fs->fs_cur.kf_always ? 0 : prov_bpf_filter_emit(out,
+		    &fs->fs_cur, fs->fs_hasam ? &fs->fs_am : NULL);
+		if (n + fs->fs_n <= max) {
+			memcpy(out + n, fs->fs_body,
+			    (size_t)fs->fs_n * sizeof(*out));
+			n += fs->fs_n;
+		}
+	}
+	pthread_mutex_unlock(&flk);
+	return n;
+}
