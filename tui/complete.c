@@ -43,7 +43,7 @@ static const char *const words[] = {
 
 static const char *const commands[] = {
 	":list", ":disable", ":remove", ":set", ":clear", ":trunc", ":save",
-	":theme", ":quit", ":help", NULL
+	":theme", ":stop", ":restart", ":quit", ":help", NULL
 };
 
 typedef struct list {

@@ -183,7 +183,8 @@ static void draw_help(const tui_layout_t *l, tui_surface_t *s)
 {
 	static const char *const cmds[] = {
 		":list  :disable N  :remove N  :set opt=val  :theme NAME",
-		":clear [@a]  :trunc @a [n]  :save output|aggs FILE  :quit",
+		":clear [@a]  :trunc @a [n]  :save output|aggs FILE",
+		":stop  :restart (after a stop)  :help  :quit",
 	};
 	const char *keys, *what;
 	int w = l->tl_cols < 64 ? l->tl_cols : 64, h = l->tl_rows - 2, y = 0;
@@ -195,7 +196,7 @@ static void draw_help(const tui_layout_t *l, tui_surface_t *s)
 	    i++)
 		tui_surface_printf(s, 1, y++, TUI_R_HELP, "%-13s %s", keys, what);
 	tui_surface_puts(s, 1, y++, TUI_R_TITLE, "at the prompt (Tab completes)");
-	for (int i = 0; i < 2 && y < h; i++)
+	for (int i = 0; i < 3 && y < h; i++)
 		tui_surface_puts(s, 1, y++, TUI_R_HELP, cmds[i]);
 }
 

@@ -481,6 +481,23 @@ void tui_model_agg_clear(tui_model_t *m, const char *name)
 	}
 }
 
+void tui_model_restart(tui_model_t *m)
+{
+	for (int i = 0; i < m->tm_naggs; i++)
+		agg_free(&m->tm_aggs[i]);
+	free(m->tm_aggs);
+	m->tm_aggs = NULL;
+	m->tm_naggs = 0;
+	heat_reset(&m->tm_heat);
+	free(m->tm_lasterr);
+	m->tm_lasterr = NULL;
+	m->tm_errors = m->tm_drops = 0;
+	m->tm_eventps = 0;
+	m->tm_nenabled = 0;
+	tui_model_setcpus(m, 0);
+	m->tm_state = TUI_IDLE;
+}
+
 /* ---- enablings --------------------------------------------------------- */
 
 tui_enabling_t *tui_model_enabling_add(tui_model_t *m, const char *src,

@@ -115,11 +115,11 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 			tui_surface_printf(s, 2, y++, TUI_R_KEY, "%s",
 			    e->ta_key);
 		if (y + hist_rows(e, p->tp_mode) <= 0) {	/* above the top */
-			y += hist_rows(e, p->tp_mode) + 1;
+			y += hist_rows(e, p->tp_mode) + (k + 1 < a->tag_nents);
 			continue;
 		}
 		y += tui_hist_draw(s, y, s->ts_h - y, e, p->tp_mode);
-		y++;
+		y += k + 1 < a->tag_nents;	/* a gap between entries */
 	}
 	free(ix);
 	return y - y0;
@@ -134,7 +134,8 @@ static int agg_rows(const tui_pane_t *p, const tui_agg_t *a)
 		return n + a->tag_nents;
 	for (int k = 0; k < a->tag_nents; k++)
 		n += (a->tag_ents[k].ta_key[0] != '\0') +
-		    hist_rows(&a->tag_ents[k], p->tp_mode) + 1;
+		    hist_rows(&a->tag_ents[k], p->tp_mode) +
+		    (k + 1 < a->tag_nents);
 	return n;
 }
 

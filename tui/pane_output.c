@@ -16,6 +16,8 @@ static void draw_line(tui_surface_t *s, int y, const tui_line_t *l,
 	const char *t = l->tl_text, *hit;
 	int x = 0;
 
+	if (t[0] == '\0')	/* dtrace's blank separator lines stay blank */
+		return;
 	if (l->tl_cpu >= 0)
 		tui_surface_printf(s, 0, y, TUI_R_CPU, "%3d ", l->tl_cpu);
 	else

@@ -9,6 +9,7 @@
  * the model; the session keeps no copy of what the model holds.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ struct tui_session {
 	char ts_theme[64];	/* ":theme NAME" waiting for main.c */
 	int ts_target;		/* $target, 0 if none */
 	int ts_paused;		/* display paused: no aggregation snapshots */
+	struct opt { char *name, *val; } *ts_opts;	/* set so far, for a */
+	int ts_nopts;		/* new engine handle after a stop */
 };
 
 static double now(void)
@@ -72,6 +75,15 @@ static void on_err(const eng_errdata_t *ed, void *arg)
 	tui_model_error(s->ts_m, ed->eed_msg);
 }
 
+/* Route the engine's callbacks into the model. */
+static void attach(tui_session_t *s)
+{
+	eng_handle_buffered(s->ts_h, on_output, s);
+	eng_handle_drop(s->ts_h, on_drop, s);
+	eng_handle_err(s->ts_h, on_err, s);
+	s->ts_m->tm_route = eng_route(s->ts_h);
+}
+
 tui_session_t *tui_session_new(tui_model_t *m, char *err, size_t errlen)
 {
 	tui_session_t *s = tui_calloc(1, sizeof(*s));
@@ -86,10 +98,7 @@ tui_session_t *tui_session_new(tui_model_t *m, char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
-	eng_handle_buffered(s->ts_h, on_output, s);
-	eng_handle_drop(s->ts_h, on_drop, s);
-	eng_handle_err(s->ts_h, on_err, s);
-	m->tm_route = eng_route(s->ts_h);
+	attach(s);
 	tui_session_probes(s);
 	return s;
 }
@@ -101,6 +110,11 @@ void tui_session_free(tui_session_t *s)
 	for (int i = 0; i < s->ts_m->tm_nens; i++)
 		eng_prog_free(s->ts_m->tm_ens[i].te_prog);
 	eng_close(s->ts_h);
+	for (int i = 0; i < s->ts_nopts; i++) {
+		free(s->ts_opts[i].name);
+		free(s->ts_opts[i].val);
+	}
+	free(s->ts_opts);
 	free(s);
 }
 
@@ -112,12 +126,55 @@ void tui_session_target(tui_session_t *s, int pid)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 }
 
+/* Remember an option for the handle a restart opens (a later value of
+ * the same option replaces the earlier). */
+static void keep_opt(tui_session_t *s, const char *name, const char *val)
+{
+	struct opt *o = NULL;
+	char *n = tui_strdup(name), *v = val ? tui_strdup(val) : NULL;
+
+	for (int i = 0; i < s->ts_nopts && o == NULL; i++)
+		if (strcmp(s->ts_opts[i].name, name) == 0)
+			o = &s->ts_opts[i];
+	if (o == NULL && n != NULL && (val == NULL || v != NULL)) {
+		o = tui_realloc(s->ts_opts, (s->ts_nopts + 1) * sizeof(*o));
+		if (o != NULL) {
+			s->ts_opts = o;
+			o = &o[s->ts_nopts++];
+			o->name = o->val = NULL;
+		}
+	}
+	if (o == NULL || n == NULL || (val != NULL && v == NULL)) {
+		free(n);
+		free(v);
+		return;
+	}
+	free(o->name);
+	free(o->val);
+	o->name = n;
+	o->val = v;
+}
+
+/*
+ * Set an option.  Once tracing has stopped the handle takes no more
+ * options: the value is kept for the next tracing session, which the
+ * next clause (or :restart) starts.  While tracing, options that only
+ * apply before tracing starts (bufsize, aggsize ...) are refused with
+ * the way to apply them.
+ */
 int tui_session_setopt(tui_session_t *s, const char *name, const char *val)
 {
+	if (s->ts_m->tm_state == TUI_STOPPED) {
+		keep_opt(s, name, val);
+		return 0;
+	}
 	if (eng_setopt(s->ts_h, name, val) != 0) {
-		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		tui_model_message(s->ts_m, 1, "%s%s", eng_errmsg(s->ts_h),
+		    s->ts_m->tm_state == TUI_TRACING ? "\n(Ctrl-C stops "
+		    "tracing; :set it then, and :restart)" : "");
 		return -1;
 	}
+	keep_opt(s, name, val);
 	return 0;
 }
 
@@ -195,60 +252,126 @@ static int start(tui_session_t *s)
 	return 0;
 }
 
-static int enable(tui_session_t *s, eng_prog_t *prog, const char *src,
-    const char *text)
-{
-	unsigned n = 0;
-
-	if (prog == NULL) {
-		show_diag(s, text);
-		return -1;
-	}
-	if (eng_prog_exec(s->ts_h, prog, &n) != 0) {
-		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
-		eng_prog_free(prog);
-		return -1;
-	}
-	if (tui_model_enabling_add(s->ts_m, src, n, prog) == NULL) {
-		tui_model_message(s->ts_m, 1, "out of memory");
-		return -1;
-	}
-	tui_model_message(s->ts_m, 0, "enabling %d: %u probe%s",
-	    s->ts_m->tm_nextid - 1, n, n == 1 ? "" : "s");
-	return start(s);
-}
-
-int tui_session_enable(tui_session_t *s, const char *src, int probespec,
-    int spec_kind)
+/* Compile src (a script path when file is set); NULL with the
+ * diagnostic shown under the prompt. */
+static eng_prog_t *compile(tui_session_t *s, const char *src, int file,
+    int probespec, int spec_kind)
 {
 	eng_cargs_t args = { 0 };
-	char *argv[1] = { (char *)"dtui" };
+	char *argv[1] = { (char *)(file ? src : "dtui") };
+	eng_prog_t *prog;
+	FILE *fp;
 
 	args.argc = 1;
 	args.argv = argv;
 	args.spec_kind = spec_kind;
 	args.target_pid = s->ts_target;
-	return enable(s, eng_compile_str(s->ts_h, src, NULL,
-	    probespec ? ENG_C_PROBESPEC : 0, &args), src, src);
+	if (!file) {
+		prog = eng_compile_str(s->ts_h, src, NULL,
+		    probespec ? ENG_C_PROBESPEC : 0, &args);
+	} else if ((fp = fopen(src, "r")) == NULL) {
+		tui_model_message(s->ts_m, 1, "%s: %s", src, strerror(errno));
+		return NULL;
+	} else {
+		prog = eng_compile_file(s->ts_h, fp, src, 0, &args);
+		fclose(fp);
+	}
+	if (prog == NULL)
+		show_diag(s, file ? NULL : src);
+	return prog;
+}
+
+/*
+ * A new tracing session after a stop: a new engine handle with the
+ * options set so far, and every enabling still on compiled and enabled
+ * again under its old number.  The old handle goes only once the new one
+ * is open, so a failure leaves the session as it was.
+ */
+static int restart(tui_session_t *s)
+{
+	tui_model_t *m = s->ts_m;
+	char err[512];
+	eng_hdl_t *h = eng_open(0, err, sizeof(err));
+	int n = 0;
+
+	if (h == NULL) {
+		tui_model_message(m, 1, "cannot restart tracing: %s", err);
+		return -1;
+	}
+	for (int i = 0; i < m->tm_nens; i++) {
+		eng_prog_free(m->tm_ens[i].te_prog);
+		m->tm_ens[i].te_prog = NULL;
+	}
+	eng_close(s->ts_h);
+	s->ts_h = h;
+	attach(s);
+	if (s->ts_target > 0 && kill(s->ts_target, 0) == 0)
+		eng_target_add(h, s->ts_target);
+	for (int i = 0; i < s->ts_nopts; i++)
+		if (eng_setopt(h, s->ts_opts[i].name, s->ts_opts[i].val) != 0)
+			tui_model_message(m, 1, "%s", eng_errmsg(h));
+	tui_model_restart(m);
+	for (int i = 0; i < m->tm_nens; i++) {
+		tui_enabling_t *e = &m->tm_ens[i];
+		unsigned np = 0;
+
+		if (!e->te_enabled)
+			continue;
+		e->te_prog = compile(s, e->te_src, e->te_file == 1,
+		    e->te_file == 2, ENG_SPEC_NAME);
+		if (e->te_prog == NULL ||
+		    eng_prog_exec(h, e->te_prog, &np) != 0) {
+			e->te_enabled = 0;
+			continue;
+		}
+		e->te_nprobes = np;
+		m->tm_nenabled += np;
+		n++;
+	}
+	tui_model_message(m, 0, "tracing restarted with %d enabling%s", n,
+	    n == 1 ? "" : "s");
+	return n > 0 ? start(s) : 0;
+}
+
+static int enable(tui_session_t *s, eng_prog_t *prog, const char *src,
+    int file)
+{
+	tui_enabling_t *e;
+	unsigned n = 0;
+
+	if (prog == NULL)
+		return -1;
+	if (eng_prog_exec(s->ts_h, prog, &n) != 0) {
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		eng_prog_free(prog);
+		return -1;
+	}
+	if ((e = tui_model_enabling_add(s->ts_m, src, n, prog)) == NULL) {
+		tui_model_message(s->ts_m, 1, "out of memory");
+		return -1;
+	}
+	e->te_file = file;
+	tui_model_message(s->ts_m, 0, "enabling %d: %u probe%s",
+	    s->ts_m->tm_nextid - 1, n, n == 1 ? "" : "s");
+	return start(s);
+}
+
+/* Enable a clause; after a stop, tracing starts again first (with the
+ * enablings kept), so a stop is never the end of the session. */
+int tui_session_enable(tui_session_t *s, const char *src, int probespec,
+    int spec_kind)
+{
+	if (s->ts_m->tm_state == TUI_STOPPED && restart(s) != 0)
+		return -1;
+	return enable(s, compile(s, src, 0, probespec, spec_kind), src,
+	    probespec ? 2 : 0);
 }
 
 int tui_session_enable_file(tui_session_t *s, const char *path)
 {
-	eng_cargs_t args = { 0 };
-	char *argv[1] = { (char *)path };
-	FILE *fp = fopen(path, "r");
-	eng_prog_t *prog;
-
-	if (fp == NULL) {
-		tui_model_message(s->ts_m, 1, "%s: %s", path, strerror(errno));
+	if (s->ts_m->tm_state == TUI_STOPPED && restart(s) != 0)
 		return -1;
-	}
-	args.argc = 1;
-	args.argv = argv;
-	args.target_pid = s->ts_target;
-	prog = eng_compile_file(s->ts_h, fp, path, 0, &args);
-	fclose(fp);
-	return enable(s, prog, path, NULL);
+	return enable(s, compile(s, path, 1, 0, 0), path, 1);
 }
 
 /* ---- periodic work ------------------------------------------------------ */
@@ -512,7 +635,10 @@ static void cmd_disable(tui_session_t *s, const char *arg, int remove)
 	if (e == NULL)
 		return;
 	id = e->te_id;
-	if (e->te_enabled) {
+	if (e->te_enabled && s->ts_m->tm_state != TUI_TRACING) {
+		e->te_enabled = 0;	/* nothing fires: no restart takes it */
+		s->ts_m->tm_nenabled -= e->te_nprobes;
+	} else if (e->te_enabled) {
 		if (eng_prog_disable(s->ts_h, e->te_prog) != 0) {
 			tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 			return;
@@ -535,7 +661,9 @@ static void cmd_set(tui_session_t *s, char *arg)
 	if (eq != NULL)
 		*eq++ = '\0';
 	if (tui_session_setopt(s, arg, eq) == 0)
-		tui_model_message(s->ts_m, 0, "%s set", arg);
+		tui_model_message(s->ts_m, 0, "%s set%s", arg,
+		    s->ts_m->tm_state == TUI_STOPPED ? " for the next tracing "
+		    "session (a clause or :restart starts it)" : "");
 }
 
 static void cmd_agg(tui_session_t *s, const char *what, char *arg)
@@ -578,6 +706,15 @@ static void cmd_save(tui_session_t *s, char *arg)
 		tui_model_message(s->ts_m, 0, "saved %s to %s", what, file);
 }
 
+static void cmd_restart(tui_session_t *s)
+{
+	if (s->ts_m->tm_state != TUI_STOPPED)
+		tui_model_message(s->ts_m, 1, "tracing has not stopped "
+		    "(Ctrl-C or :stop stops it)");
+	else
+		restart(s);
+}
+
 /* Run ":cmd args"; returns TUI_QUIT for :quit, else TUI_REDRAW. */
 unsigned tui_session_command(tui_session_t *s, const char *line)
 {
@@ -609,11 +746,13 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		cmd_save(s, arg);
 	else if (strcmp(cmd, "stop") == 0)
 		tui_session_stop(s);
+	else if (strcmp(cmd, "restart") == 0)
+		cmd_restart(s);
 	else if (strcmp(cmd, "theme") == 0)
 		snprintf(s->ts_theme, sizeof(s->ts_theme), "%s", arg);
 	else
 		tui_model_message(s->ts_m, 1, "unknown command :%s "
 		    "(:list :disable :remove :set :clear :trunc :save :theme "
-		    ":stop :quit)", cmd);
+		    ":stop :restart :quit)", cmd);
 	return TUI_REDRAW;
 }

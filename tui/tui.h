@@ -164,6 +164,8 @@ typedef struct tui_enabling {
 	char *te_src;
 	unsigned te_nprobes;
 	int te_enabled;
+	int te_file;		/* 1: te_src is a script path (-s), 2: a
+				 * -n probe description, 0: prompt text */
 	void *te_prog;		/* eng_prog_t, owned by the session */
 } tui_enabling_t;
 
@@ -235,6 +237,10 @@ void tui_model_agg_end(tui_model_t *m);
 tui_agg_t *tui_model_agg_find(tui_model_t *m, const char *name);
 void tui_model_agg_clear(tui_model_t *m, const char *name);
 int tui_is_hist(int func);
+
+/* A new tracing session after a stop: aggregations, heatmap, drops,
+ * errors and rates are forgotten; output lines and enablings stay. */
+void tui_model_restart(tui_model_t *m);
 
 tui_enabling_t *tui_model_enabling_add(tui_model_t *m, const char *src,
     unsigned nprobes, void *prog);

@@ -96,6 +96,10 @@ static void test_tui_complete_commands_and_options(void **st)
 	m = tui_complete(":se", 0, 3, &p, NULL);
 	assert_true(has(m, ":set "));
 	freel(m);
+	m = tui_complete(":re", 0, 3, &p, NULL);
+	assert_true(has(m, ":restart "));
+	assert_true(has(m, ":remove "));
+	freel(m);
 	m = tui_complete(":set buf", 5, 8, &p, (const char *const[]){
 	    "bufsize", "bufpolicy", "quiet", NULL });
 	assert_int_equal(count(m), 2);

@@ -115,6 +115,9 @@ static void test_output_pane_cpu_column_follow_and_scroll(void **st)
 	keys(f, " ");				/* resume: follows again */
 	draw(f);
 	assert_true(find(f, "line 40") > 0);
+	tui_model_output(f->m, "line 41\n\n", 9, 1);	/* printf's blank */
+	draw(f);
+	assert_string_equal(row(f, find(f, "  1 line 41") + 1), "");
 }
 
 static void test_output_pane_search_finds_and_highlights(void **st)
