@@ -258,6 +258,7 @@ struct eng_prog {
 	void *p_dof;			/* malloc'd DOF image */
 	size_t p_dofsize;
 	int p_enabled;
+	uint32_t p_enabling;		/* the shim's id, for DISABLE */
 	int p_list;			/* ENG_C_LIST: descriptions only */
 };
 

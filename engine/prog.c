@@ -85,6 +85,7 @@ static int enable(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 		*nmatched = ea.dtea_nmatched > prog->p_nprobes &&
 		    prog->p_nprobes > 0 ? prog->p_nprobes : ea.dtea_nmatched;
 	prog->p_enabled = 1;
+	prog->p_enabling = ea.dtea_enabling;
 	return 0;
 }
 
@@ -127,11 +128,16 @@ int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 	return enable(h, prog, nmatched);
 }
 
+/* Stop prog's ECBs firing; what they collected stays (and prints). */
 int eng_prog_disable(eng_hdl_t *h, eng_prog_t *prog)
 {
-	(void)prog;
-	return eng_error(h, "disabling an enabling is not supported by the "
-	    "shim");
+	if (prog == NULL || !prog->p_enabled)
+		return eng_error(h, "program is not enabled");
+	if (ks_ioctl(h->eh_ks, DTRACEIOC_DISABLE, &prog->p_enabling) != 0)
+		return eng_error(h, "could not disable: %s",
+		    ks_errmsg(h->eh_ks));
+	prog->p_enabled = 0;
+	return 0;
 }
 
 /* ---- probes -------------------------------------------------------------- */

@@ -771,6 +771,9 @@ typedef struct dtrace_status {
 #define DTRACEIOC_STOP		13	/* stop tracing (fires END) */
 #define DTRACEIOC_AGGDESC	15	/* describe an aggregation */
 #define DTRACEIOC_FORMAT	16	/* fetch a format string */
+/* dtui's own: illumos can only drop a whole consumer, but an interactive
+ * session removes single enablings while it keeps tracing. */
+#define DTRACEIOC_DISABLE	100	/* stop one enabling's ECBs firing */
 
 typedef struct dtrace_conf {
 	uint32_t dtc_difversion;	/* DIF_VERSION */
@@ -786,7 +789,7 @@ typedef struct dtrace_enable_arg {
 	const void *dtea_dof;		/* DOF image */
 	uint64_t dtea_size;		/* its size in bytes */
 	uint32_t dtea_nmatched;		/* out: probes enabled */
-	uint32_t dtea_pad;
+	uint32_t dtea_enabling;		/* out: id for DTRACEIOC_DISABLE */
 	char dtea_errmsg[256];		/* out: why ENABLE refused */
 } dtrace_enable_arg_t;
 

@@ -284,6 +284,7 @@ static void attach(ks_state_t *st, ks_enabling_t *en, const newecbs_t *ne)
 		ks_clause_t *c = e->ke_clause;
 
 		e->ke_epid = ++st->st_necbs;
+		e->ke_enabling = en;
 		st->st_ecbs[e->ke_epid - 1] = e;
 		for (k = 0; k < c->kc_naggs; k++)
 			if (c->kc_aggs[k].kg_epid == DTRACE_EPIDNONE)
@@ -294,6 +295,8 @@ static void attach(ks_state_t *st, ks_enabling_t *en, const newecbs_t *ne)
 			pp = &(*pp)->ke_pnext;
 		*pp = e;
 	}
+	en->en_id = st->st_enablings != NULL ?
+	    st->st_enablings->en_id + 1 : 1;
 	en->en_next = st->st_enablings;
 	st->st_enablings = en;
 }
@@ -403,4 +406,45 @@ fail:
 		st->st_vstate = NULL;
 	}
 	return -1;
+}
+
+/*
+ * DTRACEIOC_DISABLE: unlink the ECBs of enabling id from their probes so
+ * they stop firing, then let the providers stop sources no ECB needs.
+ * The ECBs stay in st_ecbs, so EPROBE/AGGDESC still describe the records
+ * and aggregation data already collected.
+ */
+int ks_enable_disable(ks_state_t *st, uint32_t id)
+{
+	ks_enabling_t *en;
+	uint32_t i;
+
+	for (en = st->st_enablings; en != NULL; en = en->en_next)
+		if (en->en_id == id)
+			break;
+	if (en == NULL || en->en_disabled)
+		return ks_state_seterr(st, ENOENT, "no enabling %u%s", id,
+		    en != NULL ? " (already disabled)" : "");
+	pthread_mutex_lock(&ks_fire_lock);
+	for (i = 0; i < st->st_necbs; i++) {
+		ks_ecb_t *e = st->st_ecbs[i], **pp = &e->ke_probe->kp_ecbs;
+
+		if (e->ke_enabling != en)
+			continue;
+		while (*pp != NULL && *pp != e)
+			pp = &(*pp)->ke_pnext;
+		if (*pp == e)
+			*pp = e->ke_pnext;
+		e->ke_disabled = 1;
+		if (e->ke_probe->kp_id == KS_PROBE_END &&
+		    e->ke_clause->kc_writes)
+			st->st_endreserve -= e->ke_clause->kc_size;
+	}
+	en->en_disabled = 1;
+	pthread_mutex_unlock(&ks_fire_lock);
+	for (i = 0; i < st->st_necbs; i++)
+		if (st->st_ecbs[i]->ke_enabling == en)
+			ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
+			    st->st_ecbs[i]->ke_clause->kc_stack);
+	return 0;
 }

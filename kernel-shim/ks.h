@@ -60,6 +60,10 @@ void ks_close(ks_state_t *st);
  *               asked to provide when dtpd_id <= 1 (start of a walk).
  *   PROBEARG    dtrace_argdesc_t
  *   FORMAT      dtrace_fmtdesc_t
+ *   DISABLE     uint32_t * (an ENABLE's dtea_enabling): its ECBs stop
+ *               firing at once; their descriptions (EPROBE, AGGDESC)
+ *               and the data already recorded stay valid.  ENOENT if
+ *               no such enabling or it is already disabled.
  *   CONF        dtrace_conf_t
  */
 int ks_ioctl(ks_state_t *st, int cmd, void *arg);

@@ -231,6 +231,8 @@ typedef struct ks_ecb {
 	ks_probe_t *ke_probe;
 	ks_clause_t *ke_clause;
 	struct ks_ecb *ke_pnext;	/* next on the probe (fire lock) */
+	struct ks_enabling *ke_enabling;	/* the ENABLE that made it */
+	int ke_disabled;		/* unlinked by DTRACEIOC_DISABLE */
 } ks_ecb_t;
 
 /* Lay out a clause's records (needs strsize).  -1 with err. */
@@ -250,6 +252,8 @@ typedef struct ks_ecbdesc {
 
 typedef struct ks_enabling {
 	struct ks_enabling *en_next;
+	uint32_t en_id;			/* dtea_enabling, from 1 per state */
+	int en_disabled;		/* DTRACEIOC_DISABLE done */
 	ks_difo_t **en_difos;		/* by section index, NULL if none */
 	uint32_t en_nsecs;
 	ks_clause_t **en_clauses;	/* by ACTDESC/pred pair */
@@ -274,6 +278,7 @@ enum { KS_SPEC_INACTIVE, KS_SPEC_ACTIVE, KS_SPEC_COMMITTING,
 typedef struct ks_spec {
 	int ksp_state;
 	ks_buf_t *ksp_bufs;		/* per CPU */
+	uint64_t ksp_done;		/* when COMMITTING/DISCARDING began */
 } ks_spec_t;
 
 int ks_spec_alloc(struct ks_state *st);
@@ -335,6 +340,8 @@ dtrace_optval_t ks_state_opt(const struct ks_state *st, int opt);
 /* enable.c: add an enabling (options, ECBs, aggregation ids, formats). */
 int ks_enable_add(struct ks_state *st, ks_enabling_t *en,
     uint32_t *nmatched);
+/* enable.c: DTRACEIOC_DISABLE of one enabling by its id; -1 ENOENT. */
+int ks_enable_disable(struct ks_state *st, uint32_t id);
 int ks_state_go(struct ks_state *st, uint32_t *cpu);
 int ks_state_stop(struct ks_state *st, uint32_t *cpu);
 /* Does the clause need call chains (stack actions or keys, stackdepth,

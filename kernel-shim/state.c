@@ -310,8 +310,9 @@ static void detach_ecbs(ks_state_t *st)
 	st->st_activity = KS_ST_STOPPED;
 	pthread_mutex_unlock(&ks_fire_lock);
 	for (i = 0; i < st->st_necbs; i++)
-		ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
-		    st->st_ecbs[i]->ke_clause->kc_stack);
+		if (!st->st_ecbs[i]->ke_disabled)
+			ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
+			    st->st_ecbs[i]->ke_clause->kc_stack);
 }
 
 void ks_close(ks_state_t *st)

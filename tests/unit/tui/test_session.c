@@ -143,15 +143,10 @@ static void test_tui_session_commands(void **st)
 	tui_session_command(f->s, ":set aggsortkey");	/* runtime option */
 	assert_false(f->m->tm_msg_err);
 	tui_session_command(f->s, ":disable 2");
-	if (f->m->tm_msg_err) {
-		/* an engine that cannot disable: the enabling stays on */
-		print_message("engine: %s\n", f->m->tm_msg);
-		assert_int_equal(tui_model_enabling(f->m, 2)->te_enabled, 1);
-	} else {
-		assert_int_equal(tui_model_enabling(f->m, 2)->te_enabled, 0);
-		tui_session_command(f->s, ":remove 2");
-		assert_null(tui_model_enabling(f->m, 2));
-	}
+	assert_false(f->m->tm_msg_err);
+	assert_int_equal(tui_model_enabling(f->m, 2)->te_enabled, 0);
+	tui_session_command(f->s, ":remove 2");
+	assert_null(tui_model_enabling(f->m, 2));
 	tui_session_command(f->s, ":remove 9");
 	assert_true(f->m->tm_msg_err);
 	tui_session_command(f->s, ":frobnicate");
