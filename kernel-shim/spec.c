@@ -8,9 +8,13 @@
  *               the firing CPU (full: dtst_specdrops).
  *   COMMITTING  commit(id) has copied every CPU's records into that CPU's
  *   DISCARDING  principal buffer (or dropped them); speculate(id) now
- *               counts dtst_specdrops_busy.  The next clean (STATUS,
- *               consumer polling at cleanrate) makes it INACTIVE again.
+ *               counts dtst_specdrops_busy.  It is cleaned back to
+ *               INACTIVE once a cleanrate interval has passed since (as
+ *               DTrace's cleaner cyclic would have by then): looked at
+ *               lazily when speculation() or speculate() meets it, and
+ *               unconditionally by ks_spec_clean (STATUS).
  * speculation() with none INACTIVE returns 0 and counts
+ * dtst_specdrops_busy if one is still being cleaned, else
  * dtst_specdrops_unavail.  Everything runs under the fire lock.
  */
 #include <stdlib.h>
@@ -61,17 +65,42 @@ void ks_spec_free(struct ks_state *st)
 	st->st_nspec = 0;
 }
 
+static int cleaning(const ks_spec_t *sp)
+{
+	return sp->ksp_state == KS_SPEC_COMMITTING ||
+	    sp->ksp_state == KS_SPEC_DISCARDING;
+}
+
+/* Clean sp if a cleanrate interval has passed since commit/discard. */
+static void clean_due(struct ks_state *st, ks_spec_t *sp, uint64_t now)
+{
+	dtrace_optval_t rate = ks_state_opt(st, DTRACEOPT_CLEANRATE);
+
+	if (cleaning(sp) && (rate <= 0 || now - sp->ksp_done >=
+	    (uint64_t)rate))
+		sp->ksp_state = KS_SPEC_INACTIVE;
+}
+
 int ks_spec_new(struct ks_state *st)
 {
+	uint64_t now = ks_gethrtime();
+	int busy = 0;
 	uint32_t i;
 
 	for (i = 0; i < st->st_nspec; i++) {
-		if (st->st_specs[i].ksp_state == KS_SPEC_INACTIVE) {
-			st->st_specs[i].ksp_state = KS_SPEC_ACTIVE;
+		ks_spec_t *sp = &st->st_specs[i];
+
+		clean_due(st, sp, now);
+		if (sp->ksp_state == KS_SPEC_INACTIVE) {
+			sp->ksp_state = KS_SPEC_ACTIVE;
 			return (int)i + 1;
 		}
+		busy |= cleaning(sp);
 	}
-	st->st_status.dtst_specdrops_unavail++;
+	if (busy)
+		st->st_status.dtst_specdrops_busy++;
+	else
+		st->st_status.dtst_specdrops_unavail++;
 	return 0;
 }
 
@@ -85,6 +114,8 @@ ks_buf_t *ks_spec_buffer(struct ks_state *st, uint64_t id, unsigned cpu)
 {
 	ks_spec_t *sp = spec_get(st, id);
 
+	if (sp != NULL)
+		clean_due(st, sp, ks_gethrtime());
 	if (sp == NULL || sp->ksp_state == KS_SPEC_INACTIVE)
 		return NULL;
 	if (sp->ksp_state != KS_SPEC_ACTIVE) {
@@ -127,6 +158,7 @@ void ks_spec_commit(struct ks_state *st, uint64_t id, unsigned cpu)
 		ks_buf_reset(&sp->ksp_bufs[c]);
 	}
 	sp->ksp_state = KS_SPEC_COMMITTING;
+	sp->ksp_done = ks_gethrtime();
 }
 
 void ks_spec_discard(struct ks_state *st, uint64_t id)
@@ -139,6 +171,7 @@ void ks_spec_discard(struct ks_state *st, uint64_t id)
 	for (c = 0; c < st->st_ncpus; c++)
 		ks_buf_reset(&sp->ksp_bufs[c]);
 	sp->ksp_state = KS_SPEC_DISCARDING;
+	sp->ksp_done = ks_gethrtime();
 }
 
 void ks_spec_clean(struct ks_state *st)
