@@ -325,7 +325,7 @@ static const char prelude[] =
     "translator psinfo_t < uintptr_t T > {\n"
     "	pr_pid = pid; pr_ppid = ppid; pr_pgid = pid; pr_sid = pid;\n"
     "	pr_uid = uid; pr_euid = uid; pr_gid = gid; pr_egid = gid;\n"
-    "	pr_fname = execname; pr_psargs = execname; pr_argc = 0;\n"
+    "	pr_fname = execname; pr_psargs = __psargs; pr_argc = __argc;\n"
     "};\n"
     "translator lwpsinfo_t < uintptr_t T > {\n"
     "	pr_lwpid = tid; pr_pri = 0; pr_state = 0; pr_onpro = cpu;\n"

@@ -50,6 +50,9 @@ static const struct eng_builtin builtins[] = {
 	{ "gid", DIF_VAR_GID, "gid_t", 0 },
 	{ "errno", DIF_VAR_ERRNO, "int", 0 },
 	{ "cpu", DIF_VAR_CPU, "processorid_t", 0 },
+	/* behind curpsinfo (compile.c's prelude); not documented names */
+	{ "__psargs", DIF_VAR_PSARGS, "string", 0 },
+	{ "__argc", DIF_VAR_ARGC, "int", 0 },
 	{ NULL, 0, NULL, 0 }
 };
 

@@ -267,6 +267,10 @@ enum dif_opcode {
 #define DIF_VAR_GID		0x011f
 #define DIF_VAR_ERRNO		0x0120
 #define DIF_VAR_CPU		0x0200	/* FreeBSD's number for `cpu` */
+/* dtui's own, behind curpsinfo->pr_psargs and pr_argc: illumos reads
+ * them from the kernel's proc structure, which has no Linux twin. */
+#define DIF_VAR_PSARGS		0x0300	/* initial arguments, <= 80 bytes */
+#define DIF_VAR_ARGC		0x0301	/* their number */
 
 /*
  * Subroutines (spec Tables 10.1-10.2).  spec: the table gives copyoutmbuf

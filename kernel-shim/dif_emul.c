@@ -221,6 +221,10 @@ static uint64_t builtin(ks_dif_exec_t *x, uint32_t id)
 		return ms->kms_ctx ? (uint64_t)(uintptr_t)c->kpc_execname :
 		    KS_DIF_EMPTY;
 	case DIF_VAR_ZONENAME: return KS_DIF_GLOBAL;
+	case DIF_VAR_PSARGS:
+		return c->kpc_psargs != NULL ?
+		    (uint64_t)(uintptr_t)c->kpc_psargs : KS_DIF_EMPTY;
+	case DIF_VAR_ARGC: return c->kpc_argc;
 	default: return 0;		/* curthread, ipl: no Linux meaning */
 	}
 }

@@ -95,6 +95,9 @@ static uintptr_t region_end(ks_dif_exec_t *x, uint64_t addr)
 	if (ms->kms_ctx != NULL && (e = in(a, ms->kms_ctx->kpc_execname,
 	    sizeof (ms->kms_ctx->kpc_execname))) != 0)
 		return e;
+	if (ms->kms_ctx != NULL &&
+	    (e = in_str(a, ms->kms_ctx->kpc_psargs)) != 0)
+		return e;
 	for (uint32_t i = 0; ms->kms_ctx != NULL &&
 	    i < ms->kms_ctx->kpc_nkmem; i++)
 		if ((e = in(a, ms->kms_ctx->kpc_kmem[i].kuc_data,

@@ -101,7 +101,7 @@ static int dest_ok(vctx_t *v, unsigned rd)
 static int builtin_scalar(uint32_t id)
 {
 	return (id >= DIF_VAR_CURTHREAD && id <= DIF_VAR_ERRNO) ||
-	    id == DIF_VAR_CPU;
+	    id == DIF_VAR_CPU || id == DIF_VAR_PSARGS || id == DIF_VAR_ARGC;
 }
 
 static int builtin_array(uint32_t id)
