@@ -6,7 +6,8 @@
  *   - the rows of the last snapshot (eng_aggrow_t), one per (variable id,
  *     key bytes), found through a hash table; a row's data is a copy of
  *     one record with the value merged over every CPU and every ECB that
- *     feeds the variable;
+ *     feeds the variable; sym/mod/usym/umod keys are re-keyed to their
+ *     symbol's or object's address first (rekey), as libdtrace does;
  *   - per variable: normalization, printed flag;
  *   - baselines: the shim's aggregation buffers only grow, so clear() and
  *     trunc() remember each row's value at that moment and later
@@ -51,6 +52,8 @@ struct eng_aggstate {
 	struct base *as_base;
 	char *as_buf;			/* AGGSNAP buffer */
 	size_t as_bufsize;
+	char *as_rekey;			/* a record with its keys re-keyed */
+	size_t as_rekeysize;
 	uint64_t as_seq;
 };
 
@@ -94,6 +97,7 @@ void eng_agg_free(struct eng_aggstate *a)
 		free(b);
 	}
 	free(a->as_buf);
+	free(a->as_rekey);
 	free(a);
 }
 
@@ -319,11 +323,53 @@ static void touch_procs(eng_hdl_t *h, const dtrace_aggdesc_t *d,
 	}
 }
 
+/*
+ * libdtrace re-keys sym()/func()/mod() and usym()/ufunc()/umod() keys
+ * when it snapshots (dt_aggregate_sym, _mod, _usym, _umod): the address
+ * becomes its symbol's start or its object's base, so every address in
+ * one function or object adds to one row.  rec, or a re-keyed copy of it;
+ * NULL when out of memory.
+ */
+static const char *rekey(eng_hdl_t *h, struct eng_aggstate *a,
+    const dtrace_aggdesc_t *d, const char *rec)
+{
+	char *copy = NULL;
+
+	for (int i = 1; i < d->dtagd_nrecs - 1; i++) {
+		const dtrace_recdesc_t *r = &d->dtagd_rec[i];
+		int act = r->dtrd_action, user = act == DTRACEACT_USYM ||
+		    act == DTRACEACT_UMOD;
+		uint64_t v;
+
+		if (!user && act != DTRACEACT_SYM && act != DTRACEACT_MOD)
+			continue;
+		if (copy == NULL) {
+			if (a->as_rekeysize < d->dtagd_size) {
+				free(a->as_rekey);
+				a->as_rekeysize = 0;
+				a->as_rekey = malloc(d->dtagd_size);
+				if (a->as_rekey == NULL)
+					return NULL;
+				a->as_rekeysize = d->dtagd_size;
+			}
+			copy = memcpy(a->as_rekey, rec, d->dtagd_size);
+		}
+		char *p = copy + r->dtrd_offset + (user ? 8 : 0);
+		memcpy(&v, p, 8);
+		v = eng_sym_norm(h, user ? (int)eng_rec_int(p - 8, 8, 0) : 0, v,
+		    act == DTRACEACT_MOD || act == DTRACEACT_UMOD ?
+		    ENG_SYM_MOD : ENG_SYM_NAME);
+		memcpy(p, &v, 8);
+	}
+	return copy != NULL ? copy : rec;
+}
+
 int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec)
 {
 	struct eng_aggstate *a = state(h);
 
-	if (a == NULL || add_record(a, d, rec) < 0)
+	if (a == NULL || (rec = rekey(h, a, d, rec)) == NULL ||
+	    add_record(a, d, rec) < 0)
 		return eng_error(h, "out of memory");
 	return 0;
 }
@@ -382,12 +428,13 @@ static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 		    off + d->dtagd_size > bd.dtbd_size)
 			return eng_error(h, "bad aggregation record (id %u) at "
 			    "offset %zu on CPU %d", id, off, cpu);
-		int rc = add_record(a, d, a->as_buf + off);
+		const char *rec = rekey(h, a, d, a->as_buf + off);
+		int rc = rec != NULL ? add_record(a, d, rec) : -1;
 
 		if (rc < 0)
 			return eng_error(h, "out of memory");
 		if (rc > 0)
-			touch_procs(h, d, a->as_buf + off);
+			touch_procs(h, d, rec);
 		off += (d->dtagd_size + 7) & ~(size_t)7;
 	}
 	return 0;

@@ -129,6 +129,12 @@ int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
  * it; falls back to "obj`0x..." and "0x...".  Never fails. */
 void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
     char *buf, size_t len);
+/* The address an aggregation key of this mode is kept under, as
+ * libdtrace re-keys sym()/mod()/usym()/umod() at snapshot: ENG_SYM_NAME
+ * gives the start of the address's symbol, ENG_SYM_MOD its object's base
+ * (so all addresses in one function or object share one row); addresses
+ * that do not resolve, and other modes, stay as they are. */
+uint64_t eng_sym_norm(eng_hdl_t *h, int pid, uint64_t addr, int mode);
 /* Read pid's mappings now (reread: even if known), while it lives, for
  * lookups after it has gone. */
 void eng_sym_touch(eng_hdl_t *h, int pid, int reread);

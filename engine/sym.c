@@ -13,6 +13,9 @@
  * Lookups find the last symbol at or below the address; an address past
  * a sized symbol's end still resolves to it, as dtrace does with
  * stripped gaps.  Objects print by basename, as dtrace does.
+ * eng_sym_norm gives the address an aggregation key is kept under: a
+ * symbol's start, or an object's base (kernel: its lowest symbol; user:
+ * the start of the file's first mapping).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +61,7 @@ struct eng_symtab {
 	struct symvec st_kernel;
 	int st_kloaded;
 	char **st_objs;			/* kernel module names */
+	uint64_t *st_objbase;		/* their lowest symbol address */
 	size_t st_nobjs;
 	struct proc *st_procs;
 };
@@ -120,30 +124,49 @@ static const struct sym *find(struct symvec *sv, uint64_t addr)
 	return lo > 0 ? &sv->v[lo - 1] : NULL;
 }
 
-static const char *intern(struct eng_symtab *st, const char *obj)
+/* The index of kernel object obj in st_objs (added if new), or -1. */
+static long intern(struct eng_symtab *st, const char *obj)
 {
 	for (size_t i = 0; i < st->st_nobjs; i++)
 		if (strcmp(st->st_objs[i], obj) == 0)
-			return st->st_objs[i];
+			return (long)i;
 	char **no = realloc(st->st_objs, (st->st_nobjs + 1) * sizeof (*no));
 	if (no == NULL)
-		return "vmlinux";
+		return -1;
 	st->st_objs = no;
+	uint64_t *nb = realloc(st->st_objbase, (st->st_nobjs + 1) *
+	    sizeof (*nb));
+	if (nb == NULL)
+		return -1;
+	st->st_objbase = nb;
 	if ((no[st->st_nobjs] = strdup(obj)) == NULL)
-		return "vmlinux";
-	return no[st->st_nobjs++];
+		return -1;
+	nb[st->st_nobjs] = UINT64_MAX;
+	return (long)st->st_nobjs++;
+}
+
+/* The base address of kernel object obj (its lowest symbol), or 0. */
+static uint64_t kbase(const struct eng_symtab *st, const char *obj)
+{
+	for (size_t i = 0; i < st->st_nobjs; i++)
+		if (st->st_objs[i] == obj)
+			return st->st_objbase[i];
+	return 0;
 }
 
 static void load_kernel(struct eng_symtab *st)
 {
 	FILE *fp = fopen("/proc/kallsyms", "r");
 	char line[512], name[256], mod[128];
-	const char *core;
+	long core, o;
 
 	st->st_kloaded = 1;
 	if (fp == NULL)
 		return;
-	core = intern(st, "vmlinux");
+	if ((core = intern(st, "vmlinux")) < 0) {
+		fclose(fp);
+		return;
+	}
 	while (fgets(line, sizeof (line), fp) != NULL) {
 		unsigned long long addr;
 		char type;
@@ -154,9 +177,11 @@ static void load_kernel(struct eng_symtab *st)
 		    mod);
 		if (n < 3 || addr == 0 || strchr("tTwW", type) == NULL)
 			continue;
-		if (push(&st->st_kernel, addr, 0, name,
-		    n == 4 ? intern(st, mod) : core) != 0)
+		if ((o = n == 4 ? intern(st, mod) : core) < 0 ||
+		    push(&st->st_kernel, addr, 0, name, st->st_objs[o]) != 0)
 			break;
+		if (addr < st->st_objbase[o])
+			st->st_objbase[o] = addr;
 	}
 	fclose(fp);
 }
@@ -383,22 +408,33 @@ static void text(const char *obj, const struct sym *s, uint64_t addr,
 	}
 }
 
-void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
-    char *buf, size_t len)
+/* What an address resolves to: its object (NULL if none), symbol (NULL
+ * if none) and the object's base address (for mod()/umod() keys). */
+struct hit {
+	const char *obj;
+	const struct sym *s;
+	uint64_t base;
+};
+
+static void lookup_kernel(struct eng_symtab *st, uint64_t addr,
+    struct hit *r)
+{
+	if (!st->st_kloaded)
+		load_kernel(st);
+	r->s = st->st_kernel.n > 0 ? find(&st->st_kernel, addr) : NULL;
+	r->obj = r->s != NULL ? r->s->s_obj : NULL;
+	r->base = r->obj != NULL ? kbase(st, r->obj) : 0;
+}
+
+static void lookup(eng_hdl_t *h, int pid, uint64_t addr, struct hit *r)
 {
 	struct eng_symtab *st = table(h);
 
-	if (st == NULL) {
-		text(NULL, NULL, addr, mode, buf, len);
+	memset(r, 0, sizeof (*r));
+	if (st == NULL)
 		return;
-	}
 	if (pid == 0) {
-		const struct sym *s;
-
-		if (!st->st_kloaded)
-			load_kernel(st);
-		s = st->st_kernel.n > 0 ? find(&st->st_kernel, addr) : NULL;
-		text(s != NULL ? s->s_obj : NULL, s, addr, mode, buf, len);
+		lookup_kernel(st, addr, r);
 		return;
 	}
 	struct proc *p = proc_get(st, pid);
@@ -409,12 +445,12 @@ void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
 		read_maps(p);
 	for (size_t i = 0; p != NULL && i < p->p_nmaps; i++) {
 		struct mapping *m = &p->p_maps[i];
-		const char *obj;
 
 		if (addr < m->m_start || addr >= m->m_end)
 			continue;
-		obj = strrchr(m->m_path, '/') + 1;
-		/* Symbols of every mapping of this file land in the first. */
+		r->obj = strrchr(m->m_path, '/') + 1;
+		/* Symbols of every mapping of this file land in the first,
+		 * whose start is the object's base. */
 		for (size_t j = 0; j < p->p_nmaps; j++)
 			if (strcmp(p->p_maps[j].m_path, m->m_path) == 0) {
 				m = &p->p_maps[j];
@@ -422,12 +458,31 @@ void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
 			}
 		if (!m->m_loaded)
 			load_elf_syms(p, m);
-		const struct sym *s = m->m_syms.n > 0 ? find(&m->m_syms, addr) :
-		    NULL;
-		text(obj, s, addr, mode, buf, len);
+		r->s = m->m_syms.n > 0 ? find(&m->m_syms, addr) : NULL;
+		r->base = m->m_start;
 		return;
 	}
-	text(NULL, NULL, addr, mode, buf, len);
+}
+
+void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
+    char *buf, size_t len)
+{
+	struct hit r;
+
+	lookup(h, pid, addr, &r);
+	text(r.obj, r.s, addr, mode, buf, len);
+}
+
+uint64_t eng_sym_norm(eng_hdl_t *h, int pid, uint64_t addr, int mode)
+{
+	struct hit r;
+
+	lookup(h, pid, addr, &r);
+	if (r.obj == NULL)
+		return addr;
+	if (mode == ENG_SYM_MOD)
+		return r.base;
+	return mode == ENG_SYM_NAME && r.s != NULL ? r.s->s_addr : addr;
 }
 
 void eng_sym_free(struct eng_symtab *st)
@@ -438,6 +493,7 @@ void eng_sym_free(struct eng_symtab *st)
 	for (size_t i = 0; i < st->st_nobjs; i++)
 		free(st->st_objs[i]);
 	free(st->st_objs);
+	free(st->st_objbase);
 	while (st->st_procs != NULL) {
 		struct proc *p = st->st_procs;
 

@@ -52,5 +52,6 @@ _Noreturn void dtc_fatal(const char *fmt, ...)
 pid_t dtc_run_create(const char *cmd);	/* fork -c command, held */
 void dtc_run_grab(pid_t pid);		/* -p: check the process exists */
 int dtc_run(void);			/* go, loop, print; exit status */
+void dtc_run_release(void);		/* kill the -c process if still there */
 
 #endif /* DTC_H */

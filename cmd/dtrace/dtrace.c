@@ -107,6 +107,7 @@ _Noreturn void dtc_fatal(const char *fmt, ...)
 	va_end(ap);
 	if (dtc.h != NULL)
 		eng_close(dtc.h);
+	dtc_run_release();
 	exit(1);
 }
 
@@ -390,10 +391,12 @@ int main(int argc, char **argv)
 	if (dtc.list) {
 		list();
 		eng_close(dtc.h);
+		dtc_run_release();
 		return 0;
 	}
 	if (dtc.exit_after) {
 		eng_close(dtc.h);
+		dtc_run_release();
 		return 0;
 	}
 	return dtc_run();

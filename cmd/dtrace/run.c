@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "dtc.h"
@@ -45,6 +46,22 @@ void dtc_run_grab(pid_t pid)
 	add_pid(pid);
 }
 
+/* A regular file we may execute; else *err = why not (ENOENT/EACCES). */
+static int runnable(const char *path, int *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) != 0) {
+		*err = errno == ENOENT || errno == ENOTDIR ? ENOENT : EACCES;
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode) || access(path, X_OK) != 0) {
+		*err = EACCES;
+		return 0;
+	}
+	return 1;
+}
+
 /* Split cmd at blanks, as dtrace -c does (no shell). */
 static char **split(const char *cmd, char **copy)
 {
@@ -61,13 +78,48 @@ static char **split(const char *cmd, char **copy)
 	return v;
 }
 
+/*
+ * Can file be executed as execvp would find it?  dtrace creates the -c
+ * process before compiling and fails if exec fails, with libproc's
+ * Pcreate_error() words: "cannot find executable file" when the last
+ * attempt found nothing, else "cannot execute file".  The child here
+ * execs only after tracing starts, so the search is done first.
+ */
+static const char *exec_error(const char *file)
+{
+	const char *path = getenv("PATH"), *p;
+	char buf[4096];
+	int err = ENOENT;
+
+	if (strchr(file, '/') != NULL)
+		return runnable(file, &err) ? NULL : err == ENOENT ?
+		    "cannot find executable file" : "cannot execute file";
+	if (path == NULL)
+		path = "/bin:/usr/bin";
+	for (p = path; ; p += strcspn(p, ":") + 1) {
+		int n = (int)strcspn(p, ":");
+
+		snprintf(buf, sizeof (buf), "%.*s%s%s", n, p, n ? "/" : "",
+		    file);
+		if (runnable(buf, &err))
+			return NULL;
+		if (p[n] == '\0')
+			break;
+	}
+	return err == ENOENT ? "cannot find executable file" :
+	    "cannot execute file";
+}
+
 pid_t dtc_run_create(const char *cmd)
 {
 	char *copy;
 	char **argv = split(cmd, &copy);
+	const char *why = exec_error(argv[0]);
 	int fd[2];
 	pid_t pid;
 
+	if (why != NULL)
+		dtc_fatal("failed to execute %s: %s", argv[0], why);
 	if (pipe(fd) != 0 || (pid = fork()) < 0)
 		dtc_fatal("failed to execute %s: %s", argv[0], strerror(errno));
 	if (pid == 0) {
@@ -90,6 +142,26 @@ pid_t dtc_run_create(const char *cmd)
 	add_pid(pid);
 	dtc.child = pid;
 	return pid;
+}
+
+/*
+ * dtrace kills the process it created when it lets go of it before the
+ * process has exited (libdtrace's dt_proc_destroy: PRELEASE_KILL for
+ * created processes); -p processes are left running.
+ */
+void dtc_run_release(void)
+{
+	pid_t p = dtc.child;
+	int st;
+
+	if (p <= 0)
+		return;
+	dtc.child = 0;
+	if (waitpid(p, &st, WNOHANG) == p)
+		return;
+	(void)kill(p, SIGKILL);
+	while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* Has pid exited (gone, or a zombie its parent has not reaped)? */
@@ -126,6 +198,8 @@ static int alive(void)
 		    exited(p)) {
 			dtc_notice("pid %d has exited", (int)p);
 			dtc.pids[i] = 0;
+			if (p == dtc.child)
+				dtc.child = 0;	/* reaped: never signal it */
 			continue;
 		}
 		n++;
@@ -244,5 +318,6 @@ int dtc_run(void)
 	fflush(dtc.out);
 	status = eng_exit_status(dtc.h);
 	eng_close(dtc.h);
+	dtc_run_release();
 	return status;
 }

@@ -6,6 +6,7 @@
  * trunc, clear, normalize, printing at exit and eng_agg_walk.
  * Layouts follow dtrace: keys "  %-50s" / " %16lld", values " %16lld".
  */
+#include <unistd.h>
 #include "eng_test.h"
 
 #define PAD49 "                                                 "
@@ -416,6 +417,91 @@ static void test_aggpack_one_line_per_key(void **state)
 	free(d);
 }
 
+/* Functions of this binary to take addresses in (not static: named in
+ * .symtab), long enough that their address + 4 is still inside. */
+int test_agg_fn1(int n);
+int test_agg_fn1(int n)
+{
+	volatile int x = 0;
+
+	for (int i = 0; i < n; i++)
+		x += i * n;
+	return x;
+}
+
+int test_agg_fn2(int n);
+int test_agg_fn2(int n)
+{
+	volatile int x = 1;
+
+	for (int i = 0; i < n; i++)
+		x *= i + n;
+	return x;
+}
+
+/* @[act(addr)] = count() over (pid, address) keys: rows printed. */
+static char *user_keys(int act, const uint64_t *addrs, int n)
+{
+	eng_hdl_t *h = et_open();
+	dtrace_aggdesc_t *d = mkdesc(1, 1, DTRACEAGG_COUNT, 8, 0, 2);
+	dtrace_aggvarid_t id = 1;
+	char *s;
+
+	/* one 16-byte key (pid, address) in place of the two words */
+	d->dtagd_rec[1].dtrd_action = (dtrace_actkind_t)act;
+	d->dtagd_rec[1].dtrd_size = 16;
+	d->dtagd_rec[2] = d->dtagd_rec[3];
+	d->dtagd_nrecs = 3;
+	for (int i = 0; i < n; i++) {
+		char rec[64] = { 0 };
+		int64_t pid = getpid(), one = 1;
+
+		memcpy(rec, &d->dtagd_id, 4);
+		memcpy(rec + 8, &pid, 8);
+		memcpy(rec + 16, &addrs[i], 8);
+		memcpy(rec + d->dtagd_rec[2].dtrd_offset, &one, 8);
+		assert_int_equal(eng_agg_add(h, d, rec), 0);
+	}
+	s = printa(h, NULL, &id, 1);
+	eng_close(h);
+	free(d);
+	return s;
+}
+
+static void test_usym_umod_keys_merge_per_symbol_and_object(void **state)
+{
+	uint64_t f1 = (uint64_t)(uintptr_t)&test_agg_fn1;
+	uint64_t f2 = (uint64_t)(uintptr_t)&test_agg_fn2;
+	uint64_t addrs[] = { f1, f1 + 4, f2 + 1, f1 + 2, 0x10 };
+	char *s;
+
+	(void)state;
+	/* ufunc()/usym(): one row per function; unknown addresses stay */
+	s = user_keys(DTRACEACT_USYM, addrs, 5);
+	assert_string_equal(s, "\n"
+	    "  0x10                                              "
+	    "                1\n"
+	    "  test_agg`test_agg_fn2                             "
+	    "                1\n"
+	    "  test_agg`test_agg_fn1                             "
+	    "                3\n");
+	free(s);
+	/* umod(): one row per object */
+	s = user_keys(DTRACEACT_UMOD, addrs, 4);
+	assert_string_equal(s, "\n"
+	    "  test_agg                                          "
+	    "                4\n");
+	free(s);
+	/* uaddr() keeps every address */
+	s = user_keys(DTRACEACT_UADDR, addrs, 2);
+	assert_string_equal(s, "\n"
+	    "  test_agg`test_agg_fn1                             "
+	    "                1\n"
+	    "  test_agg`test_agg_fn1+0x4                         "
+	    "                1\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_agghist_draws_count_rows),
 		cmocka_unit_test(test_json_aggregation_lines),
 		cmocka_unit_test(test_aggpack_one_line_per_key),
+		cmocka_unit_test(test_usym_umod_keys_merge_per_symbol_and_object),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

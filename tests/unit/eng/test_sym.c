@@ -3,6 +3,7 @@
  * process resolve through /proc/self/maps and the ELF symbol table to
  * object`symbol(+0xoff) with the object's basename; unknown addresses
  * fall back to 0x...; kernel addresses use /proc/kallsyms when readable.
+ * eng_sym_norm: the symbol's start and the object's base for keys.
  */
 #include <unistd.h>
 #include "eng_test.h"
@@ -86,6 +87,60 @@ static void test_kernel_symbol(void **state)
 	eng_close(h);
 }
 
+static void test_norm_user(void **state)
+{
+	eng_hdl_t *h = et_open();
+	uint64_t a = (uint64_t)(uintptr_t)&test_sym_target;
+	uint64_t m = eng_sym_norm(h, getpid(), a, ENG_SYM_MOD);
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(eng_sym_norm(h, getpid(), a + 3, ENG_SYM_NAME), a);
+	assert_int_equal(eng_sym_norm(h, getpid(), a + 3, ENG_SYM_OFF), a + 3);
+	/* the object's base: the same for all its addresses, and it
+	 * resolves to the object itself */
+	assert_int_equal(eng_sym_norm(h, getpid(),
+	    (uint64_t)(uintptr_t)&test_norm_user, ENG_SYM_MOD), m);
+	assert_true(m <= a);
+	eng_sym_text(h, getpid(), m, ENG_SYM_MOD, buf, sizeof (buf));
+	assert_string_equal(buf, "test_sym");
+	/* unknown stays */
+	assert_int_equal(eng_sym_norm(h, getpid(), 0x10, ENG_SYM_NAME), 0x10);
+	assert_int_equal(eng_sym_norm(h, getpid(), 0x10, ENG_SYM_MOD), 0x10);
+	eng_close(h);
+}
+
+static void test_norm_kernel(void **state)
+{
+	eng_hdl_t *h = et_open();
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	unsigned long long addr = 0, other = 0, a;
+	char type, name[256], mod[64], buf[512];
+
+	(void)state;
+	while (fp != NULL && fscanf(fp, "%llx %c %255s%63[^\n]", &a, &type,
+	    name, mod) >= 3) {
+		if (a == 0 || (type != 'T' && type != 't'))
+			continue;
+		if (strcmp(name, "schedule") == 0)
+			addr = a;
+		else if (strcmp(name, "do_exit") == 0)
+			other = a;
+	}
+	if (fp != NULL)
+		fclose(fp);
+	if (addr == 0 || other == 0) {
+		eng_close(h);
+		skip();			/* kallsyms hides addresses here */
+	}
+	assert_int_equal(eng_sym_norm(h, 0, addr + 4, ENG_SYM_NAME), addr);
+	uint64_t m = eng_sym_norm(h, 0, addr + 4, ENG_SYM_MOD);
+	assert_int_equal(eng_sym_norm(h, 0, other, ENG_SYM_MOD), m);
+	eng_sym_text(h, 0, m, ENG_SYM_MOD, buf, sizeof (buf));
+	assert_string_equal(buf, "vmlinux");
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -93,6 +148,8 @@ int main(void)
 		cmocka_unit_test(test_libc_symbol),
 		cmocka_unit_test(test_unknown_address),
 		cmocka_unit_test(test_kernel_symbol),
+		cmocka_unit_test(test_norm_user),
+		cmocka_unit_test(test_norm_kernel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
