@@ -126,21 +126,47 @@ static void unlist(ks_state_t *st)
 }
 
 /*
+ * Do st's ECBs on provider probes (not BEGIN/END/ERROR, which no provider
+ * loses) write principal-buffer records?  If not, do they aggregate?
+ */
+static void what_ecbs_do(const ks_state_t *st, int *writes, int *aggs)
+{
+	*writes = *aggs = 0;
+	for (uint32_t i = 0; i < st->st_necbs; i++) {
+		const ks_ecb_t *e = st->st_ecbs[i];
+
+		if (e == NULL || e->ke_probe->kp_id <= KS_PROBE_ERROR)
+			continue;
+		*writes |= e->ke_clause->kc_writes;
+		*aggs |= e->ke_clause->kc_naggs > 0;
+	}
+}
+
+/*
  * A provider lost n events on cpu before it could fire them (a perf ring
  * overrun): they count as principal-buffer drops on that CPU in every
  * state tracing now, so consumers report "N drops on CPU M" as for a full
  * buffer.  The events' probes are unknown, so every active state counts
- * them, whatever it enabled.
+ * them, whatever it enabled.  A state whose provider probes only
+ * aggregate has no principal records to lose (DTrace sizes such ECBs at
+ * 0 bytes): the lost events were lost aggregation updates, and count as
+ * aggregation drops ("N aggregation drops on CPU M").
  */
 void ks_provider_drops(uint32_t cpu, uint64_t n)
 {
 	pthread_mutex_lock(&ks_fire_lock);
 	for (ks_state_t *st = states; st != NULL; st = st->st_next) {
 		ks_buf_t *b;
+		int writes, aggs;
 
 		if (st->st_activity != KS_ST_ACTIVE || !st->st_allocated)
 			continue;
 		b = &st->st_bufs[cpu % st->st_ncpus];
+		what_ecbs_do(st, &writes, &aggs);
+		if (aggs && !writes) {
+			b->kb_aggdrops += n;
+			continue;
+		}
 		b->kb_drops += n;
 		b->kb_totdrops += n;
 	}
