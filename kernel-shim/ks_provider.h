@@ -133,7 +133,8 @@ void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
  * without them):
  * ks_provider_drops: the kernel lost n events on cpu before the provider
  * could read them (perf ring overrun); they count as principal drops on
- * that CPU (cpu modulo the CPU slots) in every active state.  Not from
+ * that CPU (cpu modulo the CPU slots) in every active state (aggregation
+ * drops in a state whose provider probes only aggregate).  Not from
  * probe context: no shim lock may be held.
  * ks_probe_wants_stack: nonzero if an enabled ECB on the probe (any state)
  * records stack(), ustack() or jstack() (also as aggregation keys) or
