@@ -263,7 +263,9 @@ static void key(struct app *a, uint32_t k, int mx, int my)
 		return;
 	}
 	if (k == TUI_KEY_ESC && a->clause != NULL && a->l->tl_focus < 0) {
-		clause_reset(a);	/* Esc abandons a multi-line clause */
+		clause_reset(a);	/* Esc abandons a multi-line clause, */
+		tui_prompt_clear_line();	/* its line being typed too */
+		a->m->tm_hint = -1;
 		return;
 	}
 	was = a->l->tl_focus;

@@ -156,6 +156,40 @@ int tui_model_setcpus(tui_model_t *m, int n)
 	return 0;
 }
 
+double tui_rate_tick(tui_rate_t *r, uint64_t before, uint64_t now,
+    double dt)
+{
+	double span = 0;
+	int i;
+
+	if (now < before || dt <= 0) {
+		r->tr_n = 0;
+		return 0;
+	}
+	if (r->tr_n == TUI_RATE_N) {
+		memmove(r->tr_dt, r->tr_dt + 1, (TUI_RATE_N - 1) * sizeof(double));
+		memmove(r->tr_base, r->tr_base + 1,
+		    (TUI_RATE_N - 1) * sizeof(uint64_t));
+		r->tr_n--;
+	}
+	r->tr_dt[r->tr_n] = dt;
+	r->tr_base[r->tr_n++] = before;
+	for (i = r->tr_n - 1; i >= 0; i--) {
+		span += r->tr_dt[i];
+		if (span >= TUI_RATE_WINDOW)
+			break;
+	}
+	if (i < 0)
+		i = 0;
+	if (i > 0) {		/* forget what the window no longer needs */
+		memmove(r->tr_dt, r->tr_dt + i, (r->tr_n - i) * sizeof(double));
+		memmove(r->tr_base, r->tr_base + i,
+		    (r->tr_n - i) * sizeof(uint64_t));
+		r->tr_n -= i;
+	}
+	return now >= r->tr_base[0] ? (double)(now - r->tr_base[0]) / span : 0;
+}
+
 void tui_model_cpu_tick(tui_model_t *m, int cpu, const tui_cpu_t *now,
     double dt)
 {
@@ -172,11 +206,11 @@ void tui_model_cpu_tick(tui_model_t *m, int cpu, const tui_cpu_t *now,
 		after += c->tcp_drops[k];
 	}
 	if (dt > 0) {
-		c->tcp_recps = (double)(now->tcp_records - c->tcp_records) / dt;
-		c->tcp_byteps = (double)(now->tcp_bytes - c->tcp_bytes) / dt;
+		c->tcp_recps = tui_rate_tick(&c->tcp_rrate, c->tcp_records,
+		    now->tcp_records, dt);
+		c->tcp_byteps = tui_rate_tick(&c->tcp_brate, c->tcp_bytes,
+		    now->tcp_bytes, dt);
 	}
-	if (now->tcp_records < c->tcp_records)
-		c->tcp_recps = c->tcp_byteps = 0;
 	c->tcp_policy = now->tcp_policy;
 	c->tcp_size = now->tcp_size;
 	c->tcp_used = now->tcp_used;

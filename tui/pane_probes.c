@@ -52,9 +52,15 @@ static void probes_draw(tui_pane_t *p, tui_surface_t *s,
 	const tui_probes_t *pr = &m->tm_probes;
 	int h = tree_rows(s);
 
+	int fw = s->ts_w - 24 - 9 - 1, fl = (int)strlen(pr->tp_filter);
+
+	if (fw < 1)
+		fw = 1;
+	/* a filter longer than its room shows its end, where one types */
 	tui_surface_printf(s, 0, 0, p->tp_searching ? TUI_R_PROMPT :
-	    TUI_R_TITLE, "filter: %s%s", pr->tp_filter,
-	    p->tp_searching ? "_" : "");
+	    TUI_R_TITLE, "filter: %s%s", pr->tp_filter + (fl > fw ? fl - fw :
+	    0), p->tp_searching ? "_" : "");
+	tui_surface_fill(s, s->ts_w - 24, 0, 24, TUI_R_DIM, ' ');
 	tui_surface_printf(s, s->ts_w - 24, 0, TUI_R_DIM, "%10d of %d",
 	    pr->tp_nmatch, pr->tp_n);
 	if (p->tp_sel >= pr->tp_nrows)
@@ -94,7 +100,10 @@ static unsigned filter_key(tui_pane_t *p, const tui_cmd_t *c,
 	snprintf(f, sizeof(f), "%s", pr->tp_filter);
 	n = strlen(f);
 	switch (c->tc_kind) {
-	case TUI_C_ESC:
+	case TUI_C_ESC:		/* abandons the filter */
+		p->tp_searching = 0;
+		f[0] = '\0';
+		break;
 	case TUI_C_ENTER:
 	case TUI_C_DOWN:
 		p->tp_searching = 0;
@@ -105,6 +114,10 @@ static unsigned filter_key(tui_pane_t *p, const tui_cmd_t *c,
 		f[n - 1] = '\0';
 		break;
 	default:
+		if (c->tc_key == TUI_CTRL('u')) {
+			f[0] = '\0';
+			break;
+		}
 		if (c->tc_key < ' ' || c->tc_key >= 0x7f || n + 1 >= sizeof(f))
 			return TUI_HANDLED;
 		f[n] = (char)c->tc_key;
@@ -125,9 +138,11 @@ static unsigned probes_handle(tui_pane_t *p, const tui_cmd_t *c,
 		return filter_key(p, c, m);
 	row = p->tp_sel < pr->tp_nrows ? &pr->tp_rows[p->tp_sel] : NULL;
 	switch (c->tc_kind) {
-	case TUI_C_SEARCH:
+	case TUI_C_SEARCH:	/* a new filter, as / in less */
 		p->tp_searching = 1;
-		return TUI_HANDLED | TUI_REDRAW;
+		tui_probes_filter(pr, "");
+		p->tp_sel = p->tp_top = 0;
+		return TUI_HANDLED | TUI_REDRAW | TUI_PROBE_SEL;
 	case TUI_C_ENTER:
 		return insert(p, m);
 	case TUI_C_RIGHT:

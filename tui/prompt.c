@@ -533,6 +533,14 @@ void tui_prompt_view(tui_prompt_view_t *pv)
 	pv->tpv_matches = P.matches;
 }
 
+/* Empty the line being edited (start of line, kill to its end: the same
+ * keys in readline and libedit). */
+void tui_prompt_clear_line(void)
+{
+	tui_prompt_key(TUI_CTRL('a'));
+	tui_prompt_key(TUI_CTRL('k'));
+}
+
 void tui_prompt_insert(const char *text)
 {
 	be_insert(text);

@@ -26,7 +26,8 @@ struct tui_session {
 	double ts_last;		/* time of the last sample, seconds */
 	double ts_lastagg;	/* time of the last aggregation snapshot */
 	double ts_aggrate;	/* seconds between snapshots */
-	uint64_t ts_lastrec;	/* records at the last sample, all CPUs */
+	uint64_t ts_lastrec;	/* events at the last sample, all CPUs */
+	tui_rate_t ts_evrate;	/* events per second */
 	char ts_theme[64];	/* ":theme NAME" waiting for main.c */
 	int ts_target;		/* $target, 0 if none */
 	int ts_paused;		/* display paused: no aggregation snapshots */
@@ -249,6 +250,7 @@ static int start(tui_session_t *s)
 		s->ts_aggrate = 0.1;
 	s->ts_last = s->ts_lastagg = now();
 	s->ts_lastrec = 0;
+	s->ts_evrate.tr_n = 0;
 	return 0;
 }
 
@@ -488,8 +490,9 @@ static void sample_cpus(tui_session_t *s, double dt)
 		tui_model_cpu_tick(m, i, &c, dt);
 		rec += cs.ecs_fires;	/* events, not only records */
 	}
-	if (dt > 0 && rec >= s->ts_lastrec)
-		m->tm_eventps = (double)(rec - s->ts_lastrec) / dt;
+	if (dt > 0)
+		m->tm_eventps = tui_rate_tick(&s->ts_evrate, s->ts_lastrec, rec,
+		    dt);
 	s->ts_lastrec = rec;
 }
 

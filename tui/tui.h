@@ -98,12 +98,32 @@ typedef struct tui_line {
 enum tui_dropk { TUI_DROP_BUF, TUI_DROP_AGG, TUI_DROP_DYN, TUI_DROP_SPEC,
 		 TUI_NDROPK };
 
+/*
+ * A rate over a sliding window of about TUI_RATE_WINDOW seconds: buffers
+ * switch (and providers hand over events) in bursts, so a rate over one
+ * 100 ms tick jumps between 0 and many times the truth.  Each tick pushes
+ * its length and the total before it; the rate is the growth over the
+ * newest ticks that cover the window.
+ */
+#define TUI_RATE_N 64
+#define TUI_RATE_WINDOW 2.0
+typedef struct tui_rate {
+	double tr_dt[TUI_RATE_N];	/* tick lengths, oldest first */
+	uint64_t tr_base[TUI_RATE_N];	/* total before each tick */
+	int tr_n;
+} tui_rate_t;
+/* One tick of dt seconds that took a total from before to now; returns
+ * the windowed rate (0 after a total went backwards: a new session). */
+double tui_rate_tick(tui_rate_t *r, uint64_t before, uint64_t now,
+    double dt);
+
 typedef struct tui_cpu {
 	int tcp_cpu;
 	int tcp_policy;		/* DTRACEOPT_BUFPOLICY_* */
 	uint64_t tcp_size, tcp_used;
 	uint64_t tcp_records, tcp_bytes;	/* totals */
-	double tcp_recps, tcp_byteps;		/* rates of the last tick */
+	double tcp_recps, tcp_byteps;		/* rates over the last 2 s */
+	tui_rate_t tcp_rrate, tcp_brate;
 	uint64_t tcp_drops[TUI_NDROPK];		/* totals by kind */
 	uint64_t tcp_hist[TUI_SPARK_N];		/* drops per tick, oldest first */
 	uint64_t tcp_errors;
@@ -204,7 +224,7 @@ typedef struct tui_model {
 	tui_enabling_t *tm_ens;
 	int tm_nens, tm_nextid;
 	unsigned tm_nenabled;	/* enabled probes */
-	double tm_eventps;	/* records per second, last tick */
+	double tm_eventps;	/* events per second, over the last 2 s */
 	/* the heatmap */
 	tui_heat_t tm_heat;
 	/* the prompt's lines: message under the prompt, probe match hint */
@@ -446,6 +466,7 @@ void tui_prompt_fini(void);
 int tui_prompt_key(uint32_t key);
 void tui_prompt_view(tui_prompt_view_t *pv);
 void tui_prompt_insert(const char *text);
+void tui_prompt_clear_line(void);
 void tui_prompt_set_prompt(const char *prompt);
 const char *tui_prompt_text(void);
 void tui_prompt_clear_matches(void);

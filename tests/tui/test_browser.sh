@@ -21,4 +21,11 @@ $T send-keys Enter
 wait_for 'enabling 1: 1 probe' || exit 1
 $T send-keys Escape 1
 wait_for 'hello-from-browser' 5 || exit 1
+# globs on the function and name fields; / starts a new filter
+$T send-keys 4 /
+$T send-keys -l 'syscall::*read*:ent*'
+wait_for 'filter: syscall::*read*:ent*_' || exit 1
+wait_for '- pread64 (1)' || exit 1
+$T capture-pane -p | grep -q 'return' && { echo "return not filtered out"; exit 1; }
+$T capture-pane -p | grep -q 'BEGIN' && { echo "old filter kept"; exit 1; }
 exit 0

@@ -19,6 +19,14 @@ $T send-keys Enter '}' Enter
 wait_for 'enabling 1: 1 probe' || exit 1
 $T send-keys Escape 1
 wait_for 'multi-line' || exit 1
+# Esc abandons a clause being continued, the line being typed with it
+$T send-keys ':'
+$T send-keys BSpace 'tick-1s' Enter '{' Enter 'trace(1)'
+wait_for '...> trace(1)' || exit 1
+$T send-keys Escape
+sleep 0.3
+$T capture-pane -p | grep -q 'trace(1)' && { echo "line kept"; exit 1; }
+$T capture-pane -p | grep -q '^dtui> *$' || { $T capture-pane -p; exit 1; }
 $T send-keys ':list' Enter
 wait_for '1 on  1 probes: BEGIN' || exit 1
 $T send-keys ':quit' Enter

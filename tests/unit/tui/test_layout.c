@@ -271,6 +271,28 @@ static void test_probes_pane_filter_and_insert(void **st)
 	assert_true(r & TUI_INSERT);
 	assert_string_equal(f->l->tl_panes[TUI_P_PROBES]->tp_insert,
 	    "syscall:vmlinux:read:entry { }");
+	keys(f, "/wri");		/* / starts a new filter */
+	draw(f);
+	assert_non_null(strstr(row(f, 2), "filter: wri_"));
+	assert_true(find(f, "- write (1)") > 0);
+	keys(f, "\025");		/* Ctrl-U empties it */
+	draw(f);
+	assert_non_null(strstr(row(f, 2), "filter: _"));
+	assert_true(find(f, "+ syscall (2)") > 0);
+	keys(f, "sys");
+	tui_layout_key(f->l, TUI_KEY_ESC, 0, 0, f->m);	/* Esc abandons */
+	draw(f);
+	assert_int_equal(f->m->tm_probes.tp_filter[0], '\0');
+	assert_true(find(f, "+ dtrace (1)") > 0);
+	/* a filter longer than its room shows its end; the count stays */
+	keys(f, "/syscall:vmlinux:*:entry,syscall:vmlinux:*:return,sched");
+	draw(f);
+	assert_non_null(strstr(row(f, 2), ":return,sched_"));
+	assert_non_null(strstr(row(f, 2), " of 3"));
+	keys(f, "\r");
+	tui_layout_key(f->l, TUI_KEY_ESC, 0, 0, f->m);
+	keys(f, "/");
+	tui_layout_key(f->l, TUI_KEY_ESC, 0, 0, f->m);
 }
 
 static void test_quit_confirms_while_tracing_and_help(void **st)

@@ -57,13 +57,39 @@ static void test_tui_model_cpu_tick_rates_and_drop_history(void **st)
 	c.tcp_records = 150;
 	c.tcp_drops[TUI_DROP_BUF] = 4;
 	tui_model_cpu_tick(m, 1, &c, 1.0);
-	assert_true(m->tm_cpus[1].tcp_recps == 50.0);
+	assert_true(m->tm_cpus[1].tcp_recps == 100.0);	/* 150 over 1.5 s */
 	assert_int_equal(m->tm_cpus[1].tcp_hist[TUI_SPARK_N - 1], 1);
 	assert_int_equal(m->tm_cpus[1].tcp_hist[TUI_SPARK_N - 2], 3);
 	tui_model_drop(m, 5, TUI_DROP_AGG, 2);	/* out of range: CPU 0 */
 	assert_int_equal(m->tm_cpus[0].tcp_drops[TUI_DROP_AGG], 2);
 	assert_int_equal(m->tm_drops, 2);
 	tui_model_free(m);
+}
+
+/* Records that come in bursts once a second (a buffer switch) read as
+ * a steady rate, not as 0 nine ticks of ten and 10x the truth on the
+ * tenth; a total that goes backwards (new session) reads 0. */
+static void test_tui_rate_tick_smooths_bursts(void **st)
+{
+	tui_rate_t r = { { 0 }, { 0 }, 0 };
+	uint64_t total = 0;
+	double rate;
+
+	for (int t = 1; t <= 100; t++) {
+		uint64_t before = total;
+
+		if (t % 10 == 0)
+			total += 1000;		/* 1000 records/s in bursts */
+		rate = tui_rate_tick(&r, before, total, 0.1);
+		if (t > 25) {
+			assert_true(rate >= 900.0);
+			assert_true(rate <= 1500.0);
+		}
+	}
+	assert_true(r.tr_n <= 22);	/* only the window is kept */
+	assert_true(tui_rate_tick(&r, total, 5, 0.1) == 0.0);
+	assert_int_equal(r.tr_n, 0);
+	assert_true(tui_rate_tick(&r, 5, 105, 0.5) == 200.0);
 }
 
 static void snap(tui_model_t *m, int64_t a, int64_t b, int with_b)
@@ -213,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_tui_model_output_splits_lines_and_keeps_partial),
 		cmocka_unit_test(test_tui_model_output_ring_drops_oldest),
 		cmocka_unit_test(test_tui_model_cpu_tick_rates_and_drop_history),
+		cmocka_unit_test(test_tui_rate_tick_smooths_bursts),
 		cmocka_unit_test(test_tui_model_agg_keeps_previous_and_drops_vanished),
 		cmocka_unit_test(test_tui_model_agg_many_keys_found_again),
 		cmocka_unit_test(test_tui_model_agg_order_follows_latest_snapshot),
