@@ -4,10 +4,11 @@
  * Conversions (as dtrace(1M)): d i u o x X c s S p e E f F g G a A k Y T P
  * and %%, with flags - + space # 0 ' ? and @ (aggregation value, for
  * printa), width and precision (digits or '*', which take the next
- * argument), and size prefixes hh h l ll L z j t (accepted; the value's
- * size is the record's size).  Integers are read by record size,
- * sign-extended for signed conversions, and printed with the C printf of
- * the same conversion at 64 bits.  %a/%A print module`symbol+offset, %k a
+ * argument), and size prefixes hh h l ll L z j t (the value's size is
+ * the record's size; h and hh then convert it to short and char as C's
+ * printf does).  Integers are read by record size, sign-extended for
+ * signed conversions, and printed with the C printf of the same
+ * conversion at 64 bits.  %a/%A print module`symbol+offset, %k a
  * stack, %Y a walltimestamp as "%Y %b %e %T", %S a string with C escapes.
  *
  * Invariant: one conversion consumes exactly one argument (plus one per
@@ -28,6 +29,7 @@ struct conv {
 	int star_w, star_p;	/* width/precision from arguments */
 	int agg;		/* '@' */
 	int ptrwidth;		/* '?' */
+	int bytes;		/* h: 2, hh: 1 (the C conversion's size), else 0 */
 	char ch;		/* the conversion character */
 };
 
@@ -62,8 +64,8 @@ static int parse_conv(const char **sp, struct conv *cv)
 			cv->prec = (int)strtol(s, (char **)&s, 10);
 		}
 	}
-	while (*s != '\0' && strchr("hlLzjtq", *s) != NULL)
-		s++;
+	for (; *s != '\0' && strchr("hlLzjtq", *s) != NULL; s++)
+		cv->bytes = *s != 'h' ? 0 : cv->bytes == 2 ? 1 : 2;
 	if (*s == '\0' || strchr("diuoxXcsSpeEfFgGaAkYTP%", *s) == NULL)
 		return -1;
 	cv->ch = *s++;
@@ -161,7 +163,9 @@ static void print_time(FILE *fp, const struct conv *cv, int64_t ns, int rfc)
 	char buf[64], f[64];
 
 	localtime_r(&t, &tm);
-	strftime(buf, sizeof (buf), rfc ? "%a, %d %b %Y %T %Z" :
+	/* libdtrace: %T as RFC 822 (with the ISO year, %G), %Y as ctime's
+	 * fields with the year first */
+	strftime(buf, sizeof (buf), rfc ? "%a, %d %b %G %T %Z" :
 	    "%Y %b %e %T", &tm);
 	cfmt(cv, "s", f, sizeof (f));
 	fprintf(fp, f, buf);
@@ -246,6 +250,21 @@ static void print_aggval(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 	fprintf(fp, f, (long long)v);
 }
 
+/* An integer as the C conversion sees it: %hd and %hhd (and %hu...)
+ * convert to short and char, as printf(3C), which dtrace hands the
+ * conversion with its size prefix. */
+static long long sized(const struct conv *cv, int64_t v)
+{
+	int sign = is_signed_conv(cv->ch);
+
+	if (cv->bytes == 1)
+		return sign ? (long long)(signed char)v :
+		    (long long)(unsigned char)v;
+	if (cv->bytes == 2)
+		return sign ? (long long)(short)v : (long long)(unsigned short)v;
+	return (long long)v;
+}
+
 /* One conversion with its argument a (NULL if missing). */
 static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
     const eng_pfarg_t *a)
@@ -262,7 +281,7 @@ static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
 		conv[2] = cv->ch;
 		cfmt(cv, conv, f, sizeof (f));
-		fprintf(fp, f, (long long)argval(a, is_signed_conv(cv->ch)));
+		fprintf(fp, f, sized(cv, argval(a, is_signed_conv(cv->ch))));
 		return;
 	case 'p':
 		cfmt(cv, "llx", f, sizeof (f));

@@ -1,8 +1,9 @@
 /*
  * test_printf.c - dtrace's printf() conversions and flags (printf.c):
  * integers by record size and sign, %d %i %u %o %x %X %c %s %S %p %e %f
- * %g %Y %%, widths, precisions, %*d, flags - + space # 0, size prefixes,
- * %@ aggregation values, and refusal of a bad conversion.
+ * %g %Y %T %%, widths, precisions, %*d, flags - + space # 0, size
+ * prefixes (h and hh convert to short and char), %@ aggregation values,
+ * and refusal of a bad conversion.
  */
 #include <time.h>
 #include "eng_test.h"
@@ -148,6 +149,25 @@ static void test_size_prefixes_accepted(void **state)
 	eng_close(h);
 }
 
+/* h and hh convert to short and char as printf(3C) does with them */
+static void test_short_and_char_sizes(void **state)
+{
+	eng_hdl_t *h = et_open();
+	struct pfa a = { .n = 0 };
+
+	(void)state;
+	add_int(&a, 4, 70000);
+	add_int(&a, 4, 300);
+	add_int(&a, 8, -1);
+	add_int(&a, 8, -1);
+	add_int(&a, 4, 70000);
+	add_int(&a, 2, -2);
+	add_int(&a, 8, 70000);
+	CHECK(h, "%hd %hhd %hu %hhu %hx %hi %ld", &a,
+	    "4464 44 65535 255 1170 -2 70000");
+	eng_close(h);
+}
+
 static void test_floating_conversions(void **state)
 {
 	eng_hdl_t *h = et_open();
@@ -174,6 +194,21 @@ static void test_walltimestamp_Y(void **state)
 	localtime_r(&t, &tm);
 	strftime(want, sizeof (want), "%Y %b %e %T", &tm);
 	CHECK(h, "%Y", &a, want);
+	eng_close(h);
+}
+
+/* %T: RFC 822 time as libdtrace's pfprint_time822 ("%a, %d %b %G %T %Z") */
+static void test_walltimestamp_T(void **state)
+{
+	eng_hdl_t *h = et_open();
+	struct pfa a = { .n = 0 };
+	time_t t = 1700000000;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	add_int(&a, 8, (int64_t)t * 1000000000LL + 5);
+	CHECK(h, "[%T]", &a, "[Tue, 14 Nov 2023 22:13:20 UTC]");
 	eng_close(h);
 }
 
@@ -216,8 +251,10 @@ int main(void)
 		cmocka_unit_test(test_star_width_and_precision),
 		cmocka_unit_test(test_strings_chars_and_escapes),
 		cmocka_unit_test(test_size_prefixes_accepted),
+		cmocka_unit_test(test_short_and_char_sizes),
 		cmocka_unit_test(test_floating_conversions),
 		cmocka_unit_test(test_walltimestamp_Y),
+		cmocka_unit_test(test_walltimestamp_T),
 		cmocka_unit_test(test_agg_value_conversion),
 		cmocka_unit_test(test_bad_conversion_refused),
 	};
