@@ -48,6 +48,7 @@ typedef struct fslot {
 	struct bpf_insn *fs_body;	/* bpf.c's program */
 	int fs_n;
 	dtrace_id_t fs_id;		/* DTRACE_IDNONE: no filter */
+	unsigned fs_vars;		/* PROV_FV_* */
 	prov_bpf_argmap_t fs_am;
 	int fs_hasam;
 	ks_filter_t fs_cur;		/* installed (kf_always: none) */
@@ -95,11 +96,15 @@ static void patch(gen_t *g, int at, int to)
 	g->p[at].off = (int16_t)(to - at - 1);
 }
 
-/* Can the program compute this atom's value? */
-static int atom_ok(const ks_filter_atom_t *a, const prov_bpf_argmap_t *am)
+/* Can the program compute this atom's value as the provider does? */
+static int atom_ok(const ks_filter_atom_t *a, unsigned vars,
+    const prov_bpf_argmap_t *am)
 {
+	if (a->kfa_var < KS_FV_PID || a->kfa_var > KS_FV_EXECNAME ||
+	    !(vars & PROV_FV(a->kfa_var)))
+		return 0;
 	if (a->kfa_var != KS_FV_ARG)
-		return a->kfa_var >= KS_FV_PID && a->kfa_var <= KS_FV_EXECNAME;
+		return 1;
 	return am != NULL && a->kfa_arg < DTRACE_MAXARGS &&
 	    am->pba_off[a->kfa_arg] >= 8;
 }
@@ -214,7 +219,8 @@ static void emit_atom(gen_t *g, const ks_filter_atom_t *a,
 }
 
 /* Does every term keep at least one comparison the program can make? */
-static int filterable(const ks_filter_t *f, const prov_bpf_argmap_t *am)
+static int filterable(const ks_filter_t *f, unsigned vars,
+    const prov_bpf_argmap_t *am)
 {
 	if (f->kf_always || f->kf_nterms <= 0 ||
 	    f->kf_nterms > KS_FILTER_MAXTERMS)
@@ -223,7 +229,7 @@ static int filterable(const ks_filter_t *f, const prov_bpf_argmap_t *am)
 		int k = 0;
 
 		for (int i = 0; i < f->kf_terms[t].kft_natoms; i++)
-			k += atom_ok(&f->kf_terms[t].kft_atoms[i], am);
+			k += atom_ok(&f->kf_terms[t].kft_atoms[i], vars, am);
 		if (k == 0)
 			return 0;
 	}
@@ -231,11 +237,11 @@ static int filterable(const ks_filter_t *f, const prov_bpf_argmap_t *am)
 }
 
 int prov_bpf_filter_emit(struct bpf_insn *p, const ks_filter_t *f,
-    const prov_bpf_argmap_t *am)
+    unsigned vars, const prov_bpf_argmap_t *am)
 {
 	gen_t g = { .p = p };
 
-	if (!filterable(f, am))
+	if (!filterable(f, vars, am))
 		return 0;
 	put(&g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0));
 	for (int t = 0; t < f->kf_nterms; t++) {
@@ -244,7 +250,7 @@ int prov_bpf_filter_emit(struct bpf_insn *p, const ks_filter_t *f,
 		g.nfail = 0;
 		for (int i = 0; i < tm->kft_natoms &&
 		    i < KS_FILTER_MAXATOMS; i++)
-			if (atom_ok(&tm->kft_atoms[i], am))
+			if (atom_ok(&tm->kft_atoms[i], vars, am))
 				emit_atom(&g, &tm->kft_atoms[i], am);
 		g.pass[g.npass++] = g.n;
 		put(&g, ins(BPF_JMP | BPF_JA, 0, 0, 0, 0));
@@ -260,7 +266,7 @@ int prov_bpf_filter_emit(struct bpf_insn *p, const ks_filter_t *f,
 }
 
 void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
-    int first)
+    int first, uint32_t reclen)
 {
 	int n = 0;
 
@@ -275,7 +281,7 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
 		if (!prov_tracefs_is_str(f) && !f->tff_dataloc &&
 		    f->tff_array == 0 && (sz == 1 || sz == 2 || sz == 4 ||
 		    sz == 8) && f->tff_offset % sz == 0 &&
-		    f->tff_offset >= 8 && f->tff_offset < 4096) {
+		    f->tff_offset >= 8 && f->tff_offset + sz <= reclen) {
 			am->pba_off[n] = (int16_t)f->tff_offset;
 			am->pba_size[n] = (uint8_t)sz;
 			am->pba_signed[n] = (uint8_t)(f->tff_signed != 0);
@@ -326,7 +332,7 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f)
 
 	if (f != NULL && fs->fs_id != DTRACE_IDNONE &&
 	    fs->fs_n <= 512)
-		n = prov_bpf_filter_emit(prog, f,
+		n = prov_bpf_filter_emit(prog, f, fs->fs_vars,
 		    fs->fs_hasam ? &fs->fs_am : NULL);
 	if (n > 0) {
 		memcpy(prog + n, fs->fs_body, (size_t)fs->fs_n * sizeof(*prog));
@@ -478,7 +484,7 @@ void prov_bpf_funload(int slot)
 	}
 }
 
-void prov_bpf_filter_probe(int att, dtrace_id_t id,
+void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
     const prov_bpf_argmap_t *am)
 {
 	fslot_t *fs;
@@ -488,6 +494,7 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id,
 	pthread_mutex_lock(&flk);
 	if ((fs = fslots[att]) != NULL) {
 		fs->fs_id = id;
+		fs->fs_vars = vars;
 		fs->fs_hasam = am != NULL;
 		if (am != NULL)
 			fs->fs_am = *am;
@@ -506,7 +513,8 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 	pthread_mutex_lock(&flk);
 	if ((fs = fslots[slot]) != NULL) {
 		n = fs->fs_cur.kf_always ? 0 : prov_bpf_filter_emit(out,
-		    &fs->fs_cur, fs->fs_hasam ? &fs->fs_am : NULL);
+		    &fs->fs_cur, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
+		    NULL);
 		if (n + fs->fs_n <= max) {
 			memcpy(out + n, fs->fs_body,
 			    (size_t)fs->fs_n * sizeof(*out));

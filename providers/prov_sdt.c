@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 typedef struct sdtprobe {
 	char sd_sys[64], sd_event[64];
@@ -123,10 +124,22 @@ static int capture_on(sdtprobe_t *sp, dtrace_id_t id)
 static int sdt_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	sdtprobe_t *sp = arg;
+	const prov_tf_format_t *fmt;
+	prov_bpf_argmap_t am;
+	uint32_t len;
 
 	if (sp->sd_capture > 0 || capture_on(sp, id) == 0)
 		return 0;
-	return prov_tp_subscribe(sp->sd_sys, sp->sd_event, id, sdt_fire, sp);
+	if (prov_tp_subscribe(sp->sd_sys, sp->sd_event, id, sdt_fire, sp) != 0)
+		return -1;
+	/* predicates on the task and the arguments filter in BPF */
+	if ((fmt = prov_tp_format(sp->sd_sys, sp->sd_event)) != NULL) {
+		len = prov_tracefs_size(fmt);
+		prov_bpf_argmap_fmt(&am, fmt, 0, len < 440 ? len : 440);
+		prov_tp_filter(sp->sd_sys, sp->sd_event, sdt_fire, sp,
+		    PROV_FV_ALL, &am);
+	}
+	return 0;
 }
 
 static void sdt_disable(void *parg, dtrace_id_t id, void *arg)

@@ -165,18 +165,33 @@ static int capture_on(scprobe_t *sp, dtrace_id_t id)
 	    prov_perf_wants_stack(id), sc_fire_captured, sp);
 	if (sp->sp_capture < 0)
 		return -1;
-	prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt));
-	prov_bpf_filter_probe(sp->sp_capture, id, &am);
+	prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt), 64);
+	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL, &am);
 	return 0;
 }
 
 static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	scprobe_t *sp = arg;
+	const prov_tf_format_t *fmt;
+	prov_bpf_argmap_t am;
 
 	if (sp->sp_capture >= 0 || capture_on(sp, id) == 0)
 		return 0;
-	return prov_tp_subscribe("syscalls", sp->sp_event, id, sc_fire, sp);
+	if (prov_tp_subscribe("syscalls", sp->sp_event, id, sc_fire, sp) != 0)
+		return -1;
+	/* predicates on the task and (entry) arguments filter in BPF */
+	fmt = prov_tp_format("syscalls", sp->sp_event);
+	if (fmt != NULL && !sp->sp_return) {
+		prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt),
+		    prov_tracefs_size(fmt));
+		prov_tp_filter("syscalls", sp->sp_event, sc_fire, sp,
+		    PROV_FV_ALL, &am);
+	} else {
+		prov_tp_filter("syscalls", sp->sp_event, sc_fire, sp,
+		    PROV_FV_TASK, NULL);
+	}
+	return 0;
 }
 
 static void sc_disable(void *parg, dtrace_id_t id, void *arg)

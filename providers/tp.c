@@ -25,6 +25,10 @@
 typedef struct tpsub {
 	prov_tp_fire_t *ts_fn;
 	void *ts_arg;
+	dtrace_id_t ts_id;		/* for the kernel filter: the probe, */
+	unsigned ts_vars;		/* what it takes from the task (0: */
+	int ts_hasam;			/* never filter), its arguments */
+	prov_bpf_argmap_t ts_am;	/* (prov_tp_filter) */
 } tpsub_t;
 
 typedef struct tp {
@@ -121,6 +125,44 @@ static int tp_open(tp_t *tp, int chain)
 	return 0;
 }
 
+/* A tracepoint's BPF program filters for its probe's predicates when one
+ * subscriber alone uses it and said what it takes from the task (tplk). */
+static void tp_refilter(tp_t *tp)
+{
+	const tpsub_t *one = NULL;
+
+	for (int i = 0; i < TP_MAXSUB && tp->tp_nsub == 1; i++)
+		if (tp->tp_live[i] != NULL)
+			one = &tp->tp_subs[i];
+	if (one == NULL || one->ts_vars == 0)
+		prov_bpf_filter_probe(tp->tp_att, DTRACE_IDNONE, 0, NULL);
+	else
+		prov_bpf_filter_probe(tp->tp_att, one->ts_id, one->ts_vars,
+		    one->ts_hasam ? &one->ts_am : NULL);
+}
+
+void prov_tp_filter(const char *sys, const char *event, prov_tp_fire_t *fn,
+    void *arg, unsigned vars, const prov_bpf_argmap_t *am)
+{
+	tp_t *tp;
+
+	pthread_mutex_lock(&tplk);
+	tp = tp_find(sys, event, 0);
+	for (int i = 0; tp != NULL && i < TP_MAXSUB; i++) {
+		tpsub_t *sub = &tp->tp_subs[i];
+
+		if (tp->tp_live[i] == NULL || sub->ts_fn != fn ||
+		    sub->ts_arg != arg)
+			continue;
+		sub->ts_vars = vars;
+		sub->ts_hasam = am != NULL;
+		if (am != NULL)
+			sub->ts_am = *am;
+		tp_refilter(tp);
+	}
+	pthread_mutex_unlock(&tplk);
+}
+
 int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
     prov_tp_fire_t *fn, void *arg)
 {
@@ -149,12 +191,13 @@ int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
 		goto out;
 	tp->tp_subs[slot].ts_fn = fn;
 	tp->tp_subs[slot].ts_arg = arg;
+	tp->tp_subs[slot].ts_id = id;
+	tp->tp_subs[slot].ts_vars = 0;
+	tp->tp_subs[slot].ts_hasam = 0;
 	__atomic_store_n(&tp->tp_live[slot], &tp->tp_subs[slot],
 	    __ATOMIC_RELEASE);
 	tp->tp_nsub++;
-	/* one probe on it: its predicates may filter in the kernel */
-	prov_bpf_filter_probe(tp->tp_att, tp->tp_nsub == 1 ? id :
-	    DTRACE_IDNONE, NULL);
+	tp_refilter(tp);
 	rc = 0;
 out:
 	pthread_mutex_unlock(&tplk);
@@ -173,8 +216,9 @@ void prov_tp_unsubscribe(const char *sys, const char *event,
 		    tp->tp_subs[i].ts_arg != arg)
 			continue;
 		__atomic_store_n(&tp->tp_live[i], NULL, __ATOMIC_RELEASE);
-		prov_bpf_filter_probe(tp->tp_att, DTRACE_IDNONE, NULL);
-		if (--tp->tp_nsub == 0) {
+		if (--tp->tp_nsub > 0)
+			tp_refilter(tp);
+		if (tp->tp_nsub == 0) {
 			prov_bpf_release(tp->tp_att);
 			prov_perf_close(tp->tp_src);
 			tp->tp_att = -1;

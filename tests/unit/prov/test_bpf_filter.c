@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include "bpf_filter.h"
+#include "engine.h"
 
 static struct bpf_insn prog[PROV_BPF_FMAX + 8];
 
@@ -48,7 +49,7 @@ static void stream_shape(void **state)
 	int n;
 
 	(void)state;
-	n = prov_bpf_filter_emit(prog, &f, NULL);
+	n = prov_bpf_filter_emit(prog, &f, PROV_FV_ALL, NULL);
 	assert_true(n > 4);
 	assert_int_equal(prog[0].code, BPF_ALU64 | BPF_MOV | BPF_X);
 	assert_int_equal(prog[0].dst_reg, 6);
@@ -60,21 +61,21 @@ static void stream_shape(void **state)
 	assert_int_equal(prog[n - 1].src_reg, 6);
 	/* nothing to filter: always, no term, an argument not mapped */
 	f.kf_always = 1;
-	assert_int_equal(prov_bpf_filter_emit(prog, &f, NULL), 0);
+	assert_int_equal(prov_bpf_filter_emit(prog, &f, PROV_FV_ALL, NULL), 0);
 	a = atom(KS_FV_ARG, KS_FOP_EQ, 1);
 	f = term(1, &a);
-	assert_int_equal(prov_bpf_filter_emit(prog, &f, NULL), 0);
+	assert_int_equal(prov_bpf_filter_emit(prog, &f, PROV_FV_ALL, NULL), 0);
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		am.pba_off[i] = -1;
 	am.pba_off[0] = 16;
 	am.pba_size[0] = 8;
 	am.pba_signed[0] = 0;
-	n = prov_bpf_filter_emit(prog, &f, &am);
+	n = prov_bpf_filter_emit(prog, &f, PROV_FV_ALL, &am);
 	assert_true(n > 0);
 	assert_int_equal(prog[1].code, BPF_LDX | BPF_MEM | BPF_DW);
 	assert_int_equal(prog[1].off, 16);
 	f.kf_nterms = 0;
-	assert_int_equal(prov_bpf_filter_emit(prog, &f, &am), 0);
+	assert_int_equal(prov_bpf_filter_emit(prog, &f, PROV_FV_ALL, &am), 0);
 }
 
 static int loadfd(int n)
@@ -99,7 +100,7 @@ static int run(const ks_filter_t *f, const prov_bpf_argmap_t *am,
 {
 	union bpf_attr at;
 	uint64_t args[12] = { 0 };
-	int n = prov_bpf_filter_emit(prog, f, am), fd;
+	int n = prov_bpf_filter_emit(prog, f, PROV_FV_ALL, am), fd;
 
 	assert_true(n > 0);
 	fd = loadfd(n);
@@ -238,6 +239,56 @@ static void run_args_terms(void **state)
 	RUN(&f, &am, ctx, 0);
 }
 
+/* Compile and enable src on h; fails the test if it cannot. */
+static void exec_src(eng_hdl_t *h, const char *src)
+{
+	eng_prog_t *p = eng_compile_str(h, src, NULL, 0, NULL);
+	unsigned n = 0;
+
+	if (p == NULL || eng_prog_exec(h, p, &n) != 0)
+		fail_msg("<%s>: %s", src, eng_errmsg(h));
+}
+
+/* A clause enabled while tracing (as the TUI does) on a probe whose
+ * kernel filter drops everything so far still sees every event: the
+ * filter is replaced before the new ECB can fire. */
+static void live_new_clause(void **state)
+{
+	char err[256], src[256], *text = NULL;
+	size_t len = 0;
+	eng_hdl_t *h;
+	FILE *fp;
+
+	(void)state;
+	need_root();
+	h = eng_open(0, err, sizeof(err));
+	assert_non_null(h);
+	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
+	exec_src(h, "syscall::getppid:entry /pid == 1/ { @a = count(); }");
+	if (eng_go(h) != 0) {
+		printf("skipped: %s\n", eng_errmsg(h));
+		eng_close(h);
+		skip();
+	}
+	for (int i = 0; i < 500; i++)
+		syscall(SYS_getppid);
+	usleep(300000);			/* drained before the new clause */
+	snprintf(src, sizeof(src), "syscall::getppid:entry /pid == %d/ "
+	    "{ @b = count(); }", (int)getpid());
+	exec_src(h, src);
+	for (int i = 0; i < 1000; i++)
+		syscall(SYS_getppid);
+	assert_int_equal(eng_stop(h), 0);
+	fp = open_memstream(&text, &len);
+	assert_int_equal(eng_agg_snap(h), 0);
+	assert_int_equal(eng_agg_print(h, fp), 0);
+	fclose(fp);
+	if (strstr(text, "1000") == NULL)
+		fail_msg("the new clause counted not 1000: <%s>", text);
+	free(text);
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +296,7 @@ int main(void)
 		cmocka_unit_test(run_process_vars),
 		cmocka_unit_test(run_execname),
 		cmocka_unit_test(run_args_terms),
+		cmocka_unit_test(live_new_clause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
