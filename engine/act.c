@@ -187,7 +187,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 		while (*p != '\0' && strchr("hlLzjt?", *p) != NULL)
 			p++;
 		c = *p;
-		if (c == '\0' || strchr("diuoxXcsSpeEfgGaAkYm", c) == NULL)
+		if (c == '\0' || strchr("diuoxXcsSpeEfgGaAkYTPm", c) == NULL)
 			eng_cc_nerror(pc, call, "D_PRINTF_INVALID", "%s( ) format "
 			    "conversion #%d is undefined", fn, conv);
 		p++;

@@ -299,6 +299,8 @@ struct eng_pcb {
 	const char *pc_src;		/* whole source text (NUL-terminated) */
 	const char *pc_pos;		/* lexer position */
 	int pc_line;
+	const char *pc_srcname;		/* -C: the script's name in markers */
+	const char *pc_curfile;		/* -C: an included file, or NULL */
 	const char *pc_linestart;
 	int pc_tokvalid;		/* pc_tok holds the lookahead */
 	struct eng_token pc_tok;

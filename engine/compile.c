@@ -146,7 +146,7 @@ static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
     const char *fmt, va_list ap)
 {
 	eng_hdl_t *h = pc->pc_hdl;
-	char where[64] = "", tagbuf[64] = "";
+	char where[160] = "", tagbuf[64] = "";
 	int64_t errtags = 0;
 	size_t n;
 
@@ -164,7 +164,10 @@ static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
 	h->eh_diag.ed_msg = h->eh_diagmsg;
 	if (eng_cc_optval(h, "errtags", &errtags) == 0 && errtags > 0)
 		snprintf(tagbuf, sizeof(tagbuf), "[%s] ", tag);
-	if (pc->pc_file != NULL && line > 0)
+	if (pc->pc_file != NULL && line > 0 && pc->pc_curfile != NULL)
+		snprintf(where, sizeof(where), "\"%.120s\", line %d: ",
+		    pc->pc_curfile, line);
+	else if (pc->pc_file != NULL && line > 0)
 		snprintf(where, sizeof(where), "line %d: ", line);
 	if (pc->pc_file != NULL)
 		snprintf(h->eh_errmsg, sizeof(h->eh_errmsg),
@@ -219,7 +222,11 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 
 	if (fd < 0)
 		return NULL;
-	if (write(fd, src, strlen(src)) != (ssize_t)strlen(src) ||
+	/* a marker first: gcc's messages and line markers name the script */
+	pc->pc_srcname = pc->pc_file != NULL && strpbrk(pc->pc_file, "\"\\\n")
+	    == NULL ? pc->pc_file : "<command line>";
+	if (dprintf(fd, "# 1 \"%s\"\n", pc->pc_srcname) < 0 ||
+	    write(fd, src, strlen(src)) != (ssize_t)strlen(src) ||
 	    pipe(pfd) != 0) {
 		close(fd);
 		unlink(in);

@@ -61,6 +61,25 @@ static void pragma_option(struct eng_pcb *pc, const char *arg, const char *p)
 		    eng_errmsg(pc->pc_hdl));
 }
 
+/*
+ * The file a line marker (# 87 "/usr/include/x.h" 2) names: errors in it
+ * say so; the script's own name (pc_srcname under -C, else pc_file) means
+ * the script again.
+ */
+static void marker_file(struct eng_pcb *pc, const char *q)
+{
+	const char *e, *self = pc->pc_srcname ? pc->pc_srcname : pc->pc_file;
+
+	if (q == NULL || *q != '"' || (e = strchr(q + 1, '"')) == NULL)
+		return;
+	q++;
+	if (self != NULL && strlen(self) == (size_t)(e - q) &&
+	    strncmp(q, self, (size_t)(e - q)) == 0)
+		pc->pc_curfile = NULL;
+	else
+		pc->pc_curfile = eng_cc_strdup(pc, q, (size_t)(e - q));
+}
+
 /* One '#' line, text between '#' and the newline (exclusive). */
 static void directive(struct eng_pcb *pc, const char *p, const char *end)
 {
@@ -78,10 +97,12 @@ static void directive(struct eng_pcb *pc, const char *p, const char *end)
 	if (nw == 0)
 		return;
 	if (isdigit((unsigned char)w[0][0]) || strcmp(w[0], "line") == 0) {
-		const char *num = isdigit((unsigned char)w[0][0]) ? w[0] : w[1];
+		int d = isdigit((unsigned char)w[0][0]);
+		const char *num = d ? w[0] : w[1];
 
 		if (num != NULL)
 			pc->pc_line = atoi(num) - 1;	/* the newline adds 1 */
+		marker_file(pc, d ? w[1] : w[2]);
 		return;
 	}
 	if (strcmp(w[0], "pragma") != 0)
@@ -433,6 +454,9 @@ static const char *number(struct eng_pcb *pc, struct eng_token *t,
 		else
 			t->tk_long = 1;
 	}
+	if (*p == '.' && base != 16)
+		lerr(pc, start, "D_SYNTAX", "floating-point constants are "
+		    "not permitted%s", "");
 	if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
 		lerr(pc, start, "D_INT_SUFFIX", "invalid integer constant %s",
 		    eng_cc_strdup(pc, start, (size_t)(p - start) + 1));

@@ -124,6 +124,14 @@ static int word_is_type(struct eng_pcb *pc, const char *w)
 	    eng_cc_ident(pc, w, SC_GLOBAL, 0) == NULL;
 }
 
+static int is_type_kw(const char *w)
+{
+	for (int i = 0; type_kws[i] != NULL; i++)
+		if (strcmp(w, type_kws[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int at_type(struct eng_pcb *pc)
 {
 	return peek(pc)->tk_kind == T_IDENT && word_is_type(pc, pc->pc_tok.tk_text);
@@ -293,6 +301,10 @@ static struct eng_type *specifiers(struct eng_pcb *pc)
 
 		if (t != NULL && !strcmp(w, "const") + !strcmp(w, "volatile") +
 		    !strcmp(w, "restrict") == 0 && (size || t))
+			break;
+		/* long int intptr_t: a type name after a type is the name
+		 * being declared (C headers redefine D's typedefs) */
+		if ((size || nlong || sgn >= 0) && !is_type_kw(w))
 			break;
 		next(pc);
 		any = 1;

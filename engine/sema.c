@@ -871,7 +871,8 @@ void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n)
 /* Give n and its children types; fold constants; check operands. */
 static void cook(struct eng_pcb *pc, struct eng_node *n)
 {
-	if (++pc->pc_depth > 400)
+	/* a left-deep chain (1 + 1 + ... + 1) is as deep as it is long */
+	if (++pc->pc_depth > 4000)
 		eng_cc_nerror(pc, n, "D_SYNTAX", "expression nested too deeply");
 	switch (n->n_kind) {
 	case N_INT: cook_int(pc, n); break;

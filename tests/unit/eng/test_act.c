@@ -116,6 +116,9 @@ static void test_printf_charptr_string(void **state)
 	assert_int_equal(act(p, 3)->a_difo->dd_rtype.dtdt_kind,
 	    DIF_TYPE_STRING);
 	eng_prog_free(p);
+	/* %T (RFC 822 time) and %P (port) are conversions too */
+	eng_prog_free(ct_ok(h, "BEGIN { printf(\"%T %P\", walltimestamp, "
+	    "80); }"));
 	eng_close(h);
 }
 

@@ -207,6 +207,26 @@ static void test_if_with_actions_splits_the_clause(void **state)
 	eng_close(h);
 }
 
+/* A long left-associative chain is as deep as it is long: still fine. */
+static void test_long_left_chain(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	size_t n = 3000, len = 64 + n * 4;
+	char *src = malloc(len), *q = src;
+	eng_prog_t *p;
+
+	(void)state;
+	assert_non_null(src);
+	q += sprintf(q, "BEGIN { y = 1; x = y");
+	for (size_t i = 1; i < n; i++)
+		q += sprintf(q, "+y");
+	sprintf(q, "; trace(x); }");
+	p = ct_ok(h, src);
+	eng_prog_free(p);
+	free(src);
+	eng_close(h);
+}
+
 /* Nothing after the if: no last piece. */
 static void test_if_at_end_has_no_after_piece(void **state)
 {
@@ -234,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_if_uses_forward_branches),
 		cmocka_unit_test(test_if_with_actions_splits_the_clause),
 		cmocka_unit_test(test_if_at_end_has_no_after_piece),
+		cmocka_unit_test(test_long_left_chain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

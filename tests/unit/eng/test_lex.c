@@ -133,6 +133,8 @@ static void test_refusals_carry_tags(void **state)
 	ct_err(h, "BEGIN { x = $3; }", "D_MACRO_UNDEF");
 	ct_err(h, "#include <stdio.h>\nBEGIN { }", "D_PRAGCTL_INVAL");
 	ct_err(h, "BEGIN { x = 1 # 2; }", "D_SYNTAX");
+	assert_string_equal(ct_err(h, "BEGIN { x = 1.5; }", "D_SYNTAX"),
+	    "floating-point constants are not permitted");
 	ct_err(h, "#pragma D option nosuchoption\nBEGIN { }",
 	    "D_PRAGMA_OPTSET");
 	eng_close(h);

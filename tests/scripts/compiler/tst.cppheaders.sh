@@ -1,0 +1,20 @@
+#!/bin/sh
+# Asserts: -C with ordinary system headers: <stdint.h> (which redefines
+# D's own typedefs such as intptr_t) compiles; an error inside an included
+# file names that file and its line; cpp's own messages name the script,
+# not a temporary file.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+printf '#include <stdint.h>\n\nBEGIN\n{\n\ttrace((uint32_t)7);\n\texit(0);\n}\n' > a.d
+$DTRACE -q -C -s a.d || exit 1
+echo
+printf 'int x = ;\n' > bad.h
+printf '#include "bad.h"\nBEGIN { exit(0); }\n' > b.d
+$DTRACE -q -C -I. -s b.d 2>&1
+printf '\n\nBEGIN { x = ; }\n' > c.d
+$DTRACE -q -C -s c.d 2>&1
+printf '#include <nonexist.h>\nBEGIN { exit(0); }\n' > d.d
+$DTRACE -q -C -s d.d 2>&1 | grep -c 'dtui-cpp'
+$DTRACE -q -C -s d.d 2>&1 | grep -c '^d.d:1'
+exit 0
