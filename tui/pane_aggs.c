@@ -92,9 +92,11 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 	tui_surface_fill(s, 0, y, s->ts_w, selected ? TUI_R_SELECT :
 	    TUI_R_TITLE, ' ');
 	tui_surface_printf(s, 0, y++, selected ? TUI_R_SELECT : TUI_R_TITLE,
-	    "%s@%s  %s  %d entr%s%s", selected ? ">" : " ", a->tag_name,
+	    "%s@%s  %s  %d entr%s%s%s", selected ? ">" : " ", a->tag_name,
 	    func_name(a->tag_func), a->tag_nents, a->tag_nents == 1 ? "y" :
-	    "ies", p->tp_mode ? "  (per interval)" : "");
+	    "ies", p->tp_mode ? "  (per interval)" : "", hist ? "" :
+	    p->tp_sort == 1 ? "  sorted by key" : p->tp_sort == 2 ?
+	    "  sorted by value" : "");
 	for (int k = 0; k < a->tag_nents && y < s->ts_h; k++) {
 		const tui_aggent_t *e = &a->tag_ents[ix ? ix[k] : k];
 

@@ -156,8 +156,12 @@ static void test_aggs_pane_table_sorted_by_value_and_interval(void **st)
 	draw(f);
 	assert_non_null(strstr(row(f, 2), "@calls  count  2 entries"));
 	assert_true(find(f, "bash") < find(f, "sshd"));	/* printa order */
-	keys(f, "ss");					/* sort by value */
+	keys(f, "s");					/* sort by key */
 	draw(f);
+	assert_non_null(strstr(row(f, 2), "2 entries  sorted by key"));
+	keys(f, "s");					/* sort by value */
+	draw(f);
+	assert_non_null(strstr(row(f, 2), "2 entries  sorted by value"));
 	assert_true(find(f, "sshd") < find(f, "bash"));
 	assert_non_null(strstr(row(f, find(f, "sshd")), "51"));
 	keys(f, "c");					/* per interval */
