@@ -240,6 +240,8 @@ static void act(struct app *a, unsigned f)
 	if (f & TUI_ACTION)
 		run_command(a, p->tp_action);
 	if (f & TUI_INSERT) {
+		free(a->m->tm_msg);	/* an old error is not about this */
+		a->m->tm_msg = NULL;
 		a->l->tl_focus = -1;
 		tui_prompt_insert(p->tp_insert);
 		tui_prompt_key(TUI_KEY_LEFT);
@@ -464,6 +466,8 @@ int main(int argc, char **argv)
 		rc = run(&a, &o);
 	}
 	tui_session_stop(a.s);
+	if (a.m->tm_nenabled >= 100 && isatty(2))	/* closing takes time */
+		fprintf(stderr, "dtui: releasing %u probes\n", a.m->tm_nenabled);
 	if (a.child > 0) {
 		kill(a.child, SIGTERM);
 		waitpid(a.child, NULL, 0);

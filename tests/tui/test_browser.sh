@@ -5,6 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 $T new-session -d -x 80 -y 24 "XDG_DATA_HOME=$tmp $DTUI" || exit 1
 wait_for 'dtui>' || exit 1
+$T send-keys 'BEGIN { trace( }' Enter	# an error the template replaces
+wait_for 'D_SYNTAX' || exit 1
 $T send-keys Escape 4
 wait_for 'filter:' || exit 1
 wait_for '+ dtrace (' || exit 1
@@ -15,6 +17,7 @@ wait_for 'BEGIN' || exit 1
 $T capture-pane -p | grep -q 'END' && { echo "END not filtered out"; exit 1; }
 $T send-keys Enter End Enter
 wait_for 'dtui> dtrace:::BEGIN { }' || exit 1
+$T capture-pane -p | grep -q 'D_SYNTAX' && { echo "stale error"; exit 1; }
 # the cursor sits inside the braces: type an action and run it
 $T send-keys 'trace("hello-from-browser")\;'	# tmux: \; is a literal ;
 $T send-keys Enter
