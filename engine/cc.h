@@ -249,6 +249,25 @@ typedef struct eng_cc_agginfo {
 
 /* ---- the program -------------------------------------------------------- */
 
+/*
+ * A "provider NAME { probe NAME(types); ... };" definition, kept for -h
+ * (hdr.c).  Names and argument type strings are as written in D
+ * ("query__start", "char *"); everything lives in the program's arena.
+ */
+struct eng_provprobe {
+	const char *pp_name;
+	int pp_nargs;
+	const char **pp_args;		/* pp_nargs type strings */
+	struct eng_provprobe *pp_next;	/* in definition order */
+};
+
+struct eng_provdef {
+	const char *pv_name;
+	int pv_line;
+	struct eng_provprobe *pv_probes;
+	struct eng_provdef *pv_next;	/* in definition order */
+};
+
 struct eng_prog {
 	eng_hdl_t *p_hdl;
 	struct eng_arena p_arena;	/* everything below */
@@ -260,6 +279,7 @@ struct eng_prog {
 	int p_enabled;
 	uint32_t p_enabling;		/* the shim's id, for DISABLE */
 	int p_list;			/* ENG_C_LIST: descriptions only */
+	struct eng_provdef *p_provs;	/* provider definitions, in order */
 };
 
 /* ---- per-handle compiler state ---------------------------------------- */
@@ -450,6 +470,13 @@ int eng_dof_write(struct eng_pcb *pc, struct eng_prog *p);
 
 /* dis.c */
 void eng_dis_difo(const struct eng_difo *d, FILE *fp);
+
+/* hdr.c: provider definitions (parse.c stores them, -h writes them) */
+#define ENG_PROV_MAXARGS	32
+struct eng_provdef *eng_prov_def(struct eng_pcb *pc, const char *name,
+    int line);
+void eng_prov_probe(struct eng_pcb *pc, struct eng_provdef *pv,
+    const char *name, const char **args, int nargs, int line);
 
 /* prog.c */
 int eng_prog_match(eng_hdl_t *h, const dtrace_probedesc_t *pd,

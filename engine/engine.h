@@ -88,6 +88,15 @@ eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
 
 /* -S: write the DIF of every object of prog in readable assembly. */
 int eng_prog_dis(eng_hdl_t *h, const eng_prog_t *prog, FILE *fp);
+/*
+ * -h: write a C header for prog's provider definitions, in the form of
+ * Linux's dtrace -h (systemtap-compatible): PROVIDER_PROBE(args) expands
+ * to DTRACE_PROBEn() of <sys/sdt.h> (a .note.stapsdt note),
+ * PROVIDER_PROBE_ENABLED() reads the probe's semaphore.  guard_name (the
+ * output file's name, e.g. "x.h") gives the include guard (_X_H).
+ */
+int eng_prog_header(eng_hdl_t *h, const eng_prog_t *prog,
+    const char *guard_name, FILE *fp);
 /* The DOF image of prog (borrowed; valid while prog lives). */
 const void *eng_prog_dof(const eng_prog_t *prog, size_t *sizep);
 /* Number of probes matched by prog's descriptions at compile time. */

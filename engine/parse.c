@@ -917,21 +917,85 @@ static void translator(struct eng_pcb *pc)
 	id->i_inline = eng_node_copy(pc, x);
 }
 
-/* provider = "provider" name "{" { "probe" name "(" types ")" ";" } "}" */
+/* One probe argument's type: its tokens joined by spaces ("char *"). */
+static const char *probe_arg(struct eng_pcb *pc)
+{
+	char buf[256];
+	size_t n = 0;
+	int depth = 0, prev = 0;
+
+	for (;;) {
+		struct eng_token *t = peek(pc);
+		int k = t->tk_kind;
+
+		if (k == T_EOF || k == ';' || (depth == 0 && (k == ',' ||
+		    k == ')')))
+			break;
+		if (n + t->tk_len + 2 >= sizeof(buf))
+			eng_cc_error(pc, t->tk_line, t->tk_col, "D_PROV_PRARGLEN",
+			    "probe argument type is too long");
+		depth += (k == '(' || k == '[') - (k == ')' || k == ']');
+		if (n > 0 && !(prev == '*' && k == '*') && prev != '(' &&
+		    prev != '[' && k != ')' && k != ']')
+			buf[n++] = ' ';
+		memcpy(buf + n, t->tk_pos, t->tk_len);
+		n += t->tk_len;
+		prev = k;
+		next(pc);
+	}
+	if (n == 0)
+		syntax(pc, peek(pc));
+	return eng_cc_strdup(pc, buf, n);
+}
+
+/* probe = "probe" name "(" [ type { "," type } ] ")" [ ":" "(" ... ")" ] ";" */
+static void probe_decl(struct eng_pcb *pc, struct eng_provdef *pv)
+{
+	const char *args[ENG_PROV_MAXARGS];
+	struct eng_token *t = expect(pc, T_IDENT);
+	const char *name;
+	int nargs = 0, line, col;
+
+	if (strcmp(t->tk_text, "probe") != 0)
+		syntax(pc, t);
+	t = expect(pc, T_IDENT);
+	name = eng_cc_strdup(pc, t->tk_text, strlen(t->tk_text));
+	line = t->tk_line;
+	col = t->tk_col;
+	expect(pc, '(');
+	while (!accept(pc, ')')) {
+		if (nargs == ENG_PROV_MAXARGS)
+			eng_cc_error(pc, line, col, "D_PROV_PRARGLEN",
+			    "probe %s:%s has more than %d arguments",
+			    pv->pv_name, name, ENG_PROV_MAXARGS);
+		if (nargs > 0)
+			expect(pc, ',');
+		args[nargs++] = probe_arg(pc);
+	}
+	if (nargs == 1 && strcmp(args[0], "void") == 0)
+		nargs = 0;
+	if (accept(pc, ':')) {		/* translated argument types */
+		expect(pc, '(');
+		for (int depth = 1; depth > 0; next(pc)) {
+			if (peek(pc)->tk_kind == T_EOF)
+				syntax(pc, peek(pc));
+			depth += is(pc, '(') - is(pc, ')');
+		}
+	}
+	expect(pc, ';');
+	eng_prov_probe(pc, pv, name, args, nargs, line);
+}
+
+/* provider = "provider" name "{" { probe } "}" */
 static void provider(struct eng_pcb *pc)
 {
-	int depth = 0;
+	struct eng_token *t = expect(pc, T_IDENT);
+	struct eng_provdef *pv = eng_prov_def(pc, eng_cc_strdup(pc,
+	    t->tk_text, strlen(t->tk_text)), t->tk_line);
 
-	expect_ident(pc);
 	expect(pc, '{');
-	for (depth = 1; depth > 0;) {
-		struct eng_token *t = next(pc);
-
-		if (t->tk_kind == T_EOF)
-			syntax(pc, t);
-		depth += t->tk_kind == '{';
-		depth -= t->tk_kind == '}';
-	}
+	while (!accept(pc, '}'))
+		probe_decl(pc, pv);
 	accept(pc, ';');
 }
 

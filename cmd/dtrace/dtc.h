@@ -38,6 +38,8 @@ struct dtc {
 	int npids;
 	int gofd;			/* -c: write end that releases the child */
 	pid_t child;			/* the -c process, 0 if none */
+	int header;			/* -h */
+	const char *ofile;		/* -o path, NULL for stdout */
 };
 
 extern struct dtc dtc;
@@ -47,6 +49,9 @@ void dtc_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dtc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void dtc_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/* hdr.c: -h, write the header of the script's providers; exit status */
+int dtc_header(void);
 
 /* run.c */
 pid_t dtc_run_create(const char *cmd);	/* fork -c command, held */

@@ -5,7 +5,8 @@
  * Options are read as dtrace reads them: getopt over the whole line, and
  * words that are not options become macro arguments ($1...).  Programs
  * (-s, -n, -P, -m, -f, -i) compile in command-line order; -l lists the
- * probes they match (or every probe); -e stops after compiling; then
+ * probes they match (or every probe); -e stops after compiling; -h
+ * writes the script's provider header instead of tracing (hdr.c); then
  * run.c enables and runs them.  Exit status: 0 success, 1 failure, 2 bad
  * usage, or the value given to exit().
  */
@@ -195,6 +196,7 @@ static void option(int c, const char *arg)
 	case 'I': add_cpp("-I", arg); break;
 	case 'H': add_cpp("-H", ""); break;
 	case 'e': dtc.exit_after = 1; break;
+	case 'h': dtc.header = 1; break;
 	case 'F': setopt2("flowindent", NULL, 'F'); break;
 	case 'f': add_prog(ENG_SPEC_FUNC, arg); break;
 	case 'i': add_prog(DTC_SPEC_ID, arg); break;
@@ -204,6 +206,7 @@ static void option(int c, const char *arg)
 	case 'P': add_prog(ENG_SPEC_PROVIDER, arg); break;
 	case 's': add_prog('s', arg); break;
 	case 'o':
+		dtc.ofile = arg;
 		if ((dtc.out = fopen(arg, "a")) == NULL)
 			dtc_fatal("failed to open output file '%s': %s", arg,
 			    strerror(errno));
@@ -224,7 +227,7 @@ static void option(int c, const char *arg)
 		break;
 	case 'x': setopt(arg); break;
 	case 'Z': dtc.cflags |= ENG_C_ZDEFS; break;
-	case 'a': case 'G': case 'h': case 'L': case 'X':
+	case 'a': case 'G': case 'L': case 'X':
 		dtc_fatal("option -%c is not supported on this system", c);
 	default:
 		usage(stderr);
@@ -335,7 +338,8 @@ static void compile_all(pid_t target)
 	ca.target_pid = (int)target;
 	for (int i = 0; i < dtc.nprogs; i++) {
 		struct dtc_prog *p = &dtc.progs[i];
-		unsigned fl = dtc.cflags | (dtc.list ? ENG_C_LIST : 0);
+		unsigned fl = dtc.cflags | (dtc.list ? ENG_C_LIST : 0) |
+		    (dtc.header ? ENG_C_ZDEFS : 0);
 
 		if (p->dp_kind == 's') {
 			FILE *fp = strcmp(p->dp_text, "-") == 0 ? stdin :
@@ -388,6 +392,8 @@ int main(int argc, char **argv)
 	else if (dtc.npids > 0)
 		target = dtc.pids[0];
 	compile_all(target);
+	if (dtc.header)
+		return dtc_header();
 	if (dtc.list) {
 		list();
 		eng_close(dtc.h);

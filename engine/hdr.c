@@ -1,0 +1,177 @@
+/*
+ * hdr.c - provider definitions and the C header of dtrace -h.
+ *
+ * parse.c reads "provider NAME { probe NAME(types); ... };" and keeps
+ * each definition here (eng_prov_def, eng_prov_probe) on the program's
+ * list prog->p_provs (struct eng_provdef, probes in definition order; a
+ * provider named twice in one program is one definition; a probe name
+ * is defined once per provider).
+ *
+ * eng_prog_header() writes the header Linux's dtrace -h writes: user-
+ * space probes on Linux are <sys/sdt.h> probes (.note.stapsdt ELF notes,
+ * which the usdt provider reads), so PROVIDER_PROBE_NAME(arg1, ...) is
+ * DTRACE_PROBEn(provider, probe__name, arg1, ...) and
+ * PROVIDER_PROBE_NAME_ENABLED() reads the probe's semaphore (a counter
+ * a tracer increments while the probe is enabled, its address in the
+ * note).  The semaphore is defined in the header, weak and hidden, so no
+ * dtrace -G object is needed; if <sys/sdt.h> was already included
+ * without semaphore support, _ENABLED() is (1).  Macro names: upper case,
+ * "__" in a probe name becomes "_" (query__start: QUERY_START).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include "cc.h"
+
+#define SDT_MAXARGS	12	/* DTRACE_PROBE12 is sys/sdt.h's last */
+
+struct eng_provdef *eng_prov_def(struct eng_pcb *pc, const char *name,
+    int line)
+{
+	struct eng_provdef *none = NULL, **pp = pc->pc_prog != NULL ?
+	    &pc->pc_prog->p_provs : &none;	/* parser alone: not kept */
+	size_t len = strlen(name);
+
+	for (; *pp != NULL; pp = &(*pp)->pv_next)
+		if (strcmp((*pp)->pv_name, name) == 0)
+			return *pp;
+	if (len >= DTRACE_PROVNAMELEN)
+		eng_cc_error(pc, line, 0, "D_PROV_BADNAME", "provider name "
+		    "%s is longer than %d characters", name,
+		    DTRACE_PROVNAMELEN - 1);
+	if (isdigit((unsigned char)name[len - 1]))
+		eng_cc_error(pc, line, 0, "D_PROV_BADNAME", "provider name "
+		    "%s may not end with a digit (a process ID is appended)",
+		    name);
+	*pp = eng_cc_alloc(pc, sizeof(**pp));
+	(*pp)->pv_name = name;
+	(*pp)->pv_line = line;
+	return *pp;
+}
+
+void eng_prov_probe(struct eng_pcb *pc, struct eng_provdef *pv,
+    const char *name, const char **args, int nargs, int line)
+{
+	struct eng_provprobe **pp = &pv->pv_probes, *p;
+
+	for (; *pp != NULL; pp = &(*pp)->pp_next)
+		if (strcmp((*pp)->pp_name, name) == 0)
+			eng_cc_error(pc, line, 0, "D_PROV_PRDUP", "probe %s:%s "
+			    "is already defined", pv->pv_name, name);
+	if (strlen(name) >= DTRACE_NAMELEN)
+		eng_cc_error(pc, line, 0, "D_PROV_BADNAME", "probe name %s "
+		    "is longer than %d characters", name, DTRACE_NAMELEN - 1);
+	p = eng_cc_alloc(pc, sizeof(*p));
+	p->pp_name = name;
+	p->pp_nargs = nargs;
+	p->pp_args = eng_cc_alloc(pc, sizeof(*p->pp_args) *
+	    (size_t)(nargs > 0 ? nargs : 1));
+	memcpy(p->pp_args, args, sizeof(*args) * (size_t)nargs);
+	*pp = p;
+}
+
+/* PROVIDER_PROBE_NAME: upper case, "__" in the probe name as "_". */
+static void macro_name(const char *prov, const char *probe, char *buf,
+    size_t len)
+{
+	size_t n = 0;
+
+	for (const char *s = prov; *s != '\0' && n + 2 < len; s++)
+		buf[n++] = (char)toupper((unsigned char)*s);
+	buf[n++] = '_';
+	for (const char *s = probe; *s != '\0' && n + 1 < len; s++) {
+		if (s[0] == '_' && s[1] == '_')
+			s++;
+		buf[n++] = (char)toupper((unsigned char)*s);
+	}
+	buf[n] = '\0';
+}
+
+/* _FILE_H from the output file's base name. */
+static void guard(const char *name, char *buf, size_t len)
+{
+	const char *base = name != NULL ? strrchr(name, '/') : NULL;
+	size_t n = 0;
+
+	base = base != NULL ? base + 1 : name != NULL && *name != '\0' ?
+	    name : "probes.h";
+	buf[n++] = '_';
+	for (; *base != '\0' && n + 1 < len; base++)
+		buf[n++] = isalnum((unsigned char)*base) ?
+		    (char)toupper((unsigned char)*base) : '_';
+	buf[n] = '\0';
+}
+
+static void probe_macros(FILE *fp, const struct eng_provdef *pv,
+    const struct eng_provprobe *p)
+{
+	char m[2 * DTRACE_NAMELEN + 8];
+	const char *pn = pv->pv_name, *n = p->pp_name;
+
+	macro_name(pn, n, m, sizeof(m));
+	fprintf(fp, "/* %s (", m);
+	for (int i = 0; i < p->pp_nargs; i++)
+		fprintf(fp, "%s %s", i ? "," : "", p->pp_args[i]);
+	fprintf(fp, " ) */\n#define\t%s(", m);
+	for (int i = 0; i < p->pp_nargs; i++)
+		fprintf(fp, "%sarg%d", i ? ", " : "", i + 1);
+	if (p->pp_nargs == 0)
+		fprintf(fp, ") \\\n\tDTRACE_PROBE(%s, %s)\n", pn, n);
+	else
+		fprintf(fp, ") \\\n\tDTRACE_PROBE%d(%s, %s", p->pp_nargs, pn, n);
+	for (int i = 0; i < p->pp_nargs; i++)
+		fprintf(fp, ", arg%d%s", i + 1, i + 1 == p->pp_nargs ? ")\n" :
+		    "");
+	fprintf(fp, "#if defined(_SDT_HAS_SEMAPHORES)\n"
+	    "__extension__ unsigned short %s_%s_semaphore\n"
+	    "    __attribute__((weak, visibility(\"hidden\"), "
+	    "section(\".probes\"), unused));\n"
+	    "#define\t%s_ENABLED() \\\n"
+	    "\t__builtin_expect(*(volatile unsigned short *)"
+	    "&%s_%s_semaphore != 0, 0)\n"
+	    "#else\n#define\t%s_ENABLED()\t(1)\n#endif\n\n", pn, n, m, pn, n, m);
+}
+
+static const char preamble[] =
+    "/*\n * Generated by dtrace(1M).\n */\n\n"
+    "#ifndef\t%s\n#define\t%s\n\n"
+    "/*\n"
+    " * Each probe is a <sys/sdt.h> probe (a .note.stapsdt note).  Its\n"
+    " * semaphore, which a tracer increments while it traces the probe, is\n"
+    " * defined here (weak, hidden): no dtrace -G object is needed.\n"
+    " */\n"
+    "#if !defined(_SYS_SDT_H) && !defined(_SDT_HAS_SEMAPHORES)\n"
+    "#define\t_SDT_HAS_SEMAPHORES\t1\n#endif\n"
+    "#include <sys/sdt.h>\n\n"
+    "#ifdef\t__cplusplus\nextern \"C\" {\n#endif\n\n";
+
+int eng_prog_header(eng_hdl_t *h, const eng_prog_t *prog,
+    const char *guard_name, FILE *fp)
+{
+	char g[256];
+
+	if (prog == NULL || fp == NULL)
+		return eng_error(h, "no program or file to write a header for");
+	for (const struct eng_provdef *pv = prog->p_provs; pv; pv = pv->pv_next)
+		for (const struct eng_provprobe *p = pv->pv_probes; p;
+		    p = p->pp_next)
+			if (p->pp_nargs > SDT_MAXARGS)
+				return eng_error(h, "probe %s:%s has %d "
+				    "arguments; <sys/sdt.h> probes take at "
+				    "most %d", pv->pv_name, p->pp_name,
+				    p->pp_nargs, SDT_MAXARGS);
+	guard(guard_name, g, sizeof(g));
+	fprintf(fp, preamble, g, g);
+	for (const struct eng_provdef *pv = prog->p_provs; pv;
+	    pv = pv->pv_next) {
+		fprintf(fp, "/* Provider %s */\n\n", pv->pv_name);
+		for (const struct eng_provprobe *p = pv->pv_probes; p;
+		    p = p->pp_next)
+			probe_macros(fp, pv, p);
+	}
+	fprintf(fp, "#ifdef\t__cplusplus\n}\n#endif\n\n#endif\t/* %s */\n", g);
+	if (fflush(fp) != 0 || ferror(fp))
+		return eng_error(h, "failed to write the header: %s",
+		    strerror(errno));
+	return 0;
+}

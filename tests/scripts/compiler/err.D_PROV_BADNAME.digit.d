@@ -1,0 +1,3 @@
+provider myapp2 {
+	probe start(int);
+};

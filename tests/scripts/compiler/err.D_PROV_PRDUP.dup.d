@@ -1,0 +1,4 @@
+provider myapp {
+	probe start(int);
+	probe start(char *);
+};
