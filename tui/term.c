@@ -132,6 +132,15 @@ void tui_term_theme(const tui_theme_t *t)
 	}
 }
 
+/* A full-screen program needs to move the cursor (TERM=dumb cannot). */
+static int addressable(void)
+{
+	char cap[] = "cup";
+	const char *cup = tigetstr(cap);
+
+	return cup != NULL && cup != (const char *)-1;
+}
+
 int tui_term_open(const tui_theme_t *t, int *cols, int *rows)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -145,6 +154,11 @@ int tui_term_open(const tui_theme_t *t, int *cols, int *rows)
 	/* newterm, unlike initscr, returns NULL instead of exiting when the
 	 * terminal type is unknown */
 	if (newterm(NULL, stdout, stdin) == NULL) {
+		restore_stderr(1);
+		return -1;
+	}
+	if (!addressable()) {	/* dumb, or a hardcopy terminal */
+		endwin();
 		restore_stderr(1);
 		return -1;
 	}

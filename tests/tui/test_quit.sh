@@ -49,4 +49,19 @@ for sig in TERM SEGV; do
 	want=0; [ $sig = SEGV ] && want=139
 	grep -q "rc=$want" "$tmp/rc" || { echo "SIG$sig: $(cat "$tmp/rc")"; exit 1; }
 done
+# a terminal that cannot move the cursor is refused, the terminal intact
+cat > "$tmp/dumb" <<EOS
+stty -g > $tmp/before
+TERM=dumb $DTUI -n 'BEGIN { }'
+echo "rc=\$?" > $tmp/rc
+stty -g > $tmp/after
+echo SHELL-IS-BACK
+sleep 30
+EOS
+$T kill-server; sleep 0.2; rm -f "$tmp/after" "$tmp/rc"
+$T new-session -d -x 80 -y 24 "sh $tmp/dumb" || exit 1
+wait_for 'SHELL-IS-BACK' || exit 1
+wait_for 'cannot use terminal type "dumb"' || exit 1
+grep -q 'rc=1' "$tmp/rc" || { echo "TERM=dumb: $(cat "$tmp/rc")"; exit 1; }
+cmp -s "$tmp/before" "$tmp/after" || { echo "stty changed (dumb)"; exit 1; }
 exit 0
