@@ -238,6 +238,13 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
 	argv[argc++] = "-D__linux__";
+	/* GNU C in system headers that D has no use for */
+	argv[argc++] = "-D__attribute__(x)=";
+	argv[argc++] = "-D__asm__(x)=";
+	argv[argc++] = "-D__extension__=";
+	argv[argc++] = "-D__restrict=";
+	argv[argc++] = "-D__inline=";
+	argv[argc++] = "-D__builtin_va_list=char *";
 	for (int i = 0; pc->pc_args != NULL && pc->pc_args->cpp_args != NULL &&
 	    pc->pc_args->cpp_args[i] != NULL && argc < 120; i++)
 		argv[argc++] = pc->pc_args->cpp_args[i];

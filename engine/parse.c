@@ -137,6 +137,21 @@ static int at_type(struct eng_pcb *pc)
 	return peek(pc)->tk_kind == T_IDENT && word_is_type(pc, pc->pc_tok.tk_text);
 }
 
+static struct eng_node *conditional(struct eng_pcb *pc);
+static void skip_balanced(struct eng_pcb *pc, int open, int close);
+
+/* An array size: an integral constant expression (15 * sizeof (int)). */
+static uint64_t const_size(struct eng_pcb *pc)
+{
+	struct eng_node *e = conditional(pc);
+
+	eng_sema_expr(pc, e);
+	if (!e->n_const || (int64_t)e->n_int < 0 || e->n_int > UINT32_MAX)
+		eng_cc_nerror(pc, e, "D_DECL_ARRSUB", "array dimension "
+		    "must be a positive integral constant expression");
+	return e->n_int;
+}
+
 /* struct-declaration = type declarator [":" bits] ";" */
 static void members(struct eng_pcb *pc, struct eng_type *st)
 {
@@ -154,9 +169,19 @@ static void members(struct eng_pcb *pc, struct eng_type *st)
 
 			while (accept(pc, '*'))
 				t = eng_type_ptr(pc, t);
-			m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
+			if (accept(pc, '(')) {	/* (*name)(params): a pointer */
+				expect(pc, '*');
+				m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
+				expect(pc, ')');
+				skip_balanced(pc, '(', ')');
+				t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc,
+				    "void"));
+			} else {
+				m->m_name = eng_cc_pstrdup(pc,
+				    expect_ident(pc));
+			}
 			while (accept(pc, '[')) {
-				uint64_t n = expect(pc, T_INT)->tk_int;
+				uint64_t n = is(pc, ']') ? 0 : const_size(pc);
 
 				expect(pc, ']');
 				t = eng_type_array(pc, t, (uint32_t)n);
@@ -783,7 +808,25 @@ static struct eng_node *clause(struct eng_pcb *pc)
 	return c;
 }
 
-/* declarator = { "*" } name [ "[" (type {"," type} | int) "]" ] */
+/* Skip a balanced open ... close group (the next token is open). */
+static void skip_balanced(struct eng_pcb *pc, int open, int close)
+{
+	int depth = 0;
+
+	do {
+		struct eng_token *t = next(pc);
+
+		if (t->tk_kind == T_EOF)
+			syntax(pc, t);
+		depth += (t->tk_kind == open) - (t->tk_kind == close);
+	} while (depth > 0);
+}
+
+/*
+ * declarator = { "*" } name [ "[" (type {"," type} | int) "]" ]
+ * A C function prototype or definition, as system headers under -C hold,
+ * declares nothing D can use: it is skipped.
+ */
 static void declaration(struct eng_pcb *pc, int scope)
 {
 	struct eng_type *base = type_name(pc);
@@ -800,11 +843,19 @@ static void declaration(struct eng_pcb *pc, int scope)
 		while (accept(pc, '*'))
 			t = eng_type_ptr(pc, t);
 		name = expect_ident(pc);
+		if (is(pc, '(')) {	/* a C function (-C headers): ignored */
+			skip_balanced(pc, '(', ')');
+			if (is(pc, '{')) {
+				skip_balanced(pc, '{', '}');
+				return;
+			}
+			continue;
+		}
 		if (accept(pc, '[')) {
 			nkeys = 0;
 			if (is(pc, T_INT)) {
 				t = eng_type_array(pc, t,
-				    (uint32_t)next(pc)->tk_int);
+				    (uint32_t)const_size(pc));
 				nkeys = -1;
 			} else {
 				do {
@@ -836,10 +887,22 @@ static void declaration(struct eng_pcb *pc, int scope)
 static void typedef_decl(struct eng_pcb *pc)
 {
 	struct eng_type *t = type_name(pc), *td;
-	const char *name = expect_ident(pc);
+	const char *name;
+	int fn = accept(pc, '(');	/* (*name)(params): C headers */
 
+	if (fn)
+		expect(pc, '*');
+	name = expect_ident(pc);
+	if (fn)
+		expect(pc, ')');
+	if (is(pc, '(')) {		/* name(params): a function type */
+		skip_balanced(pc, '(', ')');
+		fn = 1;
+	}
+	if (fn)
+		t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc, "void"));
 	while (accept(pc, '[')) {
-		t = eng_type_array(pc, t, (uint32_t)expect(pc, T_INT)->tk_int);
+		t = eng_type_array(pc, t, (uint32_t)const_size(pc));
 		expect(pc, ']');
 	}
 	expect(pc, ';');

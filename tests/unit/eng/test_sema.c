@@ -50,6 +50,33 @@ static void test_constant_folding(void **state)
 	eng_close(h);
 }
 
+/* What C headers hold (-C): prototypes and inline functions are skipped;
+ * array sizes are constant expressions; function pointers are pointers. */
+static void test_c_header_declarations(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	eng_prog_t *p;
+
+	(void)state;
+	p = ct_ok(h, "typedef long int intptr_t;\n"
+	    "extern int open(const char *f, int fl, ...);\n"
+	    "static unsigned short sw(unsigned short x) { return (x >> 8); }\n"
+	    "typedef void (*handler_t)(int);\n"
+	    "typedef int fn_t(int, char *);\n"
+	    "struct hx { char pad[15 * sizeof (int) - 4]; "
+	    "void (*cb)(int, long); int tail[]; };\n"
+	    "char buf[2 * 8];\n"
+	    "BEGIN { trace(sizeof (struct hx)); trace(sizeof (handler_t)); "
+	    "trace(sizeof (buf)); trace(sizeof (intptr_t)); }");
+	assert_int_equal(ct_const(ct_stmt(p, 0)->s_acts[0].a_difo), 64);
+	assert_int_equal(ct_const(ct_stmt(p, 0)->s_acts[1].a_difo), 8);
+	assert_int_equal(ct_const(ct_stmt(p, 0)->s_acts[2].a_difo), 16);
+	assert_int_equal(ct_const(ct_stmt(p, 0)->s_acts[3].a_difo), 8);
+	eng_prog_free(p);
+	ct_err(h, "struct bad { char x[1 - 2]; };", "D_DECL_ARRSUB");
+	eng_close(h);
+}
+
 static void test_types_of_values(void **state)
 {
 	eng_hdl_t *h = ct_open();
@@ -170,6 +197,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_constant_folding),
+		cmocka_unit_test(test_c_header_declarations),
 		cmocka_unit_test(test_types_of_values),
 		cmocka_unit_test(test_variables_take_the_type_assigned),
 		cmocka_unit_test(test_operand_rules),
