@@ -34,6 +34,7 @@ struct app {
 	pid_t child;		/* -c command, 0 if none */
 	int child_gate;		/* write end: closing it lets the child run */
 	int child_out;		/* read end of the child's output */
+	pid_t grabbed;		/* -p pid while it lives, 0 if none */
 };
 
 static void usage(FILE *fp)
@@ -187,6 +188,36 @@ static int spawn(struct app *a, const char *cmd)
 	return 0;
 }
 
+/* A -p process is gone once it cannot be signalled or is a zombie. */
+static int gone(pid_t pid)
+{
+	char path[64], buf[256], *rp;
+	FILE *fp;
+	int z = 0;
+
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(buf, sizeof(buf), fp) != NULL &&
+	    (rp = strrchr(buf, ')')) != NULL)
+		z = rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
+	fclose(fp);
+	return z;
+}
+
+/* -p: as dtrace(1M), tracing ends when the process does. */
+static void target_poll(struct app *a)
+{
+	if (a->grabbed <= 0 || a->m->tm_state != TUI_TRACING ||
+	    !gone(a->grabbed))
+		return;
+	tui_session_stop(a->s);
+	tui_model_message(a->m, 0, "pid %d has exited", (int)a->grabbed);
+	a->grabbed = 0;
+}
+
 /* Release the child once tracing runs; collect its output and exit. */
 static void child_poll(struct app *a)
 {
@@ -305,6 +336,7 @@ static void loop(struct app *a)
 		if (a->m->tm_state == TUI_TRACING || a->child > 0) {
 			ms = tui_session_tick(a->s);
 			child_poll(a);
+			target_poll(a);
 			dirty |= !a->l->tl_paused;
 		} else {
 			ms = 1000;
@@ -379,8 +411,10 @@ static int preload(struct app *a, const struct opts *o)
 	}
 	if (o->quiet && tui_session_setopt(a->s, "quiet", NULL) != 0)
 		return -1;
-	if (o->pid > 0)
+	if (o->pid > 0) {
 		tui_session_target(a->s, o->pid);
+		a->grabbed = o->pid;
+	}
 	if (o->cmd != NULL) {
 		if (spawn(a, o->cmd) != 0) {
 			tui_model_message(a->m, 1, "failed to run %s: %s",
