@@ -7,6 +7,7 @@ $T new-session -d -x 80 -y 24 "XDG_DATA_HOME=$tmp $DTUI" || exit 1
 wait_for 'dtui>' || exit 1
 $T send-keys 'BEGIN { x = 1 +; }' Enter
 wait_for '<prompt>:1:' || exit 1
+wait_for '^' || exit 1		# the screen may be caught half drawn
 $T capture-pane -p > "$tmp/screen"
 line=$(grep -n '^<prompt>:1:' "$tmp/screen" | head -1 | cut -d: -f1)
 col=$(sed -n "${line}p" "$tmp/screen" | cut -d: -f3)
