@@ -325,7 +325,7 @@ static void compile_body(struct eng_pcb *pc, const char *src)
  * What dtrace's /usr/lib/dtrace library gives every script and Linux
  * can fill: curpsinfo and curlwpsinfo, translated from the built-ins,
  * and the usual constants (address families, errno and signal numbers,
- * Linux values).
+ * Linux values; uregs[] indexes R_* in x86_64 struct pt_regs order).
  */
 static const char prelude[] =
     "typedef struct psinfo {\n"
@@ -357,7 +357,17 @@ static const char prelude[] =
     "inline int SIGKILL = 9; inline int SIGUSR1 = 10; inline int SIGSEGV = 11;\n"
     "inline int SIGUSR2 = 12; inline int SIGPIPE = 13; inline int SIGALRM = 14;\n"
     "inline int SIGTERM = 15; inline int SIGCHLD = 17; inline int SIGCONT = 18;\n"
-    "inline int SIGSTOP = 19;\n";
+    "inline int SIGSTOP = 19;\n"
+    /* uregs[] indexes: x86_64 struct pt_regs order, as DTrace for Linux */
+    "inline int R_R15 = 0; inline int R_R14 = 1; inline int R_R13 = 2;\n"
+    "inline int R_R12 = 3; inline int R_RBP = 4; inline int R_RBX = 5;\n"
+    "inline int R_R11 = 6; inline int R_R10 = 7; inline int R_R9 = 8;\n"
+    "inline int R_R8 = 9; inline int R_RAX = 10; inline int R_RCX = 11;\n"
+    "inline int R_RDX = 12; inline int R_RSI = 13; inline int R_RDI = 14;\n"
+    "inline int R_ERR = 15; inline int R_RIP = 16; inline int R_CS = 17;\n"
+    "inline int R_RFL = 18; inline int R_RSP = 19; inline int R_SS = 20;\n"
+    "inline int R_PC = 16; inline int R_SP = 19; inline int R_FP = 4;\n"
+    "inline int R_PS = 18; inline int R_R0 = 10; inline int R_R1 = 12;\n";
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args,

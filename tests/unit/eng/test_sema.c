@@ -45,6 +45,7 @@ static void test_constant_folding(void **state)
 	check_fold(h, "(char)300", 44, 1);
 	check_fold(h, "(unsigned char)-1", 255, 1);
 	check_fold(h, "sizeof (int64_t) + sizeof (char)", 9, 8);
+	check_fold(h, "R_PC + R_SP", 16 + 19, 4);	/* uregs[] indexes */
 	check_fold(h, "~0u", 0xffffffffULL, 4);
 	check_fold(h, "1 ? 5 : 6", 5, 4);
 	eng_close(h);
