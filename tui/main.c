@@ -411,6 +411,11 @@ static int preload(struct app *a, const struct opts *o)
 	}
 	if (o->quiet && tui_session_setopt(a->s, "quiet", NULL) != 0)
 		return -1;
+	if (o->pid > 0 && gone(o->pid)) {
+		tui_model_message(a->m, 1, "failed to grab pid %d: no such "
+		    "process", o->pid);
+		return -1;
+	}
 	if (o->pid > 0) {
 		tui_session_target(a->s, o->pid);
 		a->grabbed = o->pid;
