@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ks_filter.h"
 #include "ks_impl.h"
 
 /* Options whose value fixes memory or layout. */
@@ -446,5 +447,6 @@ int ks_enable_disable(ks_state_t *st, uint32_t id)
 		if (st->st_ecbs[i]->ke_enabling == en)
 			ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
 			    st->st_ecbs[i]->ke_clause->kc_stack);
+	ks_filter_changed();		/* kernel filters may tighten */
 	return 0;
 }

@@ -478,6 +478,11 @@ void ks_filter_end(void)
 	changed(-1);
 }
 
+void ks_filter_changed(void)
+{
+	changed(0);
+}
+
 /* ---- evaluation in user space (tests, providers without BPF) ---- */
 
 static uint64_t value(const ks_filter_atom_t *a, int32_t pid, int32_t tid,

@@ -92,9 +92,11 @@ int ks_filter_match(const ks_filter_t *f, int32_t pid, int32_t tid,
     const char *comm);
 
 /* Shim-internal: an ENABLE begins (every filter reads "always") and
- * ends (filters exact again).  Each bumps the generation and calls the
- * watcher. */
+ * ends (filters exact again); ECBs went away (DISABLE, a state closed:
+ * filters may only get stricter).  Each bumps the generation and calls
+ * the watcher; none may be called with the fire lock held. */
 void ks_filter_begin(void);
 void ks_filter_end(void);
+void ks_filter_changed(void);
 
 #endif /* KS_FILTER_H */

@@ -146,6 +146,16 @@ void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
 void ks_provider_drops(uint32_t cpu, uint64_t n);
 int ks_probe_wants_stack(dtrace_id_t id);
 
+/*
+ * In-kernel filtering of predicates (ks_filter.h): ks_probe_filter(id,
+ * &filter) describes a condition true whenever any ECB enabled on the
+ * probe could run (an OR of ANDs of pid/tid/cpu/uid/gid/argN/execname
+ * comparisons with constants, translated from the predicates' DIF), so a
+ * provider may drop other firings before they leave the kernel;
+ * ks_filter_gen() and ks_filter_watch() tell it when the ECBs changed.
+ */
+#include "ks_filter.h"
+
 /* Monotonic and wall clocks in ns, as the shim uses them. */
 uint64_t ks_gethrtime(void);
 uint64_t ks_getwalltime(void);

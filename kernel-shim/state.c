@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include "ks_filter.h"
 #include "ks_impl.h"
 
 static ks_state_t *states;		/* every open state (fire lock) */
@@ -339,6 +340,7 @@ static void detach_ecbs(ks_state_t *st)
 		if (!st->st_ecbs[i]->ke_disabled)
 			ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
 			    st->st_ecbs[i]->ke_clause->kc_stack);
+	ks_filter_changed();		/* kernel filters may tighten */
 }
 
 void ks_close(ks_state_t *st)
