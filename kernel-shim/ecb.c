@@ -505,6 +505,26 @@ static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
     const ks_mstate_t *ms, unsigned cpu);
 
 /* Run the actions of e's clause into st_rec; 0, or -1 after a fault. */
+/*
+ * The number dtrace gives action i in fault messages (ERROR's arg2), from
+ * 1: a printf-like action's first argument carries the printf's own
+ * number, as dtrace encodes them as one action.
+ */
+static int user_action(const ks_clause_t *c, int i)
+{
+	int n = 0;
+
+	for (int k = 0; k <= i; k++) {
+		const ks_act_t *a = &c->kc_acts[k];
+
+		if (k < i && a->ka_difo == NULL && a->ka_uarg > 0 &&
+		    DTRACEACT_ISPRINTFLIKE(a->ka_kind))
+			continue;
+		n++;
+	}
+	return n;
+}
+
 static int run_actions(struct ks_state *st, const ks_ecb_t *e,
     ks_mstate_t *ms, pending_t *pd, unsigned cpu)
 {
@@ -522,7 +542,7 @@ static int run_actions(struct ks_state *st, const ks_ecb_t *e,
 		if (ms->kms_fault != 0) {
 			if (c->kc_naggs > 0)
 				memset(st->st_key, 0, c->kc_keymax);
-			fire_error(st, e, i + 1, ms, cpu);
+			fire_error(st, e, user_action(c, i), ms, cpu);
 			return -1;
 		}
 	}
