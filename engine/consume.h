@@ -63,6 +63,9 @@ struct eng_consumer {
 	int *ec_targets;		/* -c/-p processes */
 	int ec_ntargets;
 
+	dtrace_optval_t ec_optasked[DTRACEOPT_MAX]; /* opt.c: a size asked
+					 * for above what fits, else 0 */
+
 	struct eng_aggstate *ec_agg;	/* agg.c */
 	struct eng_symtab *ec_sym;	/* sym.c */
 	int ec_stdoutfd;		/* output's own fd, saved by freopen */

@@ -47,6 +47,17 @@ int eng_setopt(eng_hdl_t *h, const char *name, const char *value);
 int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp);
 /* Names of every option, NULL-terminated (for completion). */
 const char *const *eng_option_names(void);
+/*
+ * Sizes above what tracing can allocate are fitted as DTrace's kernel
+ * does: with bufresize=auto, bufsize, aggsize, specsize and dynvarsize
+ * are halved until they fit (dtrace(1M) then says "buffer size lowered
+ * to ..."); strsize, nspec and (u)stackframes are capped silently.
+ * eng_opt_fitted: 0 if size option name is in force as asked; 1 if it
+ * was lowered (*asked, *now set); -1 if it is too large and bufresize is
+ * manual (enabling would fail for want of memory; *asked set).
+ */
+int eng_opt_fitted(eng_hdl_t *h, const char *name, int64_t *asked,
+    int64_t *now);
 
 /* ---- compiling --------------------------------------------------------- */
 

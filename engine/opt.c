@@ -12,6 +12,11 @@
  * m, h, d (and long forms) or hz, a bare number is nanoseconds; booleans
  * take no value (or 0/1); bufpolicy ring/fill/switch; bufresize
  * auto/manual; oformat text/json.
+ * Values above the shim's limits (cap()) are fitted as DTrace's kernel
+ * fits them at GO: buffer sizes halved while bufresize is auto (the value
+ * asked for kept in ec_optasked[] for the "lowered to" notice), strsize,
+ * nspec and stack frames capped.  Invariant: eh_opt[] never holds a
+ * value the shim refuses, except a size under bufresize=manual.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -218,6 +223,80 @@ void eng_opt_defaults(eng_hdl_t *h)
 		h->eh_opt[opts[i].index] = opts[i].def;
 }
 
+/* The shim's upper limits (kernel-shim/dof_load.c, opt_max), 0 if none. */
+static dtrace_optval_t cap(int index)
+{
+	switch (index) {
+	case DTRACEOPT_BUFSIZE: case DTRACEOPT_AGGSIZE:
+	case DTRACEOPT_DYNVARSIZE:	return (dtrace_optval_t)1 << 30;
+	case DTRACEOPT_SPECSIZE:	return (dtrace_optval_t)64 << 20;
+	case DTRACEOPT_NSPEC:		return 4096;
+	case DTRACEOPT_STRSIZE:		return 65536;	/* dtrace_strsize_max */
+	case DTRACEOPT_STACKFRAMES:
+	case DTRACEOPT_USTACKFRAMES:	return 1024;
+	default:			return 0;
+	}
+}
+
+static int resizable(int index)
+{
+	return index == DTRACEOPT_BUFSIZE || index == DTRACEOPT_AGGSIZE ||
+	    index == DTRACEOPT_SPECSIZE || index == DTRACEOPT_DYNVARSIZE;
+}
+
+/* What DTrace's kernel allocates for size v (dtrace_state_buffer): v
+ * halved, 8-byte aligned, until it fits. */
+static dtrace_optval_t halve(dtrace_optval_t v, dtrace_optval_t max)
+{
+	for (; v > max; v >>= 1)
+		;
+	return v - (v & 7);
+}
+
+/* Put the resizable sizes asked for above their caps in force again
+ * after bufsize... or bufresize changed. */
+static void refit(eng_hdl_t *h)
+{
+	int manual = h->eh_opt[DTRACEOPT_BUFRESIZE] ==
+	    DTRACEOPT_BUFRESIZE_MANUAL;
+
+	for (int i = 0; i < DTRACEOPT_MAX; i++) {
+		dtrace_optval_t asked = h->eh_cons->ec_optasked[i];
+
+		if (asked != 0)
+			h->eh_opt[i] = manual ? asked : halve(asked, cap(i));
+	}
+}
+
+/* Store v for option index, fitted to the shim's limits. */
+static void store(eng_hdl_t *h, int index, dtrace_optval_t v)
+{
+	dtrace_optval_t max = cap(index);
+
+	if (resizable(index)) {
+		h->eh_cons->ec_optasked[index] = v > max ? v : 0;
+		h->eh_opt[index] = v;
+		refit(h);
+		return;
+	}
+	h->eh_opt[index] = max > 0 && v > max ? max : v;
+	if (index == DTRACEOPT_BUFRESIZE)
+		refit(h);
+}
+
+int eng_opt_fitted(eng_hdl_t *h, const char *name, int64_t *asked,
+    int64_t *now)
+{
+	int i = eng_opt_index(name);
+	dtrace_optval_t a;
+
+	if (i < 0 || !resizable(i) || (a = h->eh_cons->ec_optasked[i]) == 0)
+		return 0;
+	*asked = a;
+	*now = h->eh_opt[i];
+	return h->eh_opt[i] == a ? -1 : 1;
+}
+
 int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
 {
 	const struct opt *o = name != NULL ? lookup(name) : NULL;
@@ -233,7 +312,7 @@ int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
 	    o->index != DTRACEOPT_AGGSORTPOS && o->index != DTRACEOPT_CPU &&
 	    o->index != DTRACEOPT_ZONE && v < 0)
 		return eng_error(h, "Invalid value for specified option");
-	h->eh_opt[o->index] = v;
+	store(h, o->index, v);
 	return 0;
 }
 

@@ -221,6 +221,52 @@ static void on_err(const eng_errdata_t *ed, void *arg)
 	fputs(ed->eed_msg, ed->eed_msg[0] == '{' ? dtc.out : stderr);
 }
 
+/* The size options dtrace reports on when they had to be lowered. */
+static const struct {
+	const char *name, *opt;
+} sizes[] = {
+	{ "buffer size", "bufsize" },
+	{ "aggregation size", "aggsize" },
+	{ "speculation size", "specsize" },
+	{ "dynamic variable size", "dynvarsize" },
+};
+#define NSIZES (sizeof (sizes) / sizeof (sizes[0]))
+
+/* A size too large under bufresize=manual fails as DTrace's allocation
+ * would (ENOMEM from DTRACEIOC_GO). */
+static void check_sizes(void)
+{
+	for (size_t i = 0; i < NSIZES; i++) {
+		int64_t asked, now;
+
+		if (eng_opt_fitted(dtc.h, sizes[i].opt, &asked, &now) < 0)
+			dtc_fatal("could not enable tracing: %s",
+			    strerror(ENOMEM));
+	}
+}
+
+/* After go, as dtrace(1M): "buffer size lowered to 512m" for each size
+ * that had to be lowered (k/m/g... when a whole multiple, else bytes). */
+static void report_sizes(void)
+{
+	for (size_t i = 0; i < NSIZES; i++) {
+		int64_t asked, now;
+		int j = 0, mul = 10;
+
+		if (eng_opt_fitted(dtc.h, sizes[i].opt, &asked, &now) <= 0 ||
+		    now <= 0)
+			continue;
+		for (; ((int64_t)1 << mul) <= now && mul < 60; j++, mul += 10)
+			;
+		if (!(now & (((int64_t)1 << (mul - 10)) - 1)))
+			dtc_warn("%s lowered to %lld%c", sizes[i].name,
+			    (long long)(now >> (mul - 10)), " kmgtpe"[j]);
+		else
+			dtc_warn("%s lowered to %lld bytes", sizes[i].name,
+			    (long long)now);
+	}
+}
+
 /* Enable every program and say what each matched. */
 static void enable(void)
 {
@@ -229,6 +275,7 @@ static void enable(void)
 
 	if (eng_getopt(dtc.h, "quiet", &q) == 0 && q > 0)
 		dtc.quiet = 1;
+	check_sizes();
 	for (int i = 0; i < dtc.nprogs; i++) {
 		struct dtc_prog *p = &dtc.progs[i];
 		unsigned n = 0;
@@ -252,6 +299,7 @@ static void enable(void)
 static void go(void)
 {
 	struct sigaction sa;
+	int64_t bufsize;
 
 	memset(&sa, 0, sizeof (sa));
 	sa.sa_handler = intr;
@@ -259,8 +307,15 @@ static void go(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* DTrace's GO refuses a principal buffer too small for even one
+	 * 8-byte word (ENOSPC, EDT_BUFTOOSMALL) */
+	if (eng_getopt(dtc.h, "bufsize", &bufsize) == 0 && bufsize >= 0 &&
+	    bufsize < 8)
+		dtc_fatal("could not enable tracing: Enabling exceeds size of "
+		    "buffer");
 	if (eng_go(dtc.h) != 0)
 		dtc_fatal("%s", eng_errmsg(dtc.h));
+	report_sizes();
 	if (dtc.destructive)
 		dtc_notice("allowing destructive actions");
 	if (dtc.gofd >= 0) {

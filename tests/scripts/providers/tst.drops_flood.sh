@@ -14,9 +14,10 @@ if command -v flock > /dev/null; then
 	flock 9
 fi
 
-# drops DTRACE-STDERR: the sum of "dtrace: N drops on CPU M" lines
+# drops DTRACE-STDERR: the sum of "dtrace: N drops on CPU M" lines (and
+# "N aggregation drops": what an aggregation-only clause loses)
 drops() {
-	sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU [0-9]*$/\1/p' "$1" |
+	sed -n 's/^dtrace: \([0-9]*\) \(aggregation \)\{0,1\}drops\{0,1\} on CPU [0-9]*$/\1/p' "$1" |
 	    awk '{ s += $1 } END { print s + 0 }'
 }
 

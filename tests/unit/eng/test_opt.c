@@ -2,7 +2,8 @@
  * test_opt.c - options by dtrace's names, units and suffixes (opt.c):
  * sizes with k/m/g/t, rates in ns/us/ms/s/m/h/d and hz, booleans,
  * policies, defaults, every listed name settable, refusals of unknown
- * names and bad values, and enable-time options refused after GO.
+ * names and bad values, enable-time options refused after GO, and sizes
+ * fitted to what tracing can allocate (bufresize).
  */
 #include "eng_test.h"
 
@@ -23,6 +24,8 @@ static void test_size_suffixes(void **state)
 	assert_int_equal(get(h, "bufsize"), 4 << 20);
 	assert_int_equal(eng_setopt(h, "aggsize", "512k"), 0);
 	assert_int_equal(get(h, "aggsize"), 512 << 10);
+	/* manual: sizes stay as asked, even those too large to allocate */
+	assert_int_equal(eng_setopt(h, "bufresize", "manual"), 0);
 	assert_int_equal(eng_setopt(h, "dynvarsize", "2G"), 0);
 	assert_int_equal(get(h, "dynvarsize"), 2LL << 30);
 	assert_int_equal(eng_setopt(h, "specsize", "1t"), 0);
@@ -149,6 +152,44 @@ static void test_enable_time_options_refused_after_go(void **state)
 	eng_close(h);
 }
 
+/* Sizes too large to allocate are halved as DTrace's kernel does under
+ * bufresize=auto (and reported as lowered); under manual they stay and
+ * enabling fails; strsize, nspec, stack frames are capped. */
+static void test_sizes_fitted(void **state)
+{
+	eng_hdl_t *h = et_open();
+	int64_t asked = 0, now = 0;
+
+	(void)state;
+	assert_int_equal(eng_opt_fitted(h, "bufsize", &asked, &now), 0);
+	assert_int_equal(eng_setopt(h, "bufsize", "100g"), 0);
+	assert_int_equal(get(h, "bufsize"), (100LL << 30) >> 7);  /* 800m */
+	assert_int_equal(eng_opt_fitted(h, "bufsize", &asked, &now), 1);
+	assert_int_equal(asked, 100LL << 30);
+	assert_int_equal(now, 800LL << 20);
+	assert_int_equal(eng_setopt(h, "bufresize", "manual"), 0);
+	assert_int_equal(get(h, "bufsize"), 100LL << 30);
+	assert_int_equal(eng_opt_fitted(h, "bufsize", &asked, &now), -1);
+	assert_int_equal(eng_setopt(h, "bufresize", "auto"), 0);
+	assert_int_equal(get(h, "bufsize"), 800LL << 20);
+	assert_int_equal(eng_setopt(h, "bufsize", "1m"), 0);	/* fits */
+	assert_int_equal(eng_opt_fitted(h, "bufsize", &asked, &now), 0);
+	assert_int_equal(get(h, "bufsize"), 1 << 20);
+	/* halved sizes stay 8-byte aligned */
+	assert_int_equal(eng_setopt(h, "aggsize", "3000000001"), 0);
+	assert_int_equal(get(h, "aggsize"), 750000000);
+	assert_int_equal(eng_setopt(h, "specsize", "1g"), 0);
+	assert_int_equal(get(h, "specsize"), 64 << 20);
+	assert_int_equal(eng_setopt(h, "strsize", "100000"), 0);
+	assert_int_equal(get(h, "strsize"), 65536);	/* dtrace_strsize_max */
+	assert_int_equal(eng_opt_fitted(h, "strsize", &asked, &now), 0);
+	assert_int_equal(eng_setopt(h, "nspec", "100000"), 0);
+	assert_int_equal(get(h, "nspec"), 4096);
+	assert_int_equal(eng_setopt(h, "stackframes", "5000"), 0);
+	assert_int_equal(get(h, "stackframes"), 1024);
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_every_listed_option_settable),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_enable_time_options_refused_after_go),
+		cmocka_unit_test(test_sizes_fitted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
