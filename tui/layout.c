@@ -19,7 +19,8 @@
 #include <string.h>
 #include "tui.h"
 
-#define MSG_MAX 4	/* message rows under the prompt */
+#define MSG_MAX 4	/* message rows under the prompt, at least: a third
+			 * of the screen when the message is longer */
 #define SPLIT_COLS 160	/* from this width, two panes side by side */
 #define PREV_MAX 3	/* earlier clause lines shown */
 
@@ -69,11 +70,13 @@ static int nlines(const char *s)
 	return n;
 }
 
-static int below_rows(const tui_model_t *m, const tui_prompt_view_t *pv)
+static int below_rows(const tui_layout_t *l, const tui_model_t *m,
+    const tui_prompt_view_t *pv)
 {
 	int n = nlines(pv && pv->tpv_matches ? pv->tpv_matches : m->tm_msg);
+	int max = l->tl_rows / 3 > MSG_MAX ? l->tl_rows / 3 : MSG_MAX;
 
-	return n > MSG_MAX ? MSG_MAX : n;
+	return n > max ? max : n;
 }
 
 static int prev_rows(const tui_prompt_view_t *pv)
@@ -88,7 +91,8 @@ static void area(const tui_layout_t *l, const tui_model_t *m,
     const tui_prompt_view_t *pv, int *y0, int *h)
 {
 	*y0 = TUI_NAV_ROWS;
-	*h = l->tl_rows - TUI_NAV_ROWS - 1 - below_rows(m, pv) - prev_rows(pv);
+	*h = l->tl_rows - TUI_NAV_ROWS - 1 - below_rows(l, m, pv) -
+	    prev_rows(pv);
 	if (*h < 1)
 		*h = 1;
 }
@@ -150,10 +154,27 @@ static void draw_lines(tui_surface_t *s, int y, int max, const char *t,
 	}
 }
 
+/* draw_lines, and when the text has more lines than fit, the last row
+ * says how many are not shown. */
+static void draw_cut(tui_surface_t *s, int y, int max, const char *t,
+    int role)
+{
+	int n = nlines(t);
+
+	if (n <= max || max < 2) {
+		draw_lines(s, y, max, t, role);
+		return;
+	}
+	draw_lines(s, y, max - 1, t, role);
+	tui_surface_printf(s, 0, y + max - 1, TUI_R_DIM, "... %d more line%s",
+	    n - max + 1, n - max + 1 == 1 ? "" : "s");
+}
+
 static void draw_prompt(tui_layout_t *l, tui_surface_t *s,
     const tui_model_t *m, const tui_prompt_view_t *pv)
 {
-	int np = prev_rows(pv), y = l->tl_prompt_y, x, nb = below_rows(m, pv);
+	int np = prev_rows(pv), y = l->tl_prompt_y, x;
+	int nb = below_rows(l, m, pv);
 	const char *prev = pv->tpv_prev;
 
 	tui_surface_clip(s, 0, y - np, l->tl_cols, np + 1 + nb);
@@ -173,9 +194,9 @@ static void draw_prompt(tui_layout_t *l, tui_surface_t *s,
 		tui_surface_printf(s, l->tl_cols - 12, np, TUI_R_DIM,
 		    "%7d prb", m->tm_hint);
 	if (pv->tpv_matches != NULL)
-		draw_lines(s, np + 1, nb, pv->tpv_matches, TUI_R_HELP);
+		draw_cut(s, np + 1, nb, pv->tpv_matches, TUI_R_HELP);
 	else
-		draw_lines(s, np + 1, nb, m->tm_msg,
+		draw_cut(s, np + 1, nb, m->tm_msg,
 		    m->tm_msg_err ? TUI_R_ERROR : TUI_R_DIM);
 }
 

@@ -84,6 +84,15 @@ static void test_layout_80x24_status_tabs_prompt(void **st)
 	assert_string_equal(row(f, 20), "dtui>");	/* message below it */
 	assert_string_equal(row(f, 21), "<prompt>:1:5: D_SYNTAX: bad");
 	assert_string_equal(row(f, 23), "    ^");
+	/* a long message (:list of 12) takes up to a third of the screen
+	 * and says what it leaves out */
+	tui_model_message(f->m, 0, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12");
+	draw(f);
+	assert_string_equal(row(f, 15), "dtui>");
+	assert_string_equal(row(f, 16), "1");
+	assert_string_equal(row(f, 22), "7");
+	assert_string_equal(row(f, 23), "... 5 more lines");
+	tui_model_message(f->m, 0, "%s", "");
 }
 
 static void test_output_pane_cpu_column_follow_and_scroll(void **st)
