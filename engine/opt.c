@@ -15,8 +15,9 @@
  * Values above the shim's limits (cap()) are fitted as DTrace's kernel
  * fits them at GO: buffer sizes halved while bufresize is auto (the value
  * asked for kept in ec_optasked[] for the "lowered to" notice), strsize,
- * nspec and stack frames capped.  Invariant: eh_opt[] never holds a
- * value the shim refuses, except a size under bufresize=manual.
+ * nspec and stack frames capped; sizes of 0 made 1.  Invariant: eh_opt[]
+ * never holds a value the shim refuses, except a size under
+ * bufresize=manual.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -273,6 +274,10 @@ static void store(eng_hdl_t *h, int index, dtrace_optval_t v)
 {
 	dtrace_optval_t max = cap(index);
 
+	/* the shim's floor for sizes: a size of 0 is refused (bufsize) or
+	 * finds no room (aggsize...) at GO, as in DTrace, not at ENABLE */
+	if (v < 1 && (resizable(index) || index == DTRACEOPT_STRSIZE))
+		v = 1;
 	if (resizable(index)) {
 		h->eh_cons->ec_optasked[index] = v > max ? v : 0;
 		h->eh_opt[index] = v;

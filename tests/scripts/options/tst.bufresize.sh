@@ -29,6 +29,11 @@ run -x bufsize=1
 [ $rc -eq 1 ] && [ -z "$out" ] || fail bufsize=1
 [ "$err" = "dtrace: could not enable tracing: Enabling exceeds size of buffer" ] \
     || fail bufsize=1
+run -x bufsize=0
+[ $rc -eq 1 ] && [ "$err" = "dtrace: could not enable tracing: Enabling exceeds size of buffer" ] \
+    || fail bufsize=0
+run -x aggsize=0 -x specsize=0 -x dynvarsize=0
+[ $rc -eq 0 ] && [ "$out" = "ran" ] && [ -z "$err" ] || fail "zero sizes"
 run -x strsize=100000 -x nspec=100000 -x stackframes=5000
 [ $rc -eq 0 ] && [ "$out" = "ran" ] && [ -z "$err" ] || fail strsize
 rm -rf "$t"

@@ -187,6 +187,11 @@ static void test_sizes_fitted(void **state)
 	assert_int_equal(get(h, "nspec"), 4096);
 	assert_int_equal(eng_setopt(h, "stackframes", "5000"), 0);
 	assert_int_equal(get(h, "stackframes"), 1024);
+	/* zero sizes: the shim's floor (bufsize then fails at go) */
+	assert_int_equal(eng_setopt(h, "bufsize", "0"), 0);
+	assert_int_equal(get(h, "bufsize"), 1);
+	assert_int_equal(eng_setopt(h, "strsize", "0"), 0);
+	assert_int_equal(get(h, "strsize"), 1);
 	eng_close(h);
 }
 
