@@ -265,6 +265,20 @@ static void read_maps(struct proc *p)
 		free_maps(&q);
 		return;
 	}
+	/* keep the symbols already loaded for a file mapped where it was */
+	for (size_t i = 0; i < q.p_nmaps; i++)
+		for (size_t j = 0; j < p->p_nmaps; j++) {
+			struct mapping *n = &q.p_maps[i], *o = &p->p_maps[j];
+
+			if (!o->m_loaded || o->m_start != n->m_start ||
+			    strcmp(o->m_path, n->m_path) != 0)
+				continue;
+			n->m_syms = o->m_syms;
+			n->m_loaded = 1;
+			memset(&o->m_syms, 0, sizeof (o->m_syms));
+			o->m_loaded = 0;
+			break;
+		}
 	free_maps(p);
 	p->p_maps = q.p_maps;
 	p->p_nmaps = q.p_nmaps;

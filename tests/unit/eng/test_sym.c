@@ -36,6 +36,28 @@ static void test_user_symbol_and_offset(void **state)
 	eng_close(h);
 }
 
+/* Rereading the mappings (a live process) keeps lookups right, with the
+ * symbols already loaded carried over. */
+static void test_reread_keeps_symbols(void **state)
+{
+	eng_hdl_t *h = et_open();
+	uint64_t a = (uint64_t)(uintptr_t)&test_sym_target;
+	char buf[512];
+
+	(void)state;
+	eng_sym_text(h, getpid(), a + 2, ENG_SYM_OFF, buf, sizeof (buf));
+	assert_string_equal(buf, "test_sym`test_sym_target+0x2");
+	for (int i = 0; i < 3; i++) {
+		eng_sym_touch(h, getpid(), 1);
+		eng_sym_text(h, getpid(), a + 2, ENG_SYM_OFF, buf,
+		    sizeof (buf));
+		assert_string_equal(buf, "test_sym`test_sym_target+0x2");
+		assert_int_equal(eng_sym_norm(h, getpid(), a + 2,
+		    ENG_SYM_NAME), a);
+	}
+	eng_close(h);
+}
+
 static void test_libc_symbol(void **state)
 {
 	eng_hdl_t *h = et_open();
@@ -146,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_user_symbol_and_offset),
 		cmocka_unit_test(test_libc_symbol),
+		cmocka_unit_test(test_reread_keeps_symbols),
 		cmocka_unit_test(test_unknown_address),
 		cmocka_unit_test(test_kernel_symbol),
 		cmocka_unit_test(test_norm_user),
