@@ -518,14 +518,16 @@ int tui_session_tick(tui_session_t *s)
 	if (s->ts_m->tm_state != TUI_TRACING)
 		return 1000;
 	st = eng_status(s->ts_h);
+	/* buffer state before eng_work empties the buffers, so "fill"
+	 * shows how full they got */
+	sample_cpus(s, t - s->ts_last);
+	s->ts_last = t;
 	if (eng_work(s->ts_h, NULL) != 0)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 	if (!s->ts_paused && t - s->ts_lastagg >= s->ts_aggrate) {
 		snapshot(s);
 		s->ts_lastagg = t;
 	}
-	sample_cpus(s, t - s->ts_last);
-	s->ts_last = t;
 	if (st == ENG_STATUS_EXITED || st == ENG_STATUS_STOPPED ||
 	    st == ENG_STATUS_FILLED)
 		tui_session_stop(s);
