@@ -156,15 +156,30 @@ static void show_sel(tui_pane_t *p, const tui_model_t *m, int h)
 		p->tp_top = y;
 }
 
+/* Scrolling stops with the last row at the bottom (End goes there). */
+static void clamp_top(tui_pane_t *p, const tui_model_t *m, int h)
+{
+	int total = 0;
+
+	for (int i = 0; i < m->tm_naggs; i++)
+		if (!p->tp_zoom || i == p->tp_sel)
+			total += agg_rows(p, &m->tm_aggs[i]);
+	total--;		/* no gap after the last */
+	if (p->tp_top > total - h)
+		p->tp_top = total - h;
+	if (p->tp_top < 0)
+		p->tp_top = 0;
+}
+
 static void aggs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 {
 	int y;
 
-	if (p->tp_showsel && m->tm_naggs > 0) {
-		if (p->tp_sel >= m->tm_naggs)
-			p->tp_sel = m->tm_naggs - 1;
+	if (p->tp_sel >= m->tm_naggs)
+		p->tp_sel = m->tm_naggs > 0 ? m->tm_naggs - 1 : 0;
+	if (p->tp_showsel && m->tm_naggs > 0)
 		show_sel(p, m, s->ts_h);
-	}
+	clamp_top(p, m, s->ts_h);
 	y = -p->tp_top;
 
 	if (m->tm_naggs == 0) {
@@ -214,6 +229,7 @@ static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
 	case TUI_C_PGUP: p->tp_top -= h; break;
 	case TUI_C_PGDN: p->tp_top += h; break;
 	case TUI_C_HOME: p->tp_top = 0; break;
+	case TUI_C_END: p->tp_top = 1 << 30; break;	/* clamped by draw */
 	case TUI_C_LEFT: p->tp_sel--; p->tp_showsel = 1; break;
 	case TUI_C_RIGHT: p->tp_sel++; p->tp_showsel = 1; break;
 	case TUI_C_SORT: p->tp_sort = (p->tp_sort + 1) % 3; break;

@@ -443,6 +443,15 @@ static void test_aggs_pane_right_scrolls_selection_into_view(void **st)
 	tui_layout_key(f->l, TUI_KEY_LEFT, 0, 0, f->m);
 	draw(f);
 	assert_true(find(f, ">@many  count") > 0);
+	/* End shows the last rows; scrolling on stops there */
+	tui_layout_key(f->l, TUI_KEY_END, 0, 0, f->m);
+	draw(f);
+	assert_non_null(strstr(row(f, find(f, "dtui>") - 1), "  x "));
+	for (int i = 0; i < 30; i++)
+		tui_layout_key(f->l, TUI_KEY_DOWN, 0, 0, f->m);
+	draw(f);
+	assert_non_null(strstr(row(f, find(f, "dtui>") - 1), "  x "));
+	assert_true(find(f, " @below  sum") > 0);
 	f->l->tl_panes[TUI_P_AGGS]->tp_sel = 0;		/* as found */
 	f->l->tl_panes[TUI_P_AGGS]->tp_top = 0;
 }
