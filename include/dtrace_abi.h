@@ -812,6 +812,12 @@ typedef struct dtrace_enable_arg {
  * dtrd_alignment; dtepd_size (header + records) is rounded up to 8, and
  * records start at 8-byte-aligned offsets in the buffer.
  *
+ * Clause-locals (LDLS/STLS, D's this->) live for one probe firing: zero
+ * when the probe fires, shared by all of a consumer's clauses that run
+ * for that firing (in ECB order); scratch space lives as long, and STLS
+ * of a by-reference value copies it there.  The compiler's if/else pieces
+ * (eng_cc_stmtinfo esi_piece) rely on this for their hidden condition.
+ *
  * Values.  A DIFEXPR-like action with a DIFO records its result: integers
  * by dtdt_size (1, 2, 4, 8; alignment = size; a DIF_TYPE_CTF size of 0 is
  * "void", dtrace's expression statement such as an assignment: it runs
