@@ -277,6 +277,14 @@ static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 		print_aggval(h, fp, cv, a);
 		return;
 	}
+	/* libdtrace prints mod()/umod() records as the module whatever the
+	 * conversion (dt_printf_format: pfprint_mod, pfprint_umod) */
+	if (a->pa_rec->dtrd_action == DTRACEACT_MOD ||
+	    a->pa_rec->dtrd_action == DTRACEACT_UMOD) {
+		cfmt(cv, "s", f, sizeof (f));
+		eng_rec_sym(h, fp, f, a->pa_rec->dtrd_action, a->pa_data);
+		return;
+	}
 	switch (cv->ch) {
 	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
 		conv[2] = cv->ch;

@@ -6,6 +6,7 @@
  * and refusal of a bad conversion.
  */
 #include <time.h>
+#include <unistd.h>
 #include "eng_test.h"
 
 /* Arguments built from (size, value or string) pairs. */
@@ -168,6 +169,28 @@ static void test_short_and_char_sizes(void **state)
 	eng_close(h);
 }
 
+/* A umod() record (pid, address) prints as its module under any
+ * textual conversion, as libdtrace's pfprint_umod; usym under %A as
+ * object`symbol. */
+static void test_umod_record_prints_module(void **state)
+{
+	eng_hdl_t *h = et_open();
+	struct pfa a = { .n = 0 };
+	uint64_t w[2] = { (uint64_t)getpid(),
+	    (uint64_t)(uintptr_t)&test_umod_record_prints_module };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		add_int(&a, 8, 0);
+		a.rec[i].dtrd_action = i < 2 ? DTRACEACT_UMOD : DTRACEACT_USYM;
+		a.rec[i].dtrd_size = 16;
+		memcpy(a.data[i], w, 16);
+	}
+	CHECK(h, "[%A] [%-12s] [%A]", &a, "[test_printf] [test_printf ] "
+	    "[test_printf`test_umod_record_prints_module]");
+	eng_close(h);
+}
+
 static void test_floating_conversions(void **state)
 {
 	eng_hdl_t *h = et_open();
@@ -252,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_strings_chars_and_escapes),
 		cmocka_unit_test(test_size_prefixes_accepted),
 		cmocka_unit_test(test_short_and_char_sizes),
+		cmocka_unit_test(test_umod_record_prints_module),
 		cmocka_unit_test(test_floating_conversions),
 		cmocka_unit_test(test_walltimestamp_Y),
 		cmocka_unit_test(test_walltimestamp_T),
