@@ -170,8 +170,9 @@ static const char *setting(tui_style_t *st, char *w)
 	return "unknown key (fg, bg, fg8, bg8, attr)";
 }
 
-/* One line into t; returns the rule broken, or NULL. */
-static const char *parse_line(tui_theme_t *t, char *line)
+/* One line into t; returns the rule broken (and the word breaking it
+ * in bad, up to 40 characters), or NULL. */
+static const char *parse_line(tui_theme_t *t, char *line, char bad[41])
 {
 	char *w = strtok(line, " \t"), *v;
 	tui_style_t st;
@@ -185,11 +186,15 @@ static const char *parse_line(tui_theme_t *t, char *line)
 		snprintf(t->tt_name, sizeof(t->tt_name), "%s", v);
 		return NULL;
 	}
+	snprintf(bad, 41, "%s", w);
 	if ((r = find_role(w)) < 0)
 		return "unknown role";
 	st = t->tt_roles[r];
 	while ((v = strtok(NULL, " \t")) != NULL && v[0] != '#') {
-		const char *why = setting(&st, v);
+		const char *why;
+
+		snprintf(bad, 41, "%s", v);
+		why = setting(&st, v);
 
 		if (why != NULL)
 			return why;
@@ -207,7 +212,7 @@ int tui_theme_parse(tui_theme_t *t, const char *text, const char *file,
 	while (*text != '\0') {
 		const char *nl = strchr(text, '\n');
 		size_t n = nl ? (size_t)(nl - text) : strlen(text);
-		char line[512], words[512];
+		char line[512], words[512], bad[41] = "";
 		const char *why = NULL;
 
 		lineno++;
@@ -224,10 +229,11 @@ int tui_theme_parse(tui_theme_t *t, const char *text, const char *file,
 				line[n - 1] = '\0';
 			memcpy(words, line, n + 1);
 			if (why == NULL)
-				why = parse_line(&nt, words);
+				why = parse_line(&nt, words, bad);
 		}
 		if (why != NULL) {
-			snprintf(err, errlen, "%s:%d: %s", file, lineno, why);
+			snprintf(err, errlen, "%s:%d: %s%s%s%s", file, lineno,
+			    why, bad[0] ? " (\"" : "", bad, bad[0] ? "\")" : "");
 			return -1;
 		}
 		text += n + (nl != NULL);

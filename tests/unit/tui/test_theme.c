@@ -47,11 +47,13 @@ static void refused(const char *text, const char *want)
 static void test_tui_theme_refuses_bad_lines(void **st)
 {
 	refused("status fg=1\nnosuchrole fg=1\n",
-	    "bad.theme:2: unknown role");
+	    "bad.theme:2: unknown role (\"nosuchrole\")");
 	refused("bar fg=256\n", "bad.theme:1: colour must be 0-255");
 	refused("bar fg8=8\n", "bad.theme:1: 8-colour value must be 0-7");
 	refused("bar fg=-1\n", "colour must be");
 	refused("bar colour=1\n", "bad.theme:1: unknown key");
+	refused("bar colour=1\n", "attr) (\"colour=1\")");
+	refused("bar fg=1 bg=300\n", "or default (\"bg=300\")");
 	refused("bar fg\n", "expected key=value");
 	refused("bar attr=blink\n", "attr must be");
 	refused("name a b\n", "name takes one word");
