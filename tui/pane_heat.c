@@ -36,8 +36,6 @@ static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		    "histogram in Aggregations and press H)");
 		return;
 	}
-	tui_surface_printf(s, 0, 0, TUI_R_TITLE, "@%s %s  (%d refreshes)",
-	    h->th_agg, h->th_key, h->th_ncols);
 	ncol = w < h->th_ncols ? w : h->th_ncols;
 	for (int c = 0; c < ncol; c++)
 		for (int b = 0; b < h->th_nbuckets; b++) {
@@ -49,6 +47,11 @@ static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 				max = v > max ? v : max;
 			}
 		}
+	/* the scale: what the darkest cell stands for */
+	tui_surface_printf(s, 0, 0, TUI_R_TITLE, "@%s %s  %d refresh%s, "
+	    "one a column, newest right; darkest = %lld per refresh",
+	    h->th_agg, h->th_key, h->th_ncols, h->th_ncols == 1 ? "" : "es",
+	    (long long)max);
 	if (lo < 0)
 		return;
 	rows = s->ts_h - 1;

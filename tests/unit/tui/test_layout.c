@@ -370,6 +370,8 @@ static void test_heat_pane_draws_newest_on_right(void **st)
 	f->l->tl_focus = TUI_P_HEAT;
 	draw(f);
 	assert_true(find(f, "@lat read") > 0);
+	assert_non_null(strstr(row(f, find(f, "@lat read")),
+	    "darkest = 10 per refresh"));
 	assert_int_equal(tui_surface_role_at(f->s, 79, find(f, "          1 ")),
 	    TUI_R_HEAT_HI);
 }
