@@ -45,9 +45,16 @@ static void output_draw(tui_pane_t *p, tui_surface_t *s,
 			break;
 		draw_line(s, y, l, p->tp_search);
 	}
-	if (p->tp_searching)
+	if (p->tp_searching) {
 		tui_surface_printf(s, 0, h - 1, TUI_R_PROMPT, "/%s",
 		    p->tp_search);
+	} else if (!p->tp_follow && p->tp_top + h < n && h > 1) {
+		/* scrolled back: say that more is below and how to follow */
+		tui_surface_fill(s, 0, h - 1, s->ts_w, TUI_R_DIM, ' ');
+		tui_surface_printf(s, 0, h - 1, TUI_R_DIM, "-- %d more "
+		    "line%s below: End or f follows --", n - p->tp_top - h + 1,
+		    n - p->tp_top - h + 1 == 1 ? "" : "s");
+	}
 	else if (n == 0)
 		tui_surface_puts(s, 0, 0, TUI_R_DIM,
 		    "(no output yet: type a clause at the prompt, ? for help)");

@@ -112,6 +112,8 @@ static void test_output_pane_cpu_column_follow_and_scroll(void **st)
 	keys(f, "g");				/* Home */
 	draw(f);
 	assert_string_equal(row(f, 2), "  0 line 0");
+	assert_string_equal(row(f, 22),
+	    "-- 20 more lines below: End or f follows --");
 	assert_int_equal(f->l->tl_panes[TUI_P_OUTPUT]->tp_follow, 0);
 	keys(f, "G");
 	draw(f);
