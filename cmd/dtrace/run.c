@@ -8,6 +8,7 @@
  *   value, else 0).  A second SIGINT ends at once without aggregations.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,9 @@ pid_t dtc_run_create(const char *cmd)
 
 	if (why != NULL)
 		dtc_fatal("failed to execute %s: %s", argv[0], why);
-	if (pipe(fd) != 0 || (pid = fork()) < 0)
+	/* close-on-exec: the child makes no close() of its own once
+	 * tracing has started, only the execve */
+	if (pipe2(fd, O_CLOEXEC) != 0 || (pid = fork()) < 0)
 		dtc_fatal("failed to execute %s: %s", argv[0], strerror(errno));
 	if (pid == 0) {
 		char c;
@@ -129,7 +132,6 @@ pid_t dtc_run_create(const char *cmd)
 		/* Held until tracing has started (or dtrace gives up). */
 		if (read(fd[0], &c, 1) != 1)
 			_exit(127);
-		close(fd[0]);
 		execvp(argv[0], argv);
 		fprintf(stderr, "dtrace: failed to execute %s: %s\n", argv[0],
 		    strerror(errno));
