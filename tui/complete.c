@@ -136,6 +136,19 @@ static int in_braces(const char *line, int pos)
 	return depth > 0;
 }
 
+/*
+ * Where the word to complete starts: inside braces and in prompt
+ * commands, D's operators and punctuation end words; in a probe
+ * description list only blanks, ',', '/' and braces do, so that globs
+ * ("syscall::*read*:") and dashes ("tick-1s") stay in the word.
+ */
+const char *tui_complete_breaks(const char *line, int point)
+{
+	if (line[0] == ':' || in_braces(line, point))
+		return " \t\n\"\\'`@$><=;|&{}()/,*+-!%^~[]";
+	return " \t\n,{}/";
+}
+
 char **tui_complete(const char *line, int start, int end,
     const tui_probes_t *probes, const char *const *options)
 {

@@ -32,7 +32,6 @@
 #include "tui.h"
 
 #define QMAX 64
-#define BREAKS " \t\n\"\\'`@$><=;|&{}()/,*+-!%^~[]"
 
 static struct {
 	unsigned char q[QMAX];	/* bytes waiting for the library */
@@ -169,6 +168,13 @@ static void on_line(char *line)
 	deliver(line);
 }
 
+/* Words end at D punctuation, or in probe descriptions only at blanks
+ * and separators (complete.c decides). */
+static char *breaks(void)
+{
+	return (char *)tui_complete_breaks(rl_line_buffer, rl_point);
+}
+
 /* readline wants [0] to be the replacement text, the matches after it. */
 static char **complete(const char *text, int start, int end)
 {
@@ -207,7 +213,7 @@ static int be_init(void)
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;
 	rl_attempted_completion_function = complete;
-	rl_completer_word_break_characters = BREAKS;
+	rl_completion_word_break_hook = breaks;
 	rl_callback_handler_install(P.prompt, on_line);
 	using_history();
 	return 0;
@@ -281,7 +287,8 @@ static unsigned char el_complete(EditLine *el, int ch)
 	    li->buffer);
 	if (end >= (int)sizeof(line))
 		return CC_ERROR;
-	while (start > 0 && strchr(BREAKS, line[start - 1]) == NULL)
+	while (start > 0 &&
+	    strchr(tui_complete_breaks(line, end), line[start - 1]) == NULL)
 		start--;
 	if ((m = matches(line, start, end, &lcd)) == NULL)
 		return CC_REFRESH_BEEP;

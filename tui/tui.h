@@ -472,6 +472,8 @@ const char *tui_prompt_text(void);
 void tui_prompt_clear_matches(void);
 void tui_prompt_remember(const char *text);
 
+/* The characters that end the word to complete at point. */
+const char *tui_complete_breaks(const char *line, int point);
 /* Completion words (complete.c): matches for text at [start, end) of
  * line, NULL-terminated and malloc'd, or NULL. */
 char **tui_complete(const char *line, int start, int end,

@@ -12,6 +12,11 @@ $T send-keys ':' Tab
 wait_for 'dtui> dtrace::' || exit 1
 $T send-keys C-u 'BEGIN { tra' Tab
 wait_for 'dtui> BEGIN { trace' || exit 1
+# globs and dashes stay in the word: the name field completes
+$T send-keys C-u 'syscall::*read*:' Tab Tab
+wait_for 'syscall::*read*:entry  syscall::*read*:return' || exit 1
+$T send-keys C-u 'profile:::tick-1' Tab Tab
+wait_for 'profile:::tick-1  profile:::tick-10 ' || exit 1
 $T send-keys C-u 'BEGIN' Enter '{' Enter
 wait_for '...>' || exit 1
 $T send-keys -l 'printf("multi-%s\n", "line")\;'

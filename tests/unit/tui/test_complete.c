@@ -67,6 +67,26 @@ static void test_tui_complete_probe_fields_in_turn(void **st)
 	tui_probes_clear(&p);
 }
 
+/* The word to complete: a probe description keeps its globs and dashes
+ * (the prompt completed "syscall::*read*:" from its last ':' alone, as
+ * an empty provider), D code breaks at operators. */
+static void test_tui_complete_breaks_by_context(void **st)
+{
+	const char *d = "syscall::*read*:", *b;
+
+	b = tui_complete_breaks(d, (int)strlen(d));
+	assert_null(strchr(b, '*'));
+	assert_null(strchr(b, '-'));
+	assert_null(strchr(b, '['));
+	assert_non_null(strchr(b, ','));
+	assert_non_null(strchr(b, ' '));
+	b = tui_complete_breaks("BEGIN { x = a*cur", 17);
+	assert_non_null(strchr(b, '*'));
+	assert_non_null(strchr(b, '-'));
+	b = tui_complete_breaks(":set buf", 8);
+	assert_non_null(strchr(b, ' '));
+}
+
 static void test_tui_complete_words_inside_braces(void **st)
 {
 	tui_probes_t p;
@@ -123,6 +143,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tui_complete_probe_fields_in_turn),
+		cmocka_unit_test(test_tui_complete_breaks_by_context),
 		cmocka_unit_test(test_tui_complete_words_inside_braces),
 		cmocka_unit_test(test_tui_complete_commands_and_options),
 		cmocka_unit_test(test_tui_clause_complete_balances_braces),
