@@ -170,7 +170,8 @@ int tui_session_setopt(tui_session_t *s, const char *name, const char *val)
 		return 0;
 	}
 	if (eng_setopt(s->ts_h, name, val) != 0) {
-		tui_model_message(s->ts_m, 1, "%s%s", eng_errmsg(s->ts_h),
+		tui_model_message(s->ts_m, 1, "failed to set %s%s%s: %s%s",
+		    name, val ? "=" : "", val ? val : "", eng_errmsg(s->ts_h),
 		    s->ts_m->tm_state == TUI_TRACING ? "\n(Ctrl-C stops "
 		    "tracing; :set it then, and :restart)" : "");
 		return -1;

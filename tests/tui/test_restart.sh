@@ -15,6 +15,7 @@ $T new-session -d -x 100 -y 30 \
     exit 1
 wait_for 'dtui tracing' || exit 1
 cmd ':set bufsize=8m'
+wait_for 'failed to set bufsize=8m: ' || exit 1
 wait_for ':restart)' || exit 1		# refused, with the way to apply it
 $T send-keys Escape C-c
 wait_for 'dtui stopped' || exit 1
@@ -41,4 +42,7 @@ cmd ':list'
 wait_for '3 on  1 probes' || exit 1
 $T capture-pane -p | grep -q '^1 on' && { echo "removed enabling back"; exit 1; }
 $T capture-pane -p | grep -q '^2 on  1 probes' || { $T capture-pane -p; exit 1; }
+# a bad -x names the option, as dtrace(1M) does
+"$DTUI" -x nosuchopt=1 -n 'BEGIN { }' > "$tmp/out" 2>&1 && exit 1
+grep -q 'dtui: failed to set nosuchopt=1: ' "$tmp/out" || { cat "$tmp/out"; exit 1; }
 exit 0
