@@ -42,12 +42,15 @@
  * slot's callback with the sample's RAW data replaced by the payload.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/bpf.h>
 #include "prov_impl.h"
 #include "bpf_filter.h"
@@ -384,12 +387,117 @@ int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
 	return attach(tpid, 2, 0, argvoff, 0, cb, arg);
 }
 
+/*
+ * Closing a perf event that holds a BPF program unregisters it from its
+ * tracepoint, which waits for RCU grace periods under a kernel-wide
+ * mutex: about 60 ms a close here, one after the other even from many
+ * threads, so releasing the 360 probes of syscall:::entry kept dtrace
+ * from exiting for half a minute.  A released event is disabled and its
+ * program's tail-call entry removed at once, so it costs nothing more;
+ * its close is deferred.  prov_bpf_close_deferred() closes a few at once,
+ * and hands a larger batch to a detached grandchild process that holds
+ * the last references and closes them in the background, so the user
+ * gets the prompt (and pipes their EOF) right away.
+ */
+#define CLOSE_BATCH	1024		/* close when this many wait */
+#define CLOSE_INLINE	8		/* fewer than this: close here */
+
+static pthread_mutex_t closelk = PTHREAD_MUTEX_INITIALIZER;
+static int deferred[CLOSE_BATCH];
+static int ndeferred;
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* In the grandchild: close every fd but fds[0, n) (sorted) and the
+ * pipe's read end, wait for the parent to drop its references (EOF),
+ * then close fds: ours are now the last, the slow ones.  Only
+ * async-signal-safe calls: the parent has other threads. */
+static void reap(const int *fds, int n, int rd)
+{
+	unsigned lo = 0;
+	char c;
+
+	for (int i = 0; i <= n; i++) {
+		unsigned next = i < n ? (unsigned)fds[i] : ~0U;
+
+		if ((unsigned)rd >= lo && (unsigned)rd < next) {
+			if ((unsigned)rd > lo)
+				syscall(SYS_close_range, lo, (unsigned)rd - 1, 0);
+			lo = (unsigned)rd + 1;
+		}
+		if (next > lo)
+			syscall(SYS_close_range, lo, next - 1, 0);
+		if (i < n)
+			lo = next + 1;
+	}
+	while (read(rd, &c, 1) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	_exit(0);
+}
+
+static void close_in_background(int *fds, int n)
+{
+	int p[2] = { -1, -1 };
+	pid_t child;
+
+	qsort(fds, (size_t)n, sizeof(int), cmp_int);
+	child = pipe2(p, O_CLOEXEC) == 0 ? fork() : -1;
+	if (child == 0) {
+		if (fork() == 0)
+			reap(fds, n, p[0]);
+		_exit(0);
+	}
+	if (child > 0)
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	for (int i = 0; i < n; i++)	/* fast while the grandchild holds */
+		close(fds[i]);
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);		/* EOF: the grandchild closes its own */
+	}
+}
+
+void prov_bpf_close_deferred(void)
+{
+	int fds[CLOSE_BATCH], n;
+
+	pthread_mutex_lock(&closelk);
+	n = ndeferred;
+	memcpy(fds, deferred, sizeof(int) * (size_t)n);
+	ndeferred = 0;
+	pthread_mutex_unlock(&closelk);
+	if (n >= CLOSE_INLINE) {
+		close_in_background(fds, n);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+static void close_later(int fd)
+{
+	int full;
+
+	pthread_mutex_lock(&closelk);
+	deferred[ndeferred++] = fd;
+	full = ndeferred == CLOSE_BATCH;
+	pthread_mutex_unlock(&closelk);
+	if (full)
+		prov_bpf_close_deferred();
+}
+
 void prov_bpf_release(int att)
 {
 	if (att < 0 || att >= MAX_SLOTS || slots[att].sl_efd <= 0)
 		return;
 	ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
-	close(slots[att].sl_efd);
+	close_later(slots[att].sl_efd);
 	prov_bpf_funload(att);
 	__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
 	slots[att].sl_efd = -1;
@@ -408,6 +516,7 @@ void prov_bpf_shutdown(void)
 {
 	for (int i = 0; i < MAX_SLOTS; i++)
 		prov_bpf_release(i);
+	prov_bpf_close_deferred();
 	for (int c = 0; c < 2; c++) {
 		prov_perf_close(outsrcs[c]);
 		outsrcs[c] = NULL;

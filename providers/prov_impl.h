@@ -180,6 +180,8 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
+/* Close the perf events released so far, concurrently (bpf.c). */
+void prov_bpf_close_deferred(void);
 /* Deliver each hit of execve's tracepoint tpid (argv pointer at argvoff in
  * its record) with RAW data: u64 argv[PROV_ARGV_PTRS] (0 past the end),
  * then the first PROV_ARGV_STRS of those strings, PROV_ARGV_LEN bytes
