@@ -738,7 +738,8 @@ void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
 		if ((only != NULL && st != only) ||
 		    !state_fires(st, p->kp_id, ctx->kpc_cpu))
 			continue;
-		st->st_bufs[cpu].kb_fires++;
+		if (p->kp_id != KS_PROBE_ERROR)	/* a fault is no new event */
+			st->st_bufs[cpu].kb_fires++;
 		run_ecb(st, e, ctx, cpu);
 	}
 }

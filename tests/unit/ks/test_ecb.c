@@ -162,6 +162,7 @@ static void error_probe(void **state)
 	char buf[4096];
 	uint64_t n, args[5];
 	dtrace_status_t s;
+	ks_bufstat_t bs;
 
 	(void)state;
 	kt_setup();
@@ -185,6 +186,9 @@ static void error_probe(void **state)
 	s = kt_status(st);
 	assert_int_equal(s.dtst_errors, 1);
 	assert_int_equal(s.dtst_dblerrors, 0);
+	/* one event fired: the ERROR it caused is not a second one */
+	assert_int_equal(ks_bufstat(st, 0, &bs), 0);
+	assert_int_equal(bs.kbs_fires, 1);
 	ks_close(st);
 }
 
