@@ -8,6 +8,7 @@
  *   value, else 0).  A second SIGINT ends at once without aggregations.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -119,8 +120,14 @@ pid_t dtc_run_create(const char *cmd)
 	int fd[2];
 	pid_t pid;
 
-	if (why != NULL)
-		dtc_fatal("failed to execute %s: %s", argv[0], why);
+	if (why != NULL) {
+		char name[PATH_MAX];
+
+		snprintf(name, sizeof (name), "%s", argv[0]);
+		free(copy);		/* nothing reachable is left behind */
+		free(argv);
+		dtc_fatal("failed to execute %s: %s", name, why);
+	}
 	/* close-on-exec: the child makes no close() of its own once
 	 * tracing has started, only the execve */
 	if (pipe2(fd, O_CLOEXEC) != 0 || (pid = fork()) < 0)

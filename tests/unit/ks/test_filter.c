@@ -37,6 +37,23 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Programs stay until the end: the engine may still describe their
+ * records after a handle is gone, so they are freed after every test. */
+static eng_prog_t *kept[512];
+static int nkept;
+
+static void keep(eng_prog_t *p)
+{
+	if (p != NULL && nkept < (int)(sizeof(kept) / sizeof(kept[0])))
+		kept[nkept++] = p;
+}
+
+static void free_kept(void)
+{
+	while (nkept > 0)
+		eng_prog_free(kept[--nkept]);
+}
+
 /* Enable clauses (D text) in a fresh handle; its filter for probe i. */
 static eng_hdl_t *enable(const char *src, int i, ks_filter_t *f)
 {
@@ -47,6 +64,7 @@ static eng_hdl_t *enable(const char *src, int i, ks_filter_t *f)
 
 	assert_non_null(h);
 	p = eng_compile_str(h, src, NULL, 0, NULL);
+	keep(p);
 	if (p == NULL)
 		fail_msg("compile <%s>: %s", src, eng_errmsg(h));
 	if (eng_prog_exec(h, p, &n) != 0)
@@ -310,5 +328,8 @@ int main(void)
 		cmocka_unit_test(hand_dif),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	int rc = cmocka_run_group_tests(tests, setup, teardown);
+
+	free_kept();
+	return rc;
 }

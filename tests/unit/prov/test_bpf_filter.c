@@ -239,12 +239,30 @@ static void run_args_terms(void **state)
 	RUN(&f, &am, ctx, 0);
 }
 
+/* Programs stay until the end: the engine may still describe their
+ * records after a handle is gone, so they are freed after every test. */
+static eng_prog_t *kept[512];
+static int nkept;
+
+static void keep(eng_prog_t *p)
+{
+	if (p != NULL && nkept < (int)(sizeof(kept) / sizeof(kept[0])))
+		kept[nkept++] = p;
+}
+
+static void free_kept(void)
+{
+	while (nkept > 0)
+		eng_prog_free(kept[--nkept]);
+}
+
 /* Compile and enable src on h; fails the test if it cannot. */
 static void exec_src(eng_hdl_t *h, const char *src)
 {
 	eng_prog_t *p = eng_compile_str(h, src, NULL, 0, NULL);
 	unsigned n = 0;
 
+	keep(p);
 	if (p == NULL || eng_prog_exec(h, p, &n) != 0)
 		fail_msg("<%s>: %s", src, eng_errmsg(h));
 }
@@ -299,5 +317,8 @@ int main(void)
 		cmocka_unit_test(live_new_clause),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	free_kept();
+	return rc;
 }
