@@ -276,6 +276,26 @@ static void report_sizes(void)
 	}
 }
 
+/*
+ * -v: the stability attributes of a program, in dtrace's layout.  dtui
+ * keeps no per-identifier attribute table, so every program reports the
+ * Linux providers' Evolving/Common, as -lv does for their probes.
+ */
+static void stability(const char *kind, int len, const char *name)
+{
+	static const char *const what[] = {
+		"Minimum Probe Description Attributes",
+		"Minimum Statement Attributes",
+	};
+
+	fprintf(dtc.out, "\nStability attributes for %s %.*s:\n", kind, len,
+	    name);
+	for (int i = 0; i < 2; i++)
+		fprintf(dtc.out, "\n\t%s\n\t\tIdentifier Names: Evolving\n"
+		    "\t\tData Semantics:   Evolving\n"
+		    "\t\tDependency Class: Common\n", what[i]);
+}
+
 /* Enable every program and say what each matched. */
 static void enable(void)
 {
@@ -299,6 +319,9 @@ static void enable(void)
 		dtc_notice("%s '%.*s' matched %u probe%s",
 		    p->dp_kind == 's' ? "script" : "description", len,
 		    p->dp_text, n, n == 1 ? "" : "s");
+		if (dtc.verbose)
+			stability(p->dp_kind == 's' ? "script" : "description",
+			    len, p->dp_text);
 		total += n;
 	}
 	if (total == 0 && !(dtc.cflags & ENG_C_ZDEFS))
