@@ -44,6 +44,7 @@ struct eng_consumer {
 	int ec_pieceopen;		/* a split clause's line is open */
 	int ec_piececpu;		/* ... on this CPU */
 	uint32_t ec_pieceprobe;		/* ... for this probe */
+	uint64_t ec_piecets;		/* ... at this timestamp (the firing) */
 	int ec_exited;			/* an exit() record was seen */
 	int ec_exitstatus;		/* its value */
 	int ec_done;			/* STATUS said exiting/killed */

@@ -582,7 +582,9 @@ static void end_pieces(eng_hdl_t *h, FILE *fp)
 /*
  * Format one firing to fp.  The pieces of a clause the compiler split at
  * an if/else (eng_cc_stmtinfo's esi_piece: 1 first, 2 later) fire one
- * after the other on one CPU: they share one line, as one firing.
+ * after the other on one CPU: they share one line, as one firing.  Pieces
+ * that record nothing leave no record, so "the same firing" is told by
+ * CPU, probe and the firing's timestamp, not by which piece comes first.
  */
 static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 {
@@ -592,11 +594,13 @@ static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 	const eng_cc_stmtinfo_t *si = eng_cc_stmtinfo(h, d->dtepd_uarg);
 	int piece = si != NULL ? si->esi_piece : 0;
 	uint32_t probe = f->ep->ep_probe.dtpd_id;
+	uint64_t ts = DTRACE_RECORD_LOAD_TIMESTAMP(
+	    (const dtrace_rechdr_t *)f->base);
 
 	f->quiet = eng_opt_isset(h, DTRACEOPT_QUIET);
 	header(h, fp, flow, f->quiet);
-	if (!(piece == 2 && c->ec_pieceopen && c->ec_piececpu == f->cpu &&
-	    c->ec_pieceprobe == probe)) {
+	if (!(piece != 0 && c->ec_pieceopen && c->ec_piececpu == f->cpu &&
+	    c->ec_pieceprobe == probe && c->ec_piecets == ts)) {
 		end_pieces(h, fp);
 		prefix(h, fp, f->cpu, f->ep, flow, f->quiet);
 	}
@@ -608,6 +612,7 @@ static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 		c->ec_pieceopen = 1;
 		c->ec_piececpu = f->cpu;
 		c->ec_pieceprobe = probe;
+		c->ec_piecets = ts;
 	} else {
 		fputc('\n', fp);
 	}

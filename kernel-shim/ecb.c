@@ -207,7 +207,11 @@ static int layout_record(ks_clause_t *c, int i, uint32_t *off,
 		    DTRACEACT_TRACEMEM_DYNSIZE ? DTRACE_TRACEMEM_DYNAMIC :
 		    DTRACE_TRACEMEM_STATIC;
 	*off += size;
-	if (writes_data(a->ka_kind))
+	/* illumos (dtrace_ecb_resize): an ECB whose actions all store no
+	 * data records nothing, so a clause of assignments (void DIFEXPRs)
+	 * prints no probe line; one with no actions at all still does. */
+	if (writes_data(a->ka_kind) &&
+	    !(a->ka_kind == DTRACEACT_DIFEXPR && size == 0))
 		c->kc_writes = 1;
 	return 0;
 }
