@@ -143,6 +143,13 @@ int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out);
  * its descendants (prov_target_add).  0 or -1. */
 int eng_target_add(eng_hdl_t *h, int pid);
 
+/* The x86_64 syscall numbers a -c target must stop for (after the
+ * enablings), at most max into nrs: the count, or -1 when unknown or not
+ * through ptrace (then the target installs no seccomp filter). */
+int eng_target_syscalls(eng_hdl_t *h, int *nrs, int max);
+/* The filter returns SECCOMP_RET_TRACE | ENG_SECCOMP_DATA for them. */
+#define ENG_SECCOMP_DATA 0x0d7u
+
 int eng_go(eng_hdl_t *h);		/* fires BEGIN */
 int eng_stop(eng_hdl_t *h);		/* fires END */
 

@@ -56,6 +56,14 @@ int eng_go(eng_hdl_t *h)
 	return 0;
 }
 
+_Static_assert(ENG_SECCOMP_DATA == PROV_SECCOMP_DATA, "seccomp data");
+
+int eng_target_syscalls(eng_hdl_t *h, int *nrs, int max)
+{
+	(void)h;
+	return prov_target_syscalls(nrs, max);
+}
+
 int eng_target_add(eng_hdl_t *h, int pid)
 {
 	struct eng_consumer *c = h->eh_cons;

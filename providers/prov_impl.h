@@ -47,6 +47,7 @@ int prov_desc_allows(const char *field, const char *v);
 /* The ptrace route (ptrace.c): syscall and proc for -c/-p targets. */
 int prov_ptrace_register(void);
 int prov_ptrace_target_add(int pid);
+int prov_ptrace_syscalls(int *nrs, int max);
 void prov_ptrace_shutdown(void);
 /* Wait until every message the helper sent has fired (at most 1 s). */
 void prov_ptrace_flush(void);

@@ -152,6 +152,13 @@ int prov_target_add(int pid)
 	return prov_ptrace_target_add(pid);
 }
 
+int prov_target_syscalls(int *nrs, int max)
+{
+	if (!use_ptrace)
+		return -1;
+	return prov_ptrace_syscalls(nrs, max);
+}
+
 const char *prov_route(void)
 {
 	const char *base = !use_ptrace ? "perf (root)" :

@@ -19,6 +19,15 @@ int prov_register_all(void);
  * follows them and their descendants. */
 int prov_target_add(int pid);
 
+/* The syscall numbers (x86_64) whose enabled probes a -c target must stop
+ * for, at most max of them into nrs: the target may install a seccomp
+ * filter that traps only these.  The count, or -1 when unknown or when
+ * the route does not use ptrace (then install no filter). */
+int prov_target_syscalls(int *nrs, int max);
+
+/* The data of that filter's SECCOMP_RET_TRACE (= ENG_SECCOMP_DATA). */
+#define PROV_SECCOMP_DATA 0x0d7u
+
 /* "perf (root)", "ptrace (own processes)", ... */
 const char *prov_route(void);
 

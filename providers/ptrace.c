@@ -20,10 +20,23 @@
  * fixed array.  It exits when this process closes the command pipe;
  * tracees are then detached by the kernel and run on.
  *
- * Known limits: every system call stops the tracee while syscall probes
- * are enabled (no seccomp filter: it would have to be installed by the
- * tracee itself); the CPU reported is the helper's; -p needs ptrace
- * permission over the process (same user, no Yama restriction).
+ * Seccomp: a -c target installs, just before its execve, a filter that
+ * returns SECCOMP_RET_TRACE only for the calls prov_ptrace_syscalls()
+ * handed out (recorded in sh_filt).  Its first seccomp stop marks the
+ * thread filtered (inherited by its children); a filtered thread is
+ * resumed with PTRACE_CONT while every enabled syscall probe is in
+ * sh_filt: a seccomp stop is then the entry, and PTRACE_SYSCALL once
+ * catches the exit when that call's return probe is enabled.  Otherwise
+ * (-p, or more probes enabled later) PTRACE_SYSCALL as before; a seccomp
+ * stop after a syscall-entry stop is then ignored.  DTUI_PTRACE_STOPS=1
+ * in the environment makes the helper print its stop count at exit.
+ *
+ * Only stops whose filter data is PROV_SECCOMP_DATA count (a process may
+ * have a filter of its own).
+ *
+ * Known limits: without a filter every system call stops the tracee
+ * while syscall probes are enabled; the CPU reported is the helper's; -p
+ * needs ptrace permission over the process (same user, no Yama restriction).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +62,7 @@
 #define MAXT 4096			/* threads the helper tracks */
 #define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
-	PTRACE_O_TRACEEXIT)
+	PTRACE_O_TRACEEXIT | PTRACE_O_TRACESECCOMP)
 
 enum { PM_ENTRY, PM_RETURN, PM_CREATE, PM_LWP_CREATE, PM_EXEC_SUCCESS,
 	PM_EXIT, PM_LWP_EXIT, PM_NKINDS };
@@ -80,11 +93,14 @@ typedef struct shared {
 	uint32_t sh_nsys;		/* enabled syscall probes */
 	uint64_t sh_sent;		/* messages the helper wrote */
 	uint32_t sh_attached;		/* attach requests handled */
+	uint8_t sh_filt[NSYS];		/* calls a seccomp filter traps */
 } shared_t;
 
 typedef struct tinfo {			/* helper side */
 	int32_t ti_tid, ti_pid, ti_ppid;
 	uint32_t ti_nr;			/* syscall in progress */
+	uint8_t ti_filt;		/* under our seccomp filter */
+	uint8_t ti_inent;		/* in a syscall-entry stop's call */
 	char ti_comm[16];
 } tinfo_t;
 
@@ -97,6 +113,7 @@ static ks_provider_id_t sys_prov, proc_prov, sched_prov, sdt_prov;
 static dtrace_id_t sys_ids[NSYS][2], proc_ids[PM_NKINDS];
 static int ntargets;
 static tinfo_t tinfo[MAXT];
+static uint64_t nstops;			/* helper: wait stops handled */
 
 /* Which argument of a system call is a path (x86_64), -1 if none. */
 static int path_arg(const char *name)
@@ -205,6 +222,51 @@ static void capture(ptmsg_t *m, pid_t tid, uint64_t addr)
 	m->pm_slen = (uint32_t)strlen(m->pm_str) + 1;
 }
 
+static void on_entry(tinfo_t *t, uint32_t nr, const void *args)
+{
+	ptmsg_t m;
+	int pa;
+
+	t->ti_nr = nr;
+	if (nr >= NSYS || !sh->sh_entry[nr])
+		return;
+	memset(&m, 0, sizeof(m));
+	m.pm_nr = nr;
+	memcpy(m.pm_args, args, sizeof(m.pm_args));
+	pa = prov_sysname(nr) != NULL ? path_arg(prov_sysname(nr)) : -1;
+	if (pa >= 0)
+		capture(&m, t->ti_tid, m.pm_args[pa]);
+	send_msg(&m, t, PM_ENTRY);
+}
+
+/* A seccomp stop: the entry, unless a syscall-entry stop saw it.  ti_nr
+ * stays set when the exit must be caught (PTRACE_SYSCALL once). */
+static void on_seccomp(tinfo_t *t)
+{
+	struct ptrace_syscall_info si;
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->ti_tid, sizeof(si), &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP ||
+	    si.seccomp.ret_data != PROV_SECCOMP_DATA)
+		return;
+	t->ti_filt = 1;
+	if (t->ti_inent)
+		return;
+	on_entry(t, (uint32_t)si.seccomp.nr, si.seccomp.args);
+	if (t->ti_nr >= NSYS || !sh->sh_return[t->ti_nr])
+		t->ti_nr = UINT32_MAX;
+}
+
+/* Does the filter trap every call whose probe is enabled? */
+static int covered(void)
+{
+	for (int i = 0; i < NSYS; i++)
+		if ((sh->sh_entry[i] || sh->sh_return[i]) && !sh->sh_filt[i])
+			return 0;
+	return 1;
+}
+
 static void on_syscall(tinfo_t *t)
 {
 	struct ptrace_syscall_info si;
@@ -215,22 +277,13 @@ static void on_syscall(tinfo_t *t)
 		return;
 	memset(&m, 0, sizeof(m));
 	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
-		uint32_t nr = (uint32_t)si.entry.nr;
-		int pa;
-
-		t->ti_nr = nr;
-		if (nr >= NSYS || !sh->sh_entry[nr])
-			return;
-		m.pm_nr = nr;
-		memcpy(m.pm_args, si.entry.args, sizeof(m.pm_args));
-		pa = prov_sysname(nr) != NULL ? path_arg(prov_sysname(nr)) : -1;
-		if (pa >= 0)
-			capture(&m, t->ti_tid, m.pm_args[pa]);
-		send_msg(&m, t, PM_ENTRY);
+		t->ti_inent = 1;
+		on_entry(t, (uint32_t)si.entry.nr, si.entry.args);
 	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
 		uint32_t nr = t->ti_nr;
 
 		t->ti_nr = UINT32_MAX;
+		t->ti_inent = 0;
 		if (nr >= NSYS || !sh->sh_return[nr])
 			return;
 		m.pm_nr = nr;
@@ -273,6 +326,7 @@ static void on_newtask(tinfo_t *t, int event)
 	c->ti_pid = thread ? t->ti_pid : (int32_t)msg;
 	c->ti_ppid = thread ? t->ti_ppid : t->ti_pid;
 	memcpy(c->ti_comm, t->ti_comm, sizeof(c->ti_comm));
+	c->ti_filt = t->ti_filt;
 	memset(&m, 0, sizeof(m));
 	m.pm_args[0] = msg;
 	if (sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
@@ -330,7 +384,7 @@ static void on_exit_event(tinfo_t *t)
 static void on_stop(pid_t tid, int st)
 {
 	tinfo_t *t = tget(tid, 1);
-	int sig = 0, event = st >> 16;
+	int sig = 0, event = st >> 16, req;
 
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
 		t->ti_tid = 0;
@@ -338,9 +392,12 @@ static void on_stop(pid_t tid, int st)
 	}
 	if (!WIFSTOPPED(st))
 		return;
+	nstops++;
 	if (t->ti_comm[0] == '\0')
 		read_comm(t);
-	if (WSTOPSIG(st) == (SIGTRAP | 0x80))
+	if (event == PTRACE_EVENT_SECCOMP)
+		on_seccomp(t);
+	else if (WSTOPSIG(st) == (SIGTRAP | 0x80))
 		on_syscall(t);
 	else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 	    event == PTRACE_EVENT_CLONE)
@@ -351,9 +408,13 @@ static void on_stop(pid_t tid, int st)
 		on_exit_event(t);
 	else if (event == 0)
 		sig = WSTOPSIG(st);	/* a signal to deliver */
-	ptrace(__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) > 0 ?
-	    PTRACE_SYSCALL : PTRACE_CONT, tid, 0,
-	    (void *)(uintptr_t)sig);
+	if (__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) == 0)
+		req = PTRACE_CONT;
+	else if (t->ti_filt && covered() && !t->ti_inent)
+		req = t->ti_nr != UINT32_MAX ? PTRACE_SYSCALL : PTRACE_CONT;
+	else
+		req = PTRACE_SYSCALL;
+	ptrace(req, tid, 0, (void *)(uintptr_t)sig);
 }
 
 /* Seize every thread of pid and stop it once to start syscall stops. */
@@ -381,6 +442,16 @@ static void attach(pid_t pid)
 	closedir(dir);
 }
 
+static void helper_exit(void)
+{
+	const char *e = getenv("DTUI_PTRACE_STOPS");
+
+	if (e != NULL && *e == '1')
+		dprintf(2, "dtrace: ptrace helper: %llu stops\n",
+		    (unsigned long long)nstops);
+	_exit(0);
+}
+
 static void helper_main(int cmd, int sigfd)
 {
 	struct pollfd pf[2] = { { cmd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
@@ -397,7 +468,7 @@ static void helper_main(int cmd, int sigfd)
 			int32_t pid;
 
 			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
-				_exit(0);
+				helper_exit();
 			attach(pid);
 			__atomic_add_fetch(&sh->sh_attached, 1,
 			    __ATOMIC_RELEASE);
@@ -530,6 +601,24 @@ void prov_ptrace_flush(void)
 	for (int i = 0; i < 2000 && __atomic_load_n(&fired, __ATOMIC_ACQUIRE)
 	    < __atomic_load_n(&sh->sh_sent, __ATOMIC_ACQUIRE); i++)
 		usleep(500);
+}
+
+int prov_ptrace_syscalls(int *nrs, int max)
+{
+	int n = 0;
+
+	if (sh == NULL)
+		return -1;
+	for (int i = 0; i < NSYS; i++) {
+		if (!sh->sh_entry[i] && !sh->sh_return[i])
+			continue;
+		if (n >= max)
+			return -1;
+		nrs[n++] = i;
+	}
+	for (int i = 0; i < n; i++)
+		sh->sh_filt[nrs[i]] = 1;
+	return n;
 }
 
 int prov_ptrace_target_add(int pid)

@@ -6,12 +6,22 @@
  *   signalled, exit()ed, filled or the traced processes are gone; work };
  *   a newline; the aggregations not yet printed; exit status (exit()'s
  *   value, else 0).  A second SIGINT ends at once without aggregations.
+ * The -c child waits on the hold pipe for "g", an int32 count and that
+ * many syscall numbers; with a count > 0 it installs a seccomp filter
+ * trapping (SECCOMP_RET_TRACE) only those, for the ptrace route, then
+ * execs.
  */
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -112,6 +122,62 @@ static const char *exec_error(const char *file)
 	    "cannot execute file";
 }
 
+#define MAXNR 512			/* syscall numbers handed over */
+
+/* In the -c child: read the syscall list from the hold pipe and install
+ * a filter that stops the child (for the ptrace helper) only on those.
+ * Nothing is installed when the list is empty, unknown or refused. */
+static void seccomp_hold(int fd)
+{
+	int32_t n = -1, nrs[MAXNR];
+	struct sock_filter f[2 * MAXNR + 5];
+	struct sock_fprog prog;
+	unsigned short k = 0;
+
+	if (read(fd, &n, sizeof (n)) != sizeof (n) || n <= 0 || n > MAXNR ||
+	    read(fd, nrs, (size_t)n * sizeof (*nrs)) !=
+	    (ssize_t)((size_t)n * sizeof (*nrs)))
+		return;
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    offsetof(struct seccomp_data, arch));
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+	    AUDIT_ARCH_X86_64, 1, 0);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_ALLOW);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    offsetof(struct seccomp_data, nr));
+	for (int32_t i = 0; i < n; i++) {
+		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
+		    BPF_K, (uint32_t)nrs[i], 0, 1);
+		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+		    SECCOMP_RET_TRACE | ENG_SECCOMP_DATA);
+	}
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_ALLOW);
+	prog.len = k;
+	prog.filter = f;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		(void)prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/* Let the -c child go, with the syscalls its filter should trap. */
+static void release_hold(void)
+{
+	char buf[1 + sizeof (int32_t) * (MAXNR + 1)];
+	int nrs[MAXNR];
+	int32_t n = (int32_t)eng_target_syscalls(dtc.h, nrs, MAXNR);
+	size_t len = 1 + sizeof (n);
+
+	buf[0] = 'g';
+	memcpy(buf + 1, &n, sizeof (n));
+	for (int32_t i = 0; i < n; i++, len += sizeof (int32_t)) {
+		int32_t v = nrs[i];
+
+		memcpy(buf + len, &v, sizeof (v));
+	}
+	(void)!write(dtc.gofd, buf, len);	/* < PIPE_BUF: atomic */
+}
+
 pid_t dtc_run_create(const char *cmd)
 {
 	char *copy;
@@ -139,6 +205,7 @@ pid_t dtc_run_create(const char *cmd)
 		/* Held until tracing has started (or dtrace gives up). */
 		if (read(fd[0], &c, 1) != 1)
 			_exit(127);
+		seccomp_hold(fd[0]);
 		execvp(argv[0], argv);
 		fprintf(stderr, "dtrace: failed to execute %s: %s\n", argv[0],
 		    strerror(errno));
@@ -351,7 +418,7 @@ static void go(void)
 	if (dtc.destructive)
 		dtc_notice("allowing destructive actions");
 	if (dtc.gofd >= 0) {
-		(void)!write(dtc.gofd, "g", 1);
+		release_hold();
 		close(dtc.gofd);
 		dtc.gofd = -2;
 	}
