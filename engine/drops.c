@@ -25,18 +25,9 @@ static const char *const droptag[] = {
 const char *eng_drops_faultstr(int fault)
 {
 	switch (fault) {
-	case DTRACEFLT_BADADDR: return "invalid address";
-	case DTRACEFLT_BADALIGN: return "invalid alignment";
-	case DTRACEFLT_ILLOP: return "illegal operation";
-	case DTRACEFLT_DIVZERO: return "divide-by-zero";
-	case DTRACEFLT_NOSCRATCH: return "out of scratch space";
-	case DTRACEFLT_KPRIV: return "invalid kernel access";
-	case DTRACEFLT_UPRIV: return "invalid user access";
-	case DTRACEFLT_TUPOFLOW: return "tuple stack overflow";
-	case DTRACEFLT_BADSTACK: return "bad stack";
-	case DTRACEFLT_BADSIZE: return "invalid size";
-	case DTRACEFLT_BADINDEX: return "index out of bounds";
-	case DTRACEFLT_LIBRARY: return "library-level fault";
+#define FAULT_CASE(code, words) case code: return words;
+	DTRACEFLT_NAMES(FAULT_CASE)
+#undef FAULT_CASE
 	default: return "unknown fault";
 	}
 }

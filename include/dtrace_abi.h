@@ -683,6 +683,23 @@ typedef struct dtrace_bufdesc {
 #define DTRACEFLT_BADINDEX	11	/* index out of bounds */
 #define DTRACEFLT_LIBRARY	1000	/* library-level fault */
 
+/* dtrace(1M)'s words for each fault: one list for the shim's messages and
+ * the consumer's "error on enabled probe" lines; anything else is
+ * "unknown fault". */
+#define DTRACEFLT_NAMES(X) \
+	X(DTRACEFLT_BADADDR,   "invalid address") \
+	X(DTRACEFLT_BADALIGN,  "invalid alignment") \
+	X(DTRACEFLT_ILLOP,     "illegal operation") \
+	X(DTRACEFLT_DIVZERO,   "divide-by-zero") \
+	X(DTRACEFLT_NOSCRATCH, "out of scratch space") \
+	X(DTRACEFLT_KPRIV,     "invalid kernel access") \
+	X(DTRACEFLT_UPRIV,     "invalid user access") \
+	X(DTRACEFLT_TUPOFLOW,  "tuple stack overflow") \
+	X(DTRACEFLT_BADSTACK,  "bad stack") \
+	X(DTRACEFLT_BADSIZE,   "invalid size") \
+	X(DTRACEFLT_BADINDEX,  "index out of bounds") \
+	X(DTRACEFLT_LIBRARY,   "library-level fault")
+
 /* Drop kinds, as the consumer reports them. */
 typedef enum dtrace_dropkind {
 	DTRACEDROP_PRINCIPAL,		/* principal buffer */

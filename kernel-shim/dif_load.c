@@ -36,18 +36,9 @@ void ks_dif_fault(ks_dif_exec_t *x, uint32_t kind, uint64_t addr)
 const char *ks_dif_fault_name(uint32_t fault)
 {
 	switch (fault) {
-	case DTRACEFLT_BADADDR: return "invalid address";
-	case DTRACEFLT_BADALIGN: return "invalid alignment";
-	case DTRACEFLT_ILLOP: return "illegal operation";
-	case DTRACEFLT_DIVZERO: return "divide-by-zero";
-	case DTRACEFLT_NOSCRATCH: return "out of scratch space";
-	case DTRACEFLT_KPRIV: return "invalid kernel access";
-	case DTRACEFLT_UPRIV: return "invalid user access";
-	case DTRACEFLT_TUPOFLOW: return "tuple stack overflow";
-	case DTRACEFLT_BADSTACK: return "bad stack";
-	case DTRACEFLT_BADSIZE: return "invalid size";
-	case DTRACEFLT_BADINDEX: return "index out of bounds";
-	case DTRACEFLT_LIBRARY: return "library-level fault";
+#define FAULT_CASE(code, words) case code: return words;
+	DTRACEFLT_NAMES(FAULT_CASE)
+#undef FAULT_CASE
 	default: return "unknown fault";
 	}
 }
