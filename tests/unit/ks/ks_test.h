@@ -148,4 +148,49 @@ KT_FN dtrace_status_t kt_status(ks_state_t *st)
 	return s;
 }
 
+/* DIF: return speculation(). */
+KT_FN uint32_t kt_speculation_difo(dofb_t *b)
+{
+	dif_instr_t code[] = {
+		DIF_INSTR_CALL(DIF_SUBR_speculation, 1),
+		DIF_INSTR_RET(1),
+	};
+	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 4 };
+
+	return dofb_difo(b, code, 2, NULL, 0, NULL, 0, NULL, 0, t);
+}
+
+/*
+ * The speculation tests' state, started: p0 { trace(speculation()) }
+ * (EPID 1), p1 { speculate(arg0); trace(arg1) } (2), p2 { commit(arg0) }
+ * (3), p3 { discard(arg0) } (4), with nspec and, if not 0, specsize and
+ * cleanrate.
+ */
+KT_FN ks_state_t *kt_spec_state(uint64_t nspec, uint64_t specsize,
+    uint64_t cleanrate)
+{
+	ks_state_t *st = ks_open();
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a[2];
+
+	kt_setup();
+	dofb_option(b, DTRACEOPT_NSPEC, nspec);
+	if (specsize != 0)
+		dofb_option(b, DTRACEOPT_SPECSIZE, specsize);
+	if (cleanrate != 0)
+		dofb_option(b, DTRACEOPT_CLEANRATE, cleanrate);
+	a[0] = dofb_act(DTRACEACT_DIFEXPR, kt_speculation_difo(b), 0);
+	kt_clause(b, 0, DOF_SECIDX_NONE, a, 1);
+	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_arg(b, 0), 0);
+	a[1] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_arg(b, 1), 0);
+	kt_clause(b, 1, DOF_SECIDX_NONE, a, 2);
+	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_arg(b, 0), 0);
+	kt_clause(b, 2, DOF_SECIDX_NONE, a, 1);
+	a[0] = dofb_act(DTRACEACT_DISCARD, dofb_difo_arg(b, 0), 0);
+	kt_clause(b, 3, DOF_SECIDX_NONE, a, 1);
+	assert_int_equal(kt_enable(st, b), 0);
+	kt_go(st);
+	return st;
+}
+
 #endif /* KS_TEST_H */

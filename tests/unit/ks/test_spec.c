@@ -7,43 +7,6 @@
 
 #define REC	24
 
-/* DIF: return speculation(). */
-static uint32_t speculation_difo(dofb_t *b)
-{
-	dif_instr_t code[] = {
-		DIF_INSTR_CALL(DIF_SUBR_speculation, 1),
-		DIF_INSTR_RET(1),
-	};
-	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 4 };
-
-	return dofb_difo(b, code, 2, NULL, 0, NULL, 0, NULL, 0, t);
-}
-
-/* p0 { trace(speculation()) }  p1 { speculate(arg0); trace(arg1) }
- * p2 { commit(arg0) }  p3 { discard(arg0) } */
-static ks_state_t *spec_state(void)
-{
-	ks_state_t *st = ks_open();
-	dofb_t *b = dofb_new();
-	dof_actdesc_t a[2];
-
-	kt_setup();
-	dofb_option(b, DTRACEOPT_NSPEC, 2);
-	dofb_option(b, DTRACEOPT_SPECSIZE, 2 * REC + 8);
-	a[0] = dofb_act(DTRACEACT_DIFEXPR, speculation_difo(b), 0);
-	kt_clause(b, 0, DOF_SECIDX_NONE, a, 1);			/* EPID 1 */
-	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_arg(b, 0), 0);
-	a[1] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_arg(b, 1), 0);
-	kt_clause(b, 1, DOF_SECIDX_NONE, a, 2);			/* EPID 2 */
-	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_arg(b, 0), 0);
-	kt_clause(b, 2, DOF_SECIDX_NONE, a, 1);			/* EPID 3 */
-	a[0] = dofb_act(DTRACEACT_DISCARD, dofb_difo_arg(b, 0), 0);
-	kt_clause(b, 3, DOF_SECIDX_NONE, a, 1);			/* EPID 4 */
-	assert_int_equal(kt_enable(st, b), 0);
-	kt_go(st);
-	return st;
-}
-
 /* Values recorded at offset 16 by EPID epid in buf[0, n). */
 static int values_of(const char *buf, uint64_t n, dtrace_epid_t epid,
     uint64_t *out, int max)
@@ -72,7 +35,7 @@ static int values_of(const char *buf, uint64_t n, dtrace_epid_t epid,
 
 static void speculation_lifecycle(void **state)
 {
-	ks_state_t *st = spec_state();
+	ks_state_t *st = kt_spec_state(2, 2 * REC + 8, 0);
 	char buf[1024];
 	uint64_t v[16], n;
 	dtrace_status_t s;
@@ -125,7 +88,7 @@ static void commit_other_cpu(void **state)
 	(void)state;
 	if (ks_ncpus() < 2)
 		skip();
-	st = spec_state();
+	st = kt_spec_state(2, 2 * REC + 8, 0);
 	kt_fire(0, 0, 0, 0);
 	kt_fire(1, 1, 1, 7);	/* speculated on CPU 1 */
 	kt_fire(2, 0, 1, 0);	/* committed from CPU 0 */

@@ -9,43 +9,6 @@
 
 #define CLEAN_NS	20000000ull		/* cleanrate: 20 ms */
 
-/* DIF: return speculation(). */
-static uint32_t speculation_difo(dofb_t *b)
-{
-	dif_instr_t code[] = {
-		DIF_INSTR_CALL(DIF_SUBR_speculation, 1),
-		DIF_INSTR_RET(1),
-	};
-	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 4 };
-
-	return dofb_difo(b, code, 2, NULL, 0, NULL, 0, NULL, 0, t);
-}
-
-/* p0 { trace(speculation()) }  p1 { speculate(arg0); trace(arg1) }
- * p2 { commit(arg0) }  p3 { discard(arg0) }, one speculation. */
-static ks_state_t *spec_state(void)
-{
-	ks_state_t *st = ks_open();
-	dofb_t *b = dofb_new();
-	dof_actdesc_t a[2];
-
-	kt_setup();
-	dofb_option(b, DTRACEOPT_NSPEC, 1);
-	dofb_option(b, DTRACEOPT_CLEANRATE, CLEAN_NS);
-	a[0] = dofb_act(DTRACEACT_DIFEXPR, speculation_difo(b), 0);
-	kt_clause(b, 0, DOF_SECIDX_NONE, a, 1);			/* EPID 1 */
-	a[0] = dofb_act(DTRACEACT_SPECULATE, dofb_difo_arg(b, 0), 0);
-	a[1] = dofb_act(DTRACEACT_DIFEXPR, dofb_difo_arg(b, 1), 0);
-	kt_clause(b, 1, DOF_SECIDX_NONE, a, 2);			/* EPID 2 */
-	a[0] = dofb_act(DTRACEACT_COMMIT, dofb_difo_arg(b, 0), 0);
-	kt_clause(b, 2, DOF_SECIDX_NONE, a, 1);			/* EPID 3 */
-	a[0] = dofb_act(DTRACEACT_DISCARD, dofb_difo_arg(b, 0), 0);
-	kt_clause(b, 3, DOF_SECIDX_NONE, a, 1);			/* EPID 4 */
-	assert_int_equal(kt_enable(st, b), 0);
-	kt_go(st);
-	return st;
-}
-
 /* The speculation ids EPID 1 recorded in cpu 0's buffer, in order. */
 static int ids(ks_state_t *st, uint32_t *out, int max)
 {
@@ -73,7 +36,7 @@ static void wait_clean(void)
 
 static void recycled_after_commit_and_discard(void **state)
 {
-	ks_state_t *st = spec_state();
+	ks_state_t *st = kt_spec_state(1, 0, CLEAN_NS);
 	uint32_t v[8];
 	dtrace_status_t s;
 
@@ -105,7 +68,7 @@ static void recycled_after_commit_and_discard(void **state)
 
 static void speculate_after_clean_is_silent(void **state)
 {
-	ks_state_t *st = spec_state();
+	ks_state_t *st = kt_spec_state(1, 0, CLEAN_NS);
 	dtrace_status_t s;
 
 	(void)state;
