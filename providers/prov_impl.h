@@ -54,6 +54,13 @@ void prov_ptrace_flush(void);
 /* x86_64 system call names by number (sysnames.c); NULL if none. */
 const char *prov_sysname(unsigned nr);
 unsigned prov_sysname_count(void);
+/* i386 system call names by number (sysnames32.c); NULL if none. */
+const char *prov_sysname_i386(unsigned nr);
+/* The x86_64 number whose syscall probe a call of audit arch arch
+ * (AUDIT_ARCH_X86_64 with or without PROV_X32_BIT in nr, or
+ * AUDIT_ARCH_I386) and number nr fires, or -1 (no such probe). */
+#define PROV_X32_BIT 0x40000000u
+int prov_sysnr_native(uint32_t arch, uint32_t nr);
 
 /* ---- profile rates (prov_profile.c) ---- */
 

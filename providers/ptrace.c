@@ -17,8 +17,18 @@
  * Shared state: the helper sees which probes are enabled through an
  * anonymous MAP_SHARED page made before the fork.  The helper uses no
  * malloc (it is forked from a threaded process); its thread table is a
- * fixed array.  It exits when this process closes the command pipe;
- * tracees are then detached by the kernel and run on.
+ * fixed array.  It is forked through a middle process (not dtrace's
+ * child), in its own session, ignoring terminal signals, holding none of
+ * dtrace's descriptors but its pipes (and stderr until release).
+ *
+ * Release: when this process closes the command pipe (or dies: EOF too)
+ * the helper closes the event pipes (the reader here ends) and exits if
+ * no tracee is left.  Else it goes passive: threads under our seccomp
+ * filter (descendants of the -c command that outlive dtrace; RET_TRACE
+ * without a tracer would fail their trapped calls with ENOSYS) stay
+ * traced and are continued at every stop without reports, forks
+ * followed; the others (-p targets) are detached.  It exits when the
+ * last tracee is gone.
  *
  * Seccomp: a -c target installs, just before its execve, a filter that
  * returns SECCOMP_RET_TRACE only for the calls prov_ptrace_syscalls()
@@ -32,7 +42,11 @@
  * in the environment makes the helper print its stop count at exit.
  *
  * Only stops whose filter data is PROV_SECCOMP_DATA count (a process may
- * have a filter of its own).
+ * have a filter of its own).  The filter also traps every i386 and x32
+ * call; their numbers are mapped to the x86_64 probe of the same name
+ * (prov_sysnr_native), and one without such a probe is reported once per
+ * number as a provider note (prov_note), not fired.  Syscall-entry stops
+ * (no filter) are mapped the same way.
  *
  * Known limits: without a filter every system call stops the tracee
  * while syscall probes are enabled; the CPU reported is the helper's; -p
@@ -54,6 +68,7 @@
 #include <sys/signalfd.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <linux/audit.h>
 #include <linux/ptrace.h>
 #include "providers.h"
 #include "prov_impl.h"
@@ -65,7 +80,7 @@
 	PTRACE_O_TRACEEXIT | PTRACE_O_TRACESECCOMP)
 
 enum { PM_ENTRY, PM_RETURN, PM_CREATE, PM_LWP_CREATE, PM_EXEC_SUCCESS,
-	PM_EXIT, PM_LWP_EXIT, PM_NKINDS };
+	PM_EXIT, PM_LWP_EXIT, PM_NKINDS, PM_NOTE = PM_NKINDS };
 
 static const char *const proc_names[] = {
 	[PM_CREATE] = "create", [PM_LWP_CREATE] = "lwp-create",
@@ -94,6 +109,7 @@ typedef struct shared {
 	uint64_t sh_sent;		/* messages the helper wrote */
 	uint32_t sh_attached;		/* attach requests handled */
 	uint8_t sh_filt[NSYS];		/* calls a seccomp filter traps */
+	int32_t sh_helper;		/* the helper's pid */
 } shared_t;
 
 typedef struct tinfo {			/* helper side */
@@ -101,6 +117,8 @@ typedef struct tinfo {			/* helper side */
 	uint32_t ti_nr;			/* syscall in progress */
 	uint8_t ti_filt;		/* under our seccomp filter */
 	uint8_t ti_inent;		/* in a syscall-entry stop's call */
+	uint8_t ti_keep;		/* passive: 0 unknown, 1 keep, 2 let go */
+	int32_t ti_sbase;		/* Seccomp_filters when attached */
 	char ti_comm[16];
 } tinfo_t;
 
@@ -239,6 +257,39 @@ static void on_entry(tinfo_t *t, uint32_t nr, const void *args)
 	send_msg(&m, t, PM_ENTRY);
 }
 
+/* The x86_64 number of a call (i386 and x32 mapped by name); a call with
+ * no syscall probe is reported once per number (PM_NOTE) and gives
+ * UINT32_MAX: it is not traced. */
+static uint32_t native_nr(tinfo_t *t, uint32_t arch, uint64_t nr)
+{
+	static uint8_t noted[2][1024];
+	int x32 = arch == AUDIT_ARCH_X86_64 && (nr & PROV_X32_BIT) != 0;
+	int n = nr > UINT32_MAX ? -1 : prov_sysnr_native(arch, (uint32_t)nr);
+	uint32_t i = (uint32_t)(nr & 1023);
+	const char *name, *abi;
+	ptmsg_t m;
+
+	if (n >= 0 && n < NSYS)
+		return (uint32_t)n;
+	if (arch == AUDIT_ARCH_X86_64 && !x32)
+		return UINT32_MAX;	/* unknown native call: no probe */
+	if (noted[x32][i])
+		return UINT32_MAX;
+	noted[x32][i] = 1;
+	memset(&m, 0, sizeof(m));
+	name = !x32 ? prov_sysname_i386((unsigned)nr) : NULL;
+	abi = x32 ? "x32" : arch == AUDIT_ARCH_I386 ? "i386" : "non-x86_64";
+	if (name != NULL)
+		snprintf(m.pm_str, sizeof(m.pm_str), "%s system call %s is not "
+		    "traced (no syscall probe matches it)", abi, name);
+	else
+		snprintf(m.pm_str, sizeof(m.pm_str), "%s system call number "
+		    "%llu is not traced (no syscall probe matches it)", abi,
+		    (unsigned long long)(nr & ~PROV_X32_BIT));
+	send_msg(&m, t, PM_NOTE);
+	return UINT32_MAX;
+}
+
 /* A seccomp stop: the entry, unless a syscall-entry stop saw it.  ti_nr
  * stays set when the exit must be caught (PTRACE_SYSCALL once). */
 static void on_seccomp(tinfo_t *t)
@@ -253,7 +304,7 @@ static void on_seccomp(tinfo_t *t)
 	t->ti_filt = 1;
 	if (t->ti_inent)
 		return;
-	on_entry(t, (uint32_t)si.seccomp.nr, si.seccomp.args);
+	on_entry(t, native_nr(t, si.arch, si.seccomp.nr), si.seccomp.args);
 	if (t->ti_nr >= NSYS || !sh->sh_return[t->ti_nr])
 		t->ti_nr = UINT32_MAX;
 }
@@ -278,7 +329,7 @@ static void on_syscall(tinfo_t *t)
 	memset(&m, 0, sizeof(m));
 	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 		t->ti_inent = 1;
-		on_entry(t, (uint32_t)si.entry.nr, si.entry.args);
+		on_entry(t, native_nr(t, si.arch, si.entry.nr), si.entry.args);
 	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
 		uint32_t nr = t->ti_nr;
 
@@ -292,24 +343,29 @@ static void on_syscall(tinfo_t *t)
 	}
 }
 
-/* The process a thread belongs to, from /proc (0 if unknown). */
-static int32_t tgid_of(int32_t tid)
+/* A number from /proc/tid/status ("\nTgid:"...), or dflt if unknown. */
+static int32_t status_num(int32_t tid, const char *key, int32_t dflt)
 {
-	char path[64], buf[512], *p;
+	char path[64], buf[2048], *p;
 	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return dflt;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return dflt;
 	buf[n] = '\0';
-	p = strstr(buf, "\nTgid:");
-	return p != NULL ? (int32_t)atoi(p + 7) : 0;
+	p = strstr(buf, key);
+	return p != NULL ? (int32_t)atoi(p + strlen(key)) : dflt;
+}
+
+static int32_t tgid_of(int32_t tid)
+{
+	return status_num(tid, "\nTgid:", 0);
 }
 
 static void on_newtask(tinfo_t *t, int event)
@@ -327,6 +383,7 @@ static void on_newtask(tinfo_t *t, int event)
 	c->ti_ppid = thread ? t->ti_ppid : t->ti_pid;
 	memcpy(c->ti_comm, t->ti_comm, sizeof(c->ti_comm));
 	c->ti_filt = t->ti_filt;
+	c->ti_sbase = t->ti_sbase;
 	memset(&m, 0, sizeof(m));
 	m.pm_args[0] = msg;
 	if (sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
@@ -436,20 +493,95 @@ static void attach(pid_t pid)
 			continue;
 		t = tget(tid, 1);
 		t->ti_pid = pid;
-		t->ti_ppid = getppid();
+		t->ti_ppid = status_num(tid, "\nPPid:", 0);
+		t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
 		ptrace(PTRACE_INTERRUPT, tid, 0, 0);
 	}
 	closedir(dir);
 }
 
-static void helper_exit(void)
+/* Passive: should tid stay traced?  Only threads under our seccomp
+ * filter need a tracer (RET_TRACE without one fails every trapped call
+ * with ENOSYS); the others are let go. */
+static int keep(tinfo_t *t)
+{
+	if (t->ti_keep == 0)
+		t->ti_keep = t->ti_filt || status_num(t->ti_tid,
+		    "\nSeccomp_filters:", 0) > t->ti_sbase ? 1 : 2;
+	return t->ti_keep == 1;
+}
+
+/* Passive: resume (or let go of) tid after a stop, reporting nothing:
+ * a seccomp stop lets its call run; a signal is delivered; a group stop
+ * stays one (PTRACE_LISTEN). */
+static void passive_stop(pid_t tid, int st)
+{
+	tinfo_t *t = tget(tid, 1);
+	int event = st >> 16, sig = 0;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		t->ti_tid = 0;
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	if (event == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80))
+		sig = WSTOPSIG(st);
+	if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+	    event == PTRACE_EVENT_CLONE) {
+		unsigned long msg = 0;
+		tinfo_t *c;
+
+		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
+		c = tget((int32_t)msg, 1);
+		c->ti_sbase = t->ti_sbase;
+		c->ti_filt = t->ti_filt;
+		c->ti_keep = t->ti_keep;
+	}
+	if (!keep(t))
+		ptrace(PTRACE_DETACH, tid, 0, (void *)(uintptr_t)sig);
+	else if (event == PTRACE_EVENT_STOP && WSTOPSIG(st) != SIGTRAP)
+		ptrace(PTRACE_LISTEN, tid, 0, 0);
+	else
+		ptrace(PTRACE_CONT, tid, 0, (void *)(uintptr_t)sig);
+}
+
+/*
+ * dtrace let go (closed the command pipe, or died).  With no tracee left
+ * the helper exits; else it stops talking to dtrace (closes the event
+ * pipes and its stderr) and goes on as a tracer that reports nothing:
+ * every thread is interrupted once, those not under our seccomp filter
+ * are detached, the others (descendants of the -c command that outlive
+ * dtrace) are continued at every stop, forks followed, until the last
+ * one is gone.
+ */
+static void helper_release(void)
 {
 	const char *e = getenv("DTUI_PTRACE_STOPS");
+	int st, fd;
+	pid_t tid;
 
 	if (e != NULL && *e == '1')
 		dprintf(2, "dtrace: ptrace helper: %llu stops\n",
 		    (unsigned long long)nstops);
-	_exit(0);
+	close(evfd);
+	close(ackfd);
+	evfd = ackfd = -1;
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, 2);
+		close(fd);
+	}
+	for (int i = 0; i < MAXT; i++)
+		if (tinfo[i].ti_tid > 0)
+			ptrace(PTRACE_INTERRUPT, tinfo[i].ti_tid, 0, 0);
+	for (;;) {
+		tid = waitpid(-1, &st, __WALL);
+		if (tid < 0 && errno == EINTR)
+			continue;
+		if (tid < 0)
+			_exit(0);	/* ECHILD: no tracee left */
+		passive_stop(tid, st);
+	}
 }
 
 static void helper_main(int cmd, int sigfd)
@@ -468,7 +600,7 @@ static void helper_main(int cmd, int sigfd)
 			int32_t pid;
 
 			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
-				helper_exit();
+				helper_release();
 			attach(pid);
 			__atomic_add_fetch(&sh->sh_attached, 1,
 			    __ATOMIC_RELEASE);
@@ -481,10 +613,61 @@ static void helper_main(int cmd, int sigfd)
 	}
 }
 
+/* Close every descriptor from 3 on but the n in keep (sorted). */
+static void close_others(const int *keepfd, int n)
+{
+	unsigned lo = 3;
+
+	for (int i = 0; i < n; i++) {
+		if ((unsigned)keepfd[i] > lo)
+			close_range(lo, (unsigned)keepfd[i] - 1, 0);
+		if ((unsigned)keepfd[i] + 1 > lo)
+			lo = (unsigned)keepfd[i] + 1;
+	}
+	close_range(lo, ~0u, 0);
+}
+
+/* The helper's setup: its own session (no terminal signals), terminal
+ * signals ignored, no descriptor of dtrace's but its pipes (stderr is
+ * kept for DTUI_PTRACE_STOPS until release), SIGCHLD by signalfd. */
+static void helper_run(int cmd)
+{
+	static const int ign[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
+	    SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM };
+	int keepfd[3] = { cmd, evfd, ackfd }, fd, sigfd;
+	sigset_t set;
+
+	setsid();
+	for (size_t i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
+		signal(ign[i], SIG_IGN);
+	for (int i = 1; i < 3; i++)	/* sort three */
+		for (int j = i; j > 0 && keepfd[j] < keepfd[j - 1]; j--) {
+			int x = keepfd[j];
+
+			keepfd[j] = keepfd[j - 1];
+			keepfd[j - 1] = x;
+		}
+	close_others(keepfd, 3);
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		close(fd);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	helper_main(cmd, sigfd);
+	_exit(0);
+}
+
+/* Fork the helper, through a middle process that exits at once: the
+ * helper is not dtrace's child, so nothing has to wait for it when it
+ * outlives dtrace (see helper_release). */
 static int helper_start(void)
 {
-	int cp[2], ep[2], ap[2], sigfd;
-	sigset_t set;
+	int cp[2], ep[2], ap[2], st;
+	pid_t mid;
 
 	if (pipe2(cp, O_CLOEXEC) != 0)
 		return -1;
@@ -493,22 +676,23 @@ static int helper_start(void)
 		close(cp[1]);
 		return -1;
 	}
-	helper = fork();
-	if (helper < 0)
+	mid = fork();
+	if (mid < 0)
 		return -1;
-	if (helper == 0) {
+	if (mid == 0) {
+		if (fork() != 0)
+			_exit(0);
 		close(cp[1]);
 		close(ep[0]);
 		close(ap[1]);
 		evfd = ep[1];
 		ackfd = ap[0];
-		sigemptyset(&set);
-		sigaddset(&set, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &set, NULL);
-		sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-		helper_main(cp[0], sigfd);
-		_exit(0);
+		sh->sh_helper = getpid();
+		helper_run(cp[0]);
 	}
+	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
+		;
+	helper = mid;
 	close(cp[0]);
 	close(ep[1]);
 	close(ap[0]);
@@ -526,6 +710,8 @@ static void fire_msg(const ptmsg_t *m)
 	ks_probe_ctx_t ctx;
 	dtrace_id_t id;
 
+	if (m->pm_kind == PM_NOTE)
+		prov_note("%s", m->pm_str);
 	if (m->pm_kind == PM_ENTRY || m->pm_kind == PM_RETURN)
 		id = m->pm_nr < NSYS ? sys_ids[m->pm_nr][m->pm_kind] : 0;
 	else if (m->pm_kind < PM_NKINDS && sh->sh_proc[m->pm_kind])
@@ -803,8 +989,10 @@ int prov_ptrace_register(void)
 void prov_ptrace_shutdown(void)
 {
 	if (helper > 0) {
-		close(cmdfd);		/* the helper exits on EOF */
-		waitpid(helper, NULL, 0);
+		/* On EOF the helper closes its end of the event pipe (it
+		 * exits, or goes passive while tracees remain): the reader
+		 * then ends. */
+		close(cmdfd);
 		pthread_join(reader, NULL);
 		close(evfd);
 		close(ackfd);

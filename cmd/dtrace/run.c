@@ -8,8 +8,8 @@
  *   value, else 0).  A second SIGINT ends at once without aggregations.
  * The -c child waits on the hold pipe for "g", an int32 count and that
  * many syscall numbers; with a count > 0 it installs a seccomp filter
- * trapping (SECCOMP_RET_TRACE) only those, for the ptrace route, then
- * execs.
+ * trapping (SECCOMP_RET_TRACE) only those and every i386 or x32 call
+ * (the ptrace helper maps them), for the ptrace route, then execs.
  */
 #include <errno.h>
 #include <limits.h>
@@ -130,7 +130,7 @@ static const char *exec_error(const char *file)
 static void seccomp_hold(int fd)
 {
 	int32_t n = -1, nrs[MAXNR];
-	struct sock_filter f[2 * MAXNR + 5];
+	struct sock_filter f[2 * MAXNR + 7];
 	struct sock_fprog prog;
 	unsigned short k = 0;
 
@@ -140,12 +140,17 @@ static void seccomp_hold(int fd)
 		return;
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 	    offsetof(struct seccomp_data, arch));
+	/* i386 and x32 calls go to the tracer, which maps their numbers */
 	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 	    AUDIT_ARCH_X86_64, 1, 0);
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-	    SECCOMP_RET_ALLOW);
+	    SECCOMP_RET_TRACE | ENG_SECCOMP_DATA);
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 	    offsetof(struct seccomp_data, nr));
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+	    0x40000000u, 0, 1);		/* __X32_SYSCALL_BIT */
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_TRACE | ENG_SECCOMP_DATA);
 	for (int32_t i = 0; i < n; i++) {
 		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
 		    BPF_K, (uint32_t)nrs[i], 0, 1);

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <linux/audit.h>
 #include <cmocka.h>
 #include "live.h"
 
@@ -203,6 +205,80 @@ static void test_proc_descendants(void **state)
 	assert_int_equal(exits, 2);
 }
 
+/* i386 calls (int $0x80 from this 64-bit process), buffer below 4 GB. */
+static long i386_call(long nr, long a, long b, long c)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b),
+	    "d"(c) : "memory", "r8", "r9", "r10", "r11");
+	return r;
+}
+
+static void do_i386(void)
+{
+	char *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (buf == MAP_FAILED || fd < 0)
+		_exit(2);
+	for (int i = 0; i < NCALLS; i++)
+		if (i386_call(4, fd, (long)(uintptr_t)buf, 13) != 13)	/* write */
+			_exit(3);
+	i386_call(102, 0, 0, 0);	/* socketcall: no x86_64 probe */
+}
+
+/* Without a seccomp filter (syscall-entry stops) i386 calls fire the
+ * x86_64 probe of the same name, and one with none is a note. */
+static void test_i386_mapped(void **state)
+{
+	dtrace_id_t in, out, st;
+	int nin = 0, nout = 0;
+	pid_t pid;
+
+	live_reset();
+	in = live_enable("syscall", "", "write", "entry");
+	out = live_enable("syscall", "", "write", "return");
+	st = live_enable("syscall", "", "stat", "entry");	/* x86_64's 4 */
+	pid = run_target(do_i386);
+	live_disable(in);
+	live_disable(out);
+	live_disable(st);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_pid != pid)
+			continue;
+		nin += r->lr_id == in && r->lr_args[2] == 13;
+		nout += r->lr_id == out && r->lr_args[0] == 13;
+		assert_int_not_equal(r->lr_id, st);
+	}
+	assert_int_equal(nin, NCALLS);
+	assert_int_equal(nout, NCALLS);
+	assert_non_null(strstr(prov_route(),
+	    "i386 system call socketcall is not traced"));
+}
+
+static void test_sysnr_native(void **state)
+{
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_X86_64, 1), 1);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 4), 1);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 195), 4);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 199), 102);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 140), 8);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 192), 9);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 422), 202);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 102), -1);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_I386, 9999), -1);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_X86_64,
+	    PROV_X32_BIT | 1), 1);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_X86_64,
+	    PROV_X32_BIT | 516), 20);
+	assert_int_equal(prov_sysnr_native(AUDIT_ARCH_X86_64,
+	    PROV_X32_BIT | 600), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +286,8 @@ int main(void)
 		cmocka_unit_test(test_syscall_count),
 		cmocka_unit_test(test_paths_and_errno),
 		cmocka_unit_test(test_proc_descendants),
+		cmocka_unit_test(test_i386_mapped),
+		cmocka_unit_test(test_sysnr_native),
 	};
 	return cmocka_run_group_tests_name("prov_ptrace", tests, setup,
 	    live_teardown);
