@@ -52,6 +52,8 @@ typedef struct fslot {
 	prov_bpf_argmap_t fs_am;
 	int fs_hasam;
 	ks_filter_t fs_cur;		/* installed (kf_always: none) */
+	prov_bpf_fprobe_t *fs_multi;	/* several probes (fs_nmulti > 0): */
+	int fs_nmulti;			/* fs_vars/fs_am are then the merge's */
 } fslot_t;
 
 static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
@@ -185,13 +187,20 @@ static void emit_comm(gen_t *g, const ks_filter_atom_t *a)
 	int skip = -1;
 
 	memcpy(w, a->kfa_str, 16);
-	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0));
-	put(g, ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, PROV_BPF_COMM_AT));
-	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16));
-	call(g, BPF_FUNC_get_current_comm);
+	if (a->kfa_arg == 0) {		/* the task's, else a record field */
+		put(g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0));
+		put(g, ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0,
+		    PROV_BPF_COMM_AT));
+		put(g, ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16));
+		call(g, BPF_FUNC_get_current_comm);
+	}
 	for (int k = 0; k < 2; k++) {
-		put(g, ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 10,
-		    (int16_t)(PROV_BPF_COMM_AT + 8 * k), 0));
+		if (a->kfa_arg != 0)
+			put(g, ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 6,
+			    (int16_t)(a->kfa_arg + 8 * k), 0));
+		else
+			put(g, ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 10,
+			    (int16_t)(PROV_BPF_COMM_AT + 8 * k), 0));
 		put_imm64(g, 2, w[k]);
 		if (a->kfa_op == KS_FOP_EQ) {
 			jump_fail(g, BPF_JNE);
@@ -363,6 +372,24 @@ static int same(const ks_filter_t *a, const ks_filter_t *b)
 	    b->kf_terms, (size_t)a->kf_nterms * sizeof(a->kf_terms[0])) == 0;
 }
 
+/* The OR of a shared slot's probes' filters, rewritten for its program
+ * (fs_vars and fs_am become the merge's); kf_always if none. */
+static void multi_filter(fslot_t *fs, ks_filter_t *out)
+{
+	static ks_filter_t each[PROV_BPF_MAXFP];
+	int n = fs->fs_nmulti;
+
+	for (int i = 0; i < n; i++)
+		if (ks_probe_filter == NULL ||
+		    ks_probe_filter(fs->fs_multi[i].pbp_id, &each[i]) != 0)
+			each[i].kf_always = 1;
+	if (prov_bpf_filter_merge(fs->fs_multi, each, n, out,
+	    &fs->fs_am) != 0)
+		out->kf_always = 1;
+	fs->fs_vars = PROV_FV_ALL;
+	fs->fs_hasam = 1;
+}
+
 /* Bring slot's program up to its probe's filter now (flk held). */
 static void refilter(int slot)
 {
@@ -371,7 +398,9 @@ static void refilter(int slot)
 
 	if (fs == NULL)
 		return;
-	if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
+	if (fs->fs_nmulti > 0)
+		multi_filter(fs, &f);
+	else if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
 	    ks_probe_filter(fs->fs_id, &f) != 0)
 		f.kf_always = 1;
 	if (f.kf_always && fs->fs_cur.kf_always)
@@ -479,6 +508,7 @@ void prov_bpf_funload(int slot)
 		(void)array_set(slot, -1);
 	pthread_mutex_unlock(&flk);
 	if (fs != NULL) {
+		free(fs->fs_multi);
 		free(fs->fs_body);
 		free(fs);
 	}
@@ -493,6 +523,9 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
 		return;
 	pthread_mutex_lock(&flk);
 	if ((fs = fslots[att]) != NULL) {
+		free(fs->fs_multi);
+		fs->fs_multi = NULL;
+		fs->fs_nmulti = 0;
 		fs->fs_id = id;
 		fs->fs_vars = vars;
 		fs->fs_hasam = am != NULL;
@@ -501,6 +534,35 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
 		refilter(att);
 	}
 	pthread_mutex_unlock(&flk);
+}
+
+void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
+{
+	prov_bpf_fprobe_t *copy = NULL;
+	fslot_t *fs;
+
+	if (att < 0 || att >= MAX_FSLOTS)
+		return;
+	if (n > PROV_BPF_MAXFP)
+		n = 0;			/* too many: no filter */
+	if (n > 0 && (copy = malloc((size_t)n * sizeof(*p))) == NULL)
+		n = 0;
+	if (n > 0)
+		memcpy(copy, p, (size_t)n * sizeof(*p));
+	pthread_mutex_lock(&flk);
+	if ((fs = fslots[att]) != NULL) {
+		free(fs->fs_multi);
+		fs->fs_multi = copy;
+		fs->fs_nmulti = n;
+		fs->fs_id = n > 0 ? p[0].pbp_id : DTRACE_IDNONE;
+		copy = NULL;
+		/* another probe set: reinstall even if the terms match */
+		fs->fs_cur.kf_always = 0;
+		fs->fs_cur.kf_nterms = -1;
+		refilter(att);
+	}
+	pthread_mutex_unlock(&flk);
+	free(copy);
 }
 
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)

@@ -60,11 +60,59 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
     const prov_bpf_argmap_t *am);
 
 /* tp.c: the subscriber (fn, arg) of sys:event fills vars (PROV_FV_*) from
- * the task and its arguments as am says (NULL: none); a tracepoint with
- * one subscriber that said so filters for its probe.  Subscribers that
- * never call this are never filtered. */
+ * the task and its arguments as am says (NULL: none); a tracepoint whose
+ * subscribers all said so (this or prov_tp_filter_fp) filters for the OR
+ * of their probes.  A subscriber that never calls either keeps its
+ * tracepoint unfiltered. */
 void prov_tp_filter(const char *sys, const char *event, prov_tp_fire_t *fn,
     void *arg, unsigned vars, const prov_bpf_argmap_t *am);
+
+/*
+ * Several probes on one attachment (a shared tracepoint: sched:::on-cpu
+ * and off-cpu on sched_switch), each reading the event its own way:
+ * pbp_vars are the variables it takes from the task the event runs in
+ * (PROV_FV_*; with PROV_FV(KS_FV_ARG), pbp_am maps its arguments);
+ * pbp_tid_off > 0: its tid is that 4-byte signed record field instead
+ * (on-cpu: next_pid); pbp_comm_off > 0: its execname is that char[16]
+ * record field (on-cpu: next_comm; 8-byte aligned, below 256, else not
+ * filtered); pbp_idle: its execname reads "sched" for thread 0, so
+ * execname == "sched" and execname != "swapper..." are not filtered.
+ */
+typedef struct prov_bpf_fprobe {
+	dtrace_id_t pbp_id;
+	unsigned pbp_vars;
+	int pbp_hasam;
+	prov_bpf_argmap_t pbp_am;
+	int16_t pbp_tid_off, pbp_comm_off;
+	uint8_t pbp_idle;
+} prov_bpf_fprobe_t;
+
+#define PROV_BPF_MAXFP 8
+
+/* Attachment att feeds the n probes p[] (at most PROV_BPF_MAXFP; n == 0:
+ * no filter): its filter is the OR of each probe's filter read the way
+ * that probe reads the event, and follows their changes. */
+void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n);
+
+/* The merge behind it (bpf_fmerge.c; pure, for tests): filters f[i] of
+ * probes p[i] into out, with the variables of the task (PROV_FV_ALL) and
+ * the arguments of am (argument slots are record fields here, shared by
+ * the probes).  An execname atom of out with kfa_arg != 0 reads the name
+ * from the record at offset kfa_arg (the shim's atoms have 0 there).
+ * Returns 0, or -1 when the result is "always" (no filtering). */
+int prov_bpf_filter_merge(const prov_bpf_fprobe_t *p, const ks_filter_t *f,
+    int n, ks_filter_t *out, prov_bpf_argmap_t *am);
+
+/* tp.c: the same, for a subscriber whose firings read the event as fp
+ * says (fp->pbp_id is ignored: the subscriber's probe is used); shared
+ * tracepoints filter for the OR of their subscribers' probes when every
+ * subscriber has said how it reads the event. */
+void prov_tp_filter_fp(const char *sys, const char *event,
+    prov_tp_fire_t *fn, void *arg, const prov_bpf_fprobe_t *fp);
+
+/* tp.c: the BPF attachment of tracepoint sys:event, -1 if none (tests:
+ * see prov_bpf_filter_prog). */
+int prov_tp_attachment(const char *sys, const char *event);
 
 /* The instructions currently installed for slot (tests); count or -1. */
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max);

@@ -241,6 +241,14 @@ typedef struct prov_tprow {
 	const char *tr_capture;		/* syscall string field to copy at
 					 * event time (BPF), or NULL */
 	int tr_att;			/* that capture's attachment + 1 */
+	/* Kernel filtering (bpf_filter.h): the variables its firings take
+	 * from the task the event runs in (PROV_FV_* bits of enum ks_fvar;
+	 * 0: never filtered), the record fields its arguments are, as
+	 * "field,field,-,field" (-: computed), and the record fields its
+	 * tid and execname are instead of the task's (NULL: the task's). */
+	unsigned tr_fvars;
+	const char *tr_fargs;
+	const char *tr_ftid, *tr_fcomm;
 } prov_tprow_t;
 
 /* Register provider name over rows (kept; rows of one name adjacent). */

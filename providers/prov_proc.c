@@ -23,10 +23,13 @@
  * exit_group() we saw exited (CLD_EXITED with its status), otherwise it
  * was killed (CLD_KILLED, status 0).  start and lwp-start are not offered:
  * no tracepoint fires in the new task before it runs user code.
+ * Predicates on the task's variables and on arguments that are record
+ * fields are checked in the kernel (tprows.c).
  */
 #include <sched.h>
 #include <string.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 #define STATUS_SLOTS 4096
 
@@ -147,31 +150,52 @@ static int fire_signal_handle(ks_probe_ctx_t *ctx,
 	return 1;
 }
 
+/* Kernel filtering: every row fires in the task the event runs in.  The
+ * exit_group() row that only notes a status is filtered by pid alone: the
+ * thread (tid, cpu) that calls exit_group() need not be the one whose
+ * exit fires proc:::exit. */
+#define TASK PROV_FV_TASK
+
 static prov_tprow_t rows[] = {
-	{ "create", "task", "task_newtask", fire_create, { "pid_t" }, 0,
-	    NULL, 0 },
-	{ "exec", "syscalls", "sys_enter_execve", fire_exec,
-	    { "string" }, 0, "filename", 0 },
-	{ "exec", "syscalls", "sys_enter_execveat", fire_exec, { NULL }, 0,
-	    "filename", 0 },
-	{ "exec-failure", "syscalls", "sys_exit_execve", fire_exec_failure,
-	    { "int" }, 0, NULL, 0 },
-	{ "exec-failure", "syscalls", "sys_exit_execveat", fire_exec_failure,
-	    { NULL }, 0, NULL, 0 },
-	{ "exec-success", "sched", "sched_process_exec", fire_exec_success,
-	    { "string", "pid_t", "pid_t" }, 0, NULL, 0 },
-	{ "exit", "sched", "sched_process_exit", fire_exit,
-	    { "int", "int" }, 0, NULL, 0 },
-	{ "exit", "syscalls", "sys_enter_exit_group", note_status,
-	    { NULL }, 0, NULL, 0 },
-	{ "lwp-create", "task", "task_newtask", fire_lwp_create,
-	    { "pid_t" }, 0, NULL, 0 },
-	{ "lwp-exit", "sched", "sched_process_exit", fire_lwp_exit,
-	    { "pid_t" }, 0, NULL, 0 },
-	{ "signal-handle", "signal", "signal_deliver", fire_signal_handle,
-	    { "int" }, 0, NULL, 0 },
-	{ "signal-send", "signal", "signal_generate", fire_signal_send,
-	    { "pid_t", "pid_t", "int" }, 0, NULL, 0 },
+	{ .tr_name = "create", .tr_sys = "task", .tr_event = "task_newtask",
+	    .tr_fire = fire_create, .tr_args = { "pid_t" },
+	    .tr_fvars = TASK, .tr_fargs = "pid" },
+	{ .tr_name = "exec", .tr_sys = "syscalls",
+	    .tr_event = "sys_enter_execve", .tr_fire = fire_exec,
+	    .tr_args = { "string" }, .tr_capture = "filename",
+	    .tr_fvars = TASK },
+	{ .tr_name = "exec", .tr_sys = "syscalls",
+	    .tr_event = "sys_enter_execveat", .tr_fire = fire_exec,
+	    .tr_args = { NULL }, .tr_capture = "filename", .tr_fvars = TASK },
+	{ .tr_name = "exec-failure", .tr_sys = "syscalls",
+	    .tr_event = "sys_exit_execve", .tr_fire = fire_exec_failure,
+	    .tr_args = { "int" }, .tr_fvars = TASK },
+	{ .tr_name = "exec-failure", .tr_sys = "syscalls",
+	    .tr_event = "sys_exit_execveat", .tr_fire = fire_exec_failure,
+	    .tr_args = { NULL }, .tr_fvars = TASK },
+	{ .tr_name = "exec-success", .tr_sys = "sched",
+	    .tr_event = "sched_process_exec", .tr_fire = fire_exec_success,
+	    .tr_args = { "string", "pid_t", "pid_t" },
+	    .tr_fvars = TASK, .tr_fargs = "-,pid,old_pid" },
+	{ .tr_name = "exit", .tr_sys = "sched",
+	    .tr_event = "sched_process_exit", .tr_fire = fire_exit,
+	    .tr_args = { "int", "int" }, .tr_fvars = TASK },
+	{ .tr_name = "exit", .tr_sys = "syscalls",
+	    .tr_event = "sys_enter_exit_group", .tr_fire = note_status,
+	    .tr_args = { NULL }, .tr_fvars = PROV_FV(KS_FV_PID) },
+	{ .tr_name = "lwp-create", .tr_sys = "task",
+	    .tr_event = "task_newtask", .tr_fire = fire_lwp_create,
+	    .tr_args = { "pid_t" }, .tr_fvars = TASK, .tr_fargs = "pid" },
+	{ .tr_name = "lwp-exit", .tr_sys = "sched",
+	    .tr_event = "sched_process_exit", .tr_fire = fire_lwp_exit,
+	    .tr_args = { "pid_t" }, .tr_fvars = TASK, .tr_fargs = "pid" },
+	{ .tr_name = "signal-handle", .tr_sys = "signal",
+	    .tr_event = "signal_deliver", .tr_fire = fire_signal_handle,
+	    .tr_args = { "int" }, .tr_fvars = TASK, .tr_fargs = "sig" },
+	{ .tr_name = "signal-send", .tr_sys = "signal",
+	    .tr_event = "signal_generate", .tr_fire = fire_signal_send,
+	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK,
+	    .tr_fargs = "pid,-,sig" },
 };
 
 int prov_proc_register(void)

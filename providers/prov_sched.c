@@ -22,10 +22,16 @@
  * Linux has no enqueue/dequeue tracepoints, so those probes are absent.
  * on-cpu fires with the incoming thread's identity (pid from the process
  * cache, execname from next_comm) and no stacks (the stack sampled is the
- * outgoing thread's).
+ * outgoing thread's).  Thread 0 is "sched".
+ *
+ * Predicates are checked in the kernel (tprows.c, bpf_fmerge.c): each row
+ * says which variables come from the task the event runs in and which
+ * arguments, tid or execname are record fields; the probes sharing
+ * sched_switch are filtered for the OR of their predicates.
  */
 #include <string.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 static int32_t pid_of(int32_t tid)
 {
@@ -125,22 +131,39 @@ static int fire_migrate(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 #define OFF_ARGS { "pid_t", "pid_t", "long", "int", "int" }
 #define WAKE_ARGS { "pid_t", "pid_t", "int", "int" }
 
+/* Kernel filtering: the off-cpu family and the wakers run in the task
+ * that fires; on-cpu fires as the next thread, whose tid and execname are
+ * record fields (its pid, uid, gid come from the process cache: not
+ * filtered). */
+#define TASK PROV_FV_TASK
+#define ON_VARS (PROV_FV(KS_FV_TID) | PROV_FV(KS_FV_CPU) | \
+	PROV_FV(KS_FV_EXECNAME))
+#define OFF_FARGS "next_pid,-,prev_state,prev_prio,next_prio"
+#define OFF_ROW(name, fn) { .tr_name = name, .tr_sys = "sched", \
+	.tr_event = "sched_switch", .tr_fire = fn, .tr_args = OFF_ARGS, \
+	.tr_fvars = TASK, .tr_fargs = OFF_FARGS, .tr_fcomm = "prev_comm" }
+#define WAKE_ROW(name, event) { .tr_name = name, .tr_sys = "sched", \
+	.tr_event = event, .tr_fire = fire_wakeup, .tr_args = WAKE_ARGS, \
+	.tr_fvars = TASK, .tr_fargs = "pid,-,prio,target_cpu" }
+
 static prov_tprow_t rows[] = {
-	{ "change-pri", "sched", "sched_pi_setprio", fire_change_pri,
-	    { "pid_t", "pid_t", "int", "int" }, 0, NULL, 0 },
-	{ "migrate", "sched", "sched_migrate_task", fire_migrate,
-	    { "pid_t", "pid_t", "int", "int", "int" }, 0, NULL, 0 },
-	{ "off-cpu", "sched", "sched_switch", fire_off_cpu, OFF_ARGS, 0,
-	    NULL, 0 },
-	{ "on-cpu", "sched", "sched_switch", fire_on_cpu,
-	    { "pid_t", "int", "int" }, 0, NULL, 0 },
-	{ "preempt", "sched", "sched_switch", fire_preempt, OFF_ARGS, 0,
-	    NULL, 0 },
-	{ "sleep", "sched", "sched_switch", fire_sleep, OFF_ARGS, 0, NULL, 0 },
-	{ "wakeup", "sched", "sched_wakeup", fire_wakeup, WAKE_ARGS, 0,
-	    NULL, 0 },
-	{ "wakeup-new", "sched", "sched_wakeup_new", fire_wakeup,
-	    WAKE_ARGS, 0, NULL, 0 },
+	{ .tr_name = "change-pri", .tr_sys = "sched",
+	    .tr_event = "sched_pi_setprio", .tr_fire = fire_change_pri,
+	    .tr_args = { "pid_t", "pid_t", "int", "int" },
+	    .tr_fvars = TASK, .tr_fargs = "pid,-,oldprio,newprio" },
+	{ .tr_name = "migrate", .tr_sys = "sched",
+	    .tr_event = "sched_migrate_task", .tr_fire = fire_migrate,
+	    .tr_args = { "pid_t", "pid_t", "int", "int", "int" },
+	    .tr_fvars = TASK, .tr_fargs = "pid,-,prio,orig_cpu,dest_cpu" },
+	OFF_ROW("off-cpu", fire_off_cpu),
+	{ .tr_name = "on-cpu", .tr_sys = "sched", .tr_event = "sched_switch",
+	    .tr_fire = fire_on_cpu, .tr_args = { "pid_t", "int", "int" },
+	    .tr_fvars = ON_VARS, .tr_fargs = "prev_pid,next_prio",
+	    .tr_ftid = "next_pid", .tr_fcomm = "next_comm" },
+	OFF_ROW("preempt", fire_preempt),
+	OFF_ROW("sleep", fire_sleep),
+	WAKE_ROW("wakeup", "sched_wakeup"),
+	WAKE_ROW("wakeup-new", "sched_wakeup_new"),
 };
 
 int prov_sched_register(void)

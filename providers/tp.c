@@ -8,6 +8,11 @@
  * and up to TP_MAXSUB subscribers (a callback and its probe); it is opened
  * with the first subscriber and closed with the last.
  *
+ * Kernel filtering (BPF route): each subscriber may say how its firings
+ * read the event (prov_tp_filter, prov_tp_filter_fp); once all have, the
+ * tracepoint's program drops events no subscriber's clauses could use
+ * (one subscriber: its probe's filter; several: the OR, bpf_fmerge.c).
+ *
  * The subscriber slots are read by the drain thread without a lock: a
  * slot is published with a release store after it is filled and cleared
  * by storing NULL, and subscriber arguments live as long as their probes.
@@ -28,7 +33,9 @@ typedef struct tpsub {
 	dtrace_id_t ts_id;		/* for the kernel filter: the probe, */
 	unsigned ts_vars;		/* what it takes from the task (0: */
 	int ts_hasam;			/* never filter), its arguments */
-	prov_bpf_argmap_t ts_am;	/* (prov_tp_filter) */
+	prov_bpf_argmap_t ts_am;	/* (prov_tp_filter), or all of */
+	int ts_hasfp;			/* that and record sources */
+	prov_bpf_fprobe_t ts_fp;	/* (prov_tp_filter_fp) */
 } tpsub_t;
 
 typedef struct tp {
@@ -125,20 +132,69 @@ static int tp_open(tp_t *tp, int chain)
 	return 0;
 }
 
-/* A tracepoint's BPF program filters for its probe's predicates when one
- * subscriber alone uses it and said what it takes from the task (tplk). */
+/* A tracepoint's BPF program filters for its probes' predicates when
+ * every subscriber said how it reads the event (tplk): one subscriber
+ * that reads it from the task, for its probe; otherwise for the OR of
+ * the subscribers' probes, each read its own way (bpf_fmerge.c). */
 static void tp_refilter(tp_t *tp)
 {
+	prov_bpf_fprobe_t fp[TP_MAXSUB];
 	const tpsub_t *one = NULL;
+	int n = 0;
 
-	for (int i = 0; i < TP_MAXSUB && tp->tp_nsub == 1; i++)
-		if (tp->tp_live[i] != NULL)
-			one = &tp->tp_subs[i];
-	if (one == NULL || one->ts_vars == 0)
-		prov_bpf_filter_probe(tp->tp_att, DTRACE_IDNONE, 0, NULL);
-	else
+	for (int i = 0; i < TP_MAXSUB; i++) {
+		const tpsub_t *sub = &tp->tp_subs[i];
+
+		if (tp->tp_live[i] == NULL)
+			continue;
+		if (sub->ts_vars == 0 && !sub->ts_hasfp) {
+			prov_bpf_filter_probe(tp->tp_att, DTRACE_IDNONE, 0,
+			    NULL);
+			return;
+		}
+		one = sub;
+		if (sub->ts_hasfp) {
+			fp[n] = sub->ts_fp;
+		} else {
+			memset(&fp[n], 0, sizeof(fp[n]));
+			fp[n].pbp_vars = sub->ts_vars;
+			fp[n].pbp_hasam = sub->ts_hasam;
+			if (sub->ts_hasam)
+				fp[n].pbp_am = sub->ts_am;
+		}
+		fp[n++].pbp_id = sub->ts_id;
+	}
+	if (n == 1 && !one->ts_hasfp)
 		prov_bpf_filter_probe(tp->tp_att, one->ts_id, one->ts_vars,
 		    one->ts_hasam ? &one->ts_am : NULL);
+	else
+		prov_bpf_filter_probes(tp->tp_att, fp, n);
+}
+
+/* The subscriber (fn, arg) of tp (tplk), or NULL. */
+static tpsub_t *tp_sub(tp_t *tp, prov_tp_fire_t *fn, void *arg)
+{
+	for (int i = 0; tp != NULL && i < TP_MAXSUB; i++)
+		if (tp->tp_live[i] != NULL && tp->tp_subs[i].ts_fn == fn &&
+		    tp->tp_subs[i].ts_arg == arg)
+			return &tp->tp_subs[i];
+	return NULL;
+}
+
+void prov_tp_filter_fp(const char *sys, const char *event,
+    prov_tp_fire_t *fn, void *arg, const prov_bpf_fprobe_t *fp)
+{
+	tpsub_t *sub;
+	tp_t *tp;
+
+	pthread_mutex_lock(&tplk);
+	tp = tp_find(sys, event, 0);
+	if ((sub = tp_sub(tp, fn, arg)) != NULL) {
+		sub->ts_fp = *fp;
+		sub->ts_hasfp = 1;
+		tp_refilter(tp);
+	}
+	pthread_mutex_unlock(&tplk);
 }
 
 void prov_tp_filter(const char *sys, const char *event, prov_tp_fire_t *fn,
@@ -194,6 +250,7 @@ int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
 	tp->tp_subs[slot].ts_id = id;
 	tp->tp_subs[slot].ts_vars = 0;
 	tp->tp_subs[slot].ts_hasam = 0;
+	tp->tp_subs[slot].ts_hasfp = 0;
 	__atomic_store_n(&tp->tp_live[slot], &tp->tp_subs[slot],
 	    __ATOMIC_RELEASE);
 	tp->tp_nsub++;
@@ -227,6 +284,18 @@ void prov_tp_unsubscribe(const char *sys, const char *event,
 		}
 	}
 	pthread_mutex_unlock(&tplk);
+}
+
+int prov_tp_attachment(const char *sys, const char *event)
+{
+	tp_t *tp;
+	int att;
+
+	pthread_mutex_lock(&tplk);
+	tp = tp_find(sys, event, 0);
+	att = tp != NULL ? tp->tp_att : -1;
+	pthread_mutex_unlock(&tplk);
+	return att;
 }
 
 const prov_tf_format_t *prov_tp_format(const char *sys, const char *event)

@@ -11,6 +11,11 @@
  * capture program (bpf.c) so the string is served as it was at the
  * event.  A probe is made
  * only when every tracepoint it needs exists here.
+ *
+ * A row with tr_fvars tells the tracepoint (or its capture program) how
+ * its firings read the event, so clause predicates are checked in the
+ * kernel (row_filter); rows feeding threads other than the one the event
+ * runs in name the record fields they take tid and execname from.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -18,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov_impl.h"
+#include "bpf_filter.h"
 
 typedef struct tptable {
 	ks_provider_id_t tt_prov;
@@ -141,6 +147,88 @@ static int capture_on(prov_tprow_t *r, dtrace_id_t id)
 	return 0;
 }
 
+/* Record field name of fmt as a filterable integer: its offset, size and
+ * signedness into am slot i; 0 if it is not one. */
+static int field_arg(const prov_tf_format_t *fmt, const char *name,
+    size_t len, prov_bpf_argmap_t *am, int i)
+{
+	char buf[64];
+	const prov_tf_field_t *f;
+	int k;
+
+	if (len == 0 || len >= sizeof(buf))
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	if ((k = prov_tracefs_field(fmt, buf)) < 0)
+		return 0;
+	f = &fmt->tff_fields[k];
+	if (prov_tracefs_is_str(f) || f->tff_dataloc || f->tff_array != 0 ||
+	    (f->tff_size != 1 && f->tff_size != 2 && f->tff_size != 4 &&
+	    f->tff_size != 8) || f->tff_offset % f->tff_size != 0 ||
+	    f->tff_offset < 8 || f->tff_offset > 4000)
+		return 0;
+	am->pba_off[i] = (int16_t)f->tff_offset;
+	am->pba_size[i] = (uint8_t)f->tff_size;
+	am->pba_signed[i] = (uint8_t)(f->tff_signed != 0);
+	return 1;
+}
+
+/* How row r's firings read the event (see prov_tprow_t). */
+static void row_fprobe(const prov_tprow_t *r, const prov_tf_format_t *fmt,
+    prov_bpf_fprobe_t *fp)
+{
+	const char *p = r->tr_fargs;
+	prov_bpf_argmap_t t;
+	int k;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->pbp_vars = r->tr_fvars;
+	fp->pbp_idle = 1;	/* thread 0 is "sched" in these providers */
+	for (int i = 0; i < DTRACE_MAXARGS; i++)
+		fp->pbp_am.pba_off[i] = -1;
+	for (int i = 0; p != NULL && *p != '\0' && i < DTRACE_MAXARGS; i++) {
+		size_t n = strcspn(p, ",");
+
+		if (field_arg(fmt, p, n, &fp->pbp_am, i))
+			fp->pbp_hasam = 1;
+		p += n + (p[n] == ',');
+	}
+	if (fp->pbp_hasam)
+		fp->pbp_vars |= PROV_FV(KS_FV_ARG);
+	else
+		fp->pbp_vars &= ~PROV_FV(KS_FV_ARG);
+	if (r->tr_ftid != NULL && field_arg(fmt, r->tr_ftid,
+	    strlen(r->tr_ftid), &t, 0) && t.pba_size[0] == 4)
+		fp->pbp_tid_off = t.pba_off[0];
+	if (r->tr_fcomm != NULL &&
+	    (k = prov_tracefs_field(fmt, r->tr_fcomm)) >= 0 &&
+	    fmt->tff_fields[k].tff_array == 16)
+		fp->pbp_comm_off = (int16_t)fmt->tff_fields[k].tff_offset;
+	/* a variable from a field that cannot be read is not filtered */
+	if (r->tr_ftid != NULL && fp->pbp_tid_off == 0)
+		fp->pbp_vars &= ~PROV_FV(KS_FV_TID);
+	if (r->tr_fcomm != NULL && fp->pbp_comm_off == 0)
+		fp->pbp_vars &= ~PROV_FV(KS_FV_EXECNAME);
+}
+
+/* Tell the row's source how it reads the event, for kernel filtering. */
+static void row_filter(prov_tprow_t *r, dtrace_id_t id)
+{
+	const prov_tf_format_t *fmt = prov_tp_format(r->tr_sys, r->tr_event);
+	prov_bpf_fprobe_t fp;
+
+	if (r->tr_fvars == 0 || fmt == NULL)
+		return;
+	row_fprobe(r, fmt, &fp);
+	if (r->tr_att > 0)		/* a capture: the task's only */
+		prov_bpf_filter_probe(r->tr_att - 1, id,
+		    r->tr_ftid == NULL && r->tr_fcomm == NULL ?
+		    r->tr_fvars & PROV_FV_TASK : 0, NULL);
+	else
+		prov_tp_filter_fp(r->tr_sys, r->tr_event, row_fire, r, &fp);
+}
+
 static void rows_disable(void *parg, dtrace_id_t id, void *arg)
 {
 	tptable_t *t = parg;
@@ -168,13 +256,14 @@ static int rows_enable(void *parg, dtrace_id_t id, void *arg)
 	for (int i = 0; i < t->tt_nrows; i++) {
 		prov_tprow_t *r = &t->tt_rows[i];
 
-		if (r->tr_id != id || r->tr_att > 0 || capture_on(r, id) == 0)
+		if (r->tr_id != id || r->tr_att > 0)
 			continue;
-		if (prov_tp_subscribe(r->tr_sys, r->tr_event, id, row_fire,
-		    r) != 0) {
+		if (capture_on(r, id) != 0 && prov_tp_subscribe(r->tr_sys,
+		    r->tr_event, id, row_fire, r) != 0) {
 			rows_disable(parg, id, arg);
 			return -1;
 		}
+		row_filter(r, id);
 	}
 	return 0;
 }
