@@ -78,7 +78,8 @@ struct eng_token {
 /* ---- types -------------------------------------------------------------- */
 
 enum eng_tkind { TY_VOID, TY_INT, TY_PTR, TY_ARRAY, TY_STRING, TY_STRUCT,
-		 TY_UNION, TY_ENUM, TY_FUNC, TY_FORWARD };
+		 TY_UNION, TY_ENUM, TY_FUNC, TY_FORWARD,
+		 TY_FLOAT };		/* declarable (C headers), no values */
 
 struct eng_member {
 	const char *m_name;

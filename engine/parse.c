@@ -152,6 +152,36 @@ static uint64_t const_size(struct eng_pcb *pc)
 	return e->n_int;
 }
 
+/*
+ * A member without a name that is itself a struct or union (C11, used by
+ * system headers: "union { ... };"): its members become members of st at
+ * their offsets, as C makes them accessible.  Returns the new offset.
+ */
+static uint32_t anonymous(struct eng_pcb *pc, struct eng_type *base,
+    struct eng_member ***tail, uint32_t off, int is_union,
+    struct eng_type *st)
+{
+	uint32_t a = base->t_align ? base->t_align : 1;
+	uint32_t at = is_union ? 0 : (off + a - 1) / a * a;
+
+	for (struct eng_member *m = base->t_members; m != NULL;
+	    m = m->m_next) {
+		struct eng_member *c = eng_cc_palloc(pc, sizeof(*c));
+
+		*c = *m;
+		c->m_off += at;
+		c->m_next = NULL;
+		**tail = c;
+		*tail = &c->m_next;
+	}
+	if (is_union) {
+		if (base->t_size > st->t_size)
+			st->t_size = base->t_size;
+		return off;
+	}
+	return at + base->t_size;
+}
+
 /* struct-declaration = type declarator [":" bits] ";" */
 static void members(struct eng_pcb *pc, struct eng_type *st)
 {
@@ -163,6 +193,14 @@ static void members(struct eng_pcb *pc, struct eng_type *st)
 	while (!accept(pc, '}')) {
 		struct eng_type *base = type_name(pc);
 
+		if ((base->t_kind == TY_STRUCT || base->t_kind == TY_UNION) &&
+		    accept(pc, ';')) {
+			off = anonymous(pc, base, &tail, off, is_union, st);
+			bitpos = 0;
+			if (base->t_align > maxa)
+				maxa = base->t_align;
+			continue;
+		}
 		do {
 			struct eng_member *m = eng_cc_palloc(pc, sizeof(*m));
 			struct eng_type *t = base;
@@ -350,9 +388,9 @@ static struct eng_type *specifiers(struct eng_pcb *pc)
 			if (size == 0)
 				size = 4;
 		} else if (!strcmp(w, "float") || !strcmp(w, "double")) {
-			eng_cc_error(pc, pc->pc_prev.tk_line, pc->pc_prev.tk_col,
-			    "D_TYPE_FLOAT", "floating-point types are not "
-			    "supported");
+			t = eng_type_lookup(cc, w[0] == 'f' ? "float" :
+			    nlong ? "long double" : "double");
+			nlong = 0;
 		} else if (!strcmp(w, "struct") || !strcmp(w, "union") ||
 		    !strcmp(w, "enum")) {
 			t = tagged(pc, w);
@@ -866,6 +904,13 @@ static void declaration(struct eng_pcb *pc, int scope)
 			}
 			expect(pc, ']');
 		}
+		const struct eng_type *e = t;
+		while (e->t_kind == TY_ARRAY)
+			e = e->t_base;
+		if (e->t_kind == TY_FLOAT)
+			eng_cc_error(pc, line, 0, "D_TYPE_FLOAT", "variable %s "
+			    "may not be of floating-point type %s", name,
+			    e->t_name);
 		struct eng_ident *id = eng_cc_ident(pc, name, scope, 1);
 		if (id->i_type != NULL && !eng_type_compat(id->i_type, t))
 			eng_cc_error(pc, line, 0, "D_DECL_IDRED", "identifier "

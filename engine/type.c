@@ -152,10 +152,22 @@ void eng_type_init(struct eng_cc *cc)
 		{ "blksize_t", 8, 1 }, { "blkcnt_t", 8, 1 },
 		{ NULL, 0, 0 }
 	};
+	static const struct { const char *n; int size; } floats[] = {
+		{ "float", 4 }, { "double", 8 }, { "long double", 16 },
+		{ "_Float32", 4 }, { "_Float64", 8 }, { "_Float128", 16 },
+		{ "_Float32x", 8 }, { "_Float64x", 16 }, { NULL, 0 }
+	};
 	struct eng_type *t;
 
 	for (int i = 0; ints[i].n != NULL; i++)
 		mkint(cc, ints[i].n, ints[i].size, ints[i].sgn);
+	/* D declares floating-point types (system headers use them) but
+	 * has no floating-point values: sema refuses any use. */
+	for (int i = 0; floats[i].n != NULL; i++) {
+		t = eng_type_new(cc, TY_FLOAT, floats[i].n);
+		t->t_size = t->t_align = (uint32_t)floats[i].size;
+		eng_type_add(cc, t);
+	}
 	t = eng_type_new(cc, TY_VOID, "void");
 	t->t_size = 0;
 	t->t_align = 1;

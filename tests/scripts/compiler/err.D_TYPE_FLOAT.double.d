@@ -1,5 +1,6 @@
 /*
- * Asserts: floating point types do not exist in D here
+ * Asserts: a variable may not have a floating-point type (D has no
+ * floating-point values)
  */
 double d;
 BEGIN
