@@ -134,7 +134,7 @@ static void drop_ecbs(newecbs_t *ne, uint32_t nenabled)
 	for (i = 0; i < ne->n; i++) {
 		if (i < nenabled)
 			ks_probe_disable_ecb(ne->v[i]->ke_probe,
-			    ne->v[i]->ke_clause->kc_stack);
+			    ne->v[i]->ke_clause->kc_needs);
 		free(ne->v[i]);
 	}
 	free(ne->v);
@@ -315,41 +315,57 @@ static uint64_t end_bytes(const newecbs_t *ne)
 	return n;
 }
 
-/* Does dp load one of the built-ins that come from call chains? */
-static int difo_wants_stack(const ks_difo_t *dp)
+/* The KS_NEED_* bits of the built-ins dp loads: those that come from
+ * call chains, uregs[], vtimestamp. */
+static int difo_needs(const ks_difo_t *dp)
 {
+	int needs = 0;
+
 	if (dp == NULL)
 		return 0;
 	for (uint32_t i = 0; i < dp->dtdo_len; i++) {
 		dif_instr_t in = dp->dtdo_buf[i];
+		uint8_t op = DIF_INSTR_OP(in);
+		uint32_t var;
 
-		if (DIF_INSTR_OP(in) != DIF_OP_LDGS)
+		if (op == DIF_OP_LDGS)
+			var = DIF_INSTR_VAR(in);
+		else if (op == DIF_OP_LDGA)
+			var = DIF_INSTR_R1(in);	/* the array's id */
+		else
 			continue;
-		switch (DIF_INSTR_VAR(in)) {
+		switch (var) {
 		case DIF_VAR_STACKDEPTH: case DIF_VAR_USTACKDEPTH:
 		case DIF_VAR_CALLER: case DIF_VAR_UCALLER:
-			return 1;
+			needs |= KS_NEED_STACK;
+			break;
+		case DIF_VAR_UREGS:
+			needs |= KS_NEED_UREGS;
+			break;
+		case DIF_VAR_VTIMESTAMP:
+			needs |= KS_NEED_VTIME;
+			break;
 		default:
 			break;
 		}
 	}
-	return 0;
+	return needs;
 }
 
-int ks_clause_wants_stack(const ks_clause_t *c)
+int ks_clause_needs(const ks_clause_t *c)
 {
-	if (difo_wants_stack(c->kc_pred))
-		return 1;
+	int needs = difo_needs(c->kc_pred);
+
 	for (int i = 0; i < c->kc_nacts; i++) {
 		const ks_act_t *a = &c->kc_acts[i];
 
 		if (a->ka_kind == DTRACEACT_STACK ||
 		    a->ka_kind == DTRACEACT_USTACK ||
-		    a->ka_kind == DTRACEACT_JSTACK ||
-		    difo_wants_stack(a->ka_difo))
-			return 1;
+		    a->ka_kind == DTRACEACT_JSTACK)
+			needs |= KS_NEED_STACK;
+		needs |= difo_needs(a->ka_difo);
 	}
-	return 0;
+	return needs;
 }
 
 static int enable_probes(ks_state_t *st, newecbs_t *ne, uint32_t *done)
@@ -358,7 +374,7 @@ static int enable_probes(ks_state_t *st, newecbs_t *ne, uint32_t *done)
 
 	for (*done = 0; *done < ne->n; (*done)++)
 		if (ks_probe_enable_ecb(ne->v[*done]->ke_probe,
-		    ne->v[*done]->ke_clause->kc_stack, err, sizeof(err)))
+		    ne->v[*done]->ke_clause->kc_needs, err, sizeof(err)))
 			return ks_state_seterr(st, EINVAL, "%s", err);
 	return 0;
 }
@@ -377,8 +393,8 @@ int ks_enable_add(ks_state_t *st, ks_enabling_t *en, uint32_t *nmatched)
 	if (declare_vars(st, en) != 0 || match_probes(st, en, &ne) != 0)
 		goto fail;
 	for (int i = 0; i < en->en_nclauses; i++)
-		en->en_clauses[i]->kc_stack =
-		    ks_clause_wants_stack(en->en_clauses[i]);
+		en->en_clauses[i]->kc_needs =
+		    ks_clause_needs(en->en_clauses[i]);
 	if (ks_state_opt(st, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_FILL &&
 	    st->st_endreserve + end_bytes(&ne) >
 	    (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE)) {
@@ -446,7 +462,7 @@ int ks_enable_disable(ks_state_t *st, uint32_t id)
 	for (i = 0; i < st->st_necbs; i++)
 		if (st->st_ecbs[i]->ke_enabling == en)
 			ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
-			    st->st_ecbs[i]->ke_clause->kc_stack);
+			    st->st_ecbs[i]->ke_clause->kc_needs);
 	ks_filter_changed();		/* kernel filters may tighten */
 	return 0;
 }

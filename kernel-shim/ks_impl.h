@@ -66,7 +66,16 @@ typedef struct ks_probe {
 	uint32_t kp_nenabled;		/* ECBs enabled (fire lock; atomic rd) */
 	uint32_t kp_nstack;		/* of them, ECBs that need call chains
 					 * (ks_probe_wants_stack; atomic rd) */
+	uint32_t kp_nuregs;		/* of them, ECBs that read uregs[]
+					 * (ks_probe_wants; atomic rd) */
 } ks_probe_t;
+
+/* What an ECB's clause needs its probe's source to sample (kc_needs):
+ * call chains, user registers; and vtimestamp, which needs the thread
+ * CPU-time accounting on (ks_wants_vtime). */
+#define KS_NEED_STACK	KS_WANT_STACK
+#define KS_NEED_UREGS	KS_WANT_UREGS
+#define KS_NEED_VTIME	0x4
 
 /* Borrow a probe by id, NULL if none.  Lock-free; probes are never freed. */
 ks_probe_t *ks_probe_get(dtrace_id_t id);
@@ -81,12 +90,14 @@ void ks_probe_describe(const ks_probe_t *p, dtrace_probedesc_t *out);
 /* Start/stop the provider's event source on the first/last ECB. */
 int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen);
 void ks_probe_disable(ks_probe_t *p);
-/* The same for an ECB that needs call chains (stack != 0) or not.  The
- * first ECB needing them on a probe whose source runs without them
- * restarts the source (kpo_disable, kpo_enable) so it samples them. */
-int ks_probe_enable_ecb(ks_probe_t *p, int stack, char *err,
+/* The same for an ECB with needs (KS_NEED_* bits).  The first ECB
+ * needing call chains or user registers on a probe whose source runs
+ * without them restarts the source (kpo_disable, kpo_enable) so it
+ * samples them; the first ECB needing vtime anywhere calls the vtime
+ * watcher before the probe starts. */
+int ks_probe_enable_ecb(ks_probe_t *p, int needs, char *err,
     size_t errlen);
-void ks_probe_disable_ecb(ks_probe_t *p, int stack);
+void ks_probe_disable_ecb(ks_probe_t *p, int needs);
 /* Ask the provider to describe an argument (PROBEARG). */
 int ks_probe_argdesc(dtrace_argdesc_t *desc);
 /* ks_provider_register without the registry initialisation (for the
@@ -221,8 +232,9 @@ typedef struct ks_clause {
 	uint32_t kc_keymax;		/* largest aggregation record */
 	int kc_attached;		/* aggs and formats have ids */
 	uint32_t kc_predsec, kc_actsec;	/* DOF sections it came from */
-	int kc_stack;			/* records stacks or reads stackdepth,
-					 * caller...: set at ENABLE */
+	int kc_needs;			/* KS_NEED_*: records stacks or reads
+					 * stackdepth, caller..., uregs[],
+					 * vtimestamp: set at ENABLE */
 } ks_clause_t;
 
 typedef struct ks_ecb {
@@ -346,7 +358,8 @@ int ks_state_go(struct ks_state *st, uint32_t *cpu);
 int ks_state_stop(struct ks_state *st, uint32_t *cpu);
 /* Does the clause need call chains (stack actions or keys, stackdepth,
  * ustackdepth, caller, ucaller)?  enable.c */
-int ks_clause_wants_stack(const ks_clause_t *c);
+/* The KS_NEED_* bits of what a clause loads or records. */
+int ks_clause_needs(const ks_clause_t *c);
 /* clock.c: the CPU the calling thread runs on (0 .. ncpus - 1). */
 unsigned ks_cpu_current(void);
 

@@ -147,6 +147,25 @@ void ks_provider_drops(uint32_t cpu, uint64_t n);
 int ks_probe_wants_stack(dtrace_id_t id);
 
 /*
+ * ks_probe_wants: what the probe's source must sample for its enabled
+ * ECBs: KS_WANT_STACK (as ks_probe_wants_stack) and KS_WANT_UREGS (an
+ * ECB loads uregs[]: kpc_uregs must hold the firing thread's user
+ * registers, in uregs[] order, R_* of x86_64 struct pt_regs).  Cheap.
+ * The first ECB needing either on a probe already enabled without it
+ * restarts the provider's source, as for stacks.
+ * ks_wants_vtime: nonzero while any enabled ECB (any probe) loads
+ * vtimestamp, so providers keep per-thread CPU time (kpc_vtimestamp)
+ * only then; ks_vtime_watch(fn) registers one function called (no shim
+ * lock held) when that changes, before the probe whose ECB turned it on
+ * is started.  fn reads ks_wants_vtime() itself.
+ */
+#define KS_WANT_STACK	0x1
+#define KS_WANT_UREGS	0x2
+int ks_probe_wants(dtrace_id_t id);
+int ks_wants_vtime(void);
+void ks_vtime_watch(void (*fn)(void));
+
+/*
  * In-kernel filtering of predicates (ks_filter.h): ks_probe_filter(id,
  * &filter) describes a condition true whenever any ECB enabled on the
  * probe could run (an OR of ANDs of pid/tid/cpu/uid/gid/argN/execname

@@ -11,8 +11,10 @@
  * Invariants: the dtrace provider registers first, so BEGIN, END and
  * ERROR are probes 1, 2 and 3; writers hold ks_reg_lock; a probe's ECB
  * list and enable count change only under ks_fire_lock (ecb.c, state.c).
- * kp_nstack counts the enabled ECBs whose clause needs call chains, for
- * ks_probe_wants_stack; it changes with kp_nenabled.
+ * kp_nstack and kp_nuregs count the enabled ECBs whose clause needs call
+ * chains or user registers, for ks_probe_wants; they change with
+ * kp_nenabled.  nvtime counts enabled ECBs (all probes) that load
+ * vtimestamp, for ks_wants_vtime.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -36,6 +38,8 @@ static dtrace_id_t nprobes;		/* highest id handed out */
 static ks_probe_t *hash[KS_HASH];
 
 static __thread char prov_err[KS_ERRLEN];
+static uint32_t nvtime;			/* enabled ECBs loading vtimestamp */
+static void (*vtime_watcher)(void);
 
 static void registry_once(void)
 {
@@ -303,42 +307,71 @@ static int start(ks_probe_t *p, char *err, size_t errlen)
 	return -1;
 }
 
-/* Count (or with d < 0, uncount) one ECB on p; the old counts in *n and
- * *ns. */
-static void count(ks_probe_t *p, int d, int stack, uint32_t *n,
-    uint32_t *ns)
+/* What p's source samples now (KS_WANT_* bits), from its counts. */
+static int sampled(uint32_t nstack, uint32_t nuregs)
 {
+	return (nstack ? KS_WANT_STACK : 0) | (nuregs ? KS_WANT_UREGS : 0);
+}
+
+/* Count (or with d < 0, uncount) one ECB with needs on p; the old count
+ * in *n, what the source sampled before in *had. */
+static void count(ks_probe_t *p, int d, int needs, uint32_t *n, int *had)
+{
+	uint32_t ns, nu;
+
 	pthread_mutex_lock(&ks_fire_lock);
 	*n = __atomic_fetch_add(&p->kp_nenabled, (uint32_t)d,
 	    __ATOMIC_RELAXED);
-	*ns = __atomic_fetch_add(&p->kp_nstack, stack ? (uint32_t)d : 0,
-	    __ATOMIC_RELAXED);
+	ns = __atomic_fetch_add(&p->kp_nstack, (needs & KS_NEED_STACK) ?
+	    (uint32_t)d : 0, __ATOMIC_RELAXED);
+	nu = __atomic_fetch_add(&p->kp_nuregs, (needs & KS_NEED_UREGS) ?
+	    (uint32_t)d : 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ks_fire_lock);
+	*had = sampled(ns, nu);
 }
 
-int ks_probe_enable_ecb(ks_probe_t *p, int stack, char *err,
+/* Count (d = 1) or uncount (-1) an ECB needing vtime; tell the watcher
+ * when the first arrives or the last goes.  No lock held. */
+static void vtime_count(int needs, int d)
+{
+	uint32_t old;
+	void (*fn)(void);
+
+	if (!(needs & KS_NEED_VTIME))
+		return;
+	old = __atomic_fetch_add(&nvtime, (uint32_t)d, __ATOMIC_ACQ_REL);
+	fn = __atomic_load_n(&vtime_watcher, __ATOMIC_ACQUIRE);
+	if (fn != NULL && ((d > 0 && old == 0) || (d < 0 && old == 1)))
+		fn();
+}
+
+int ks_probe_enable_ecb(ks_probe_t *p, int needs, char *err,
     size_t errlen)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
-	uint32_t n, ns;
+	int want = needs & (KS_WANT_STACK | KS_WANT_UREGS), had;
+	uint32_t n;
 
-	count(p, 1, stack, &n, &ns);
+	count(p, 1, needs, &n, &had);
+	vtime_count(needs, 1);
 	if (ops->kpo_enable == NULL)
 		return 0;
-	if (n != 0 && (!stack || ns != 0))
+	if (n != 0 && (want & ~had) == 0)
 		return 0;
 	if (n != 0 && ops->kpo_disable != NULL) {
-		/* running without call chains: restart it with them */
+		/* running without what this ECB needs: restart it */
 		ops->kpo_disable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg);
 		if (start(p, err, errlen) == 0)
 			return 0;
-		count(p, -1, stack, &n, &ns);
+		count(p, -1, needs, &n, &had);
+		vtime_count(needs, -1);
 		(void)start(p, err, errlen);	/* as it was, if it can */
 		return -1;
 	}
 	if (n != 0 || start(p, err, errlen) == 0)
 		return 0;
-	count(p, -1, stack, &n, &ns);
+	count(p, -1, needs, &n, &had);
+	vtime_count(needs, -1);
 	return -1;
 }
 
@@ -347,14 +380,16 @@ int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen)
 	return ks_probe_enable_ecb(p, 0, err, errlen);
 }
 
-void ks_probe_disable_ecb(ks_probe_t *p, int stack)
+void ks_probe_disable_ecb(ks_probe_t *p, int needs)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
-	uint32_t n, ns;
+	uint32_t n;
+	int had;
 
-	count(p, -1, stack, &n, &ns);
+	count(p, -1, needs, &n, &had);
 	if (n == 1 && ops->kpo_disable != NULL)
 		ops->kpo_disable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg);
+	vtime_count(needs, -1);
 }
 
 void ks_probe_disable(ks_probe_t *p)
@@ -364,10 +399,27 @@ void ks_probe_disable(ks_probe_t *p)
 
 int ks_probe_wants_stack(dtrace_id_t id)
 {
+	return (ks_probe_wants(id) & KS_WANT_STACK) != 0;
+}
+
+int ks_probe_wants(dtrace_id_t id)
+{
 	ks_probe_t *p = ks_probe_get(id);
 
-	return p != NULL && __atomic_load_n(&p->kp_nstack,
-	    __ATOMIC_RELAXED) != 0;
+	if (p == NULL)
+		return 0;
+	return sampled(__atomic_load_n(&p->kp_nstack, __ATOMIC_RELAXED),
+	    __atomic_load_n(&p->kp_nuregs, __ATOMIC_RELAXED));
+}
+
+int ks_wants_vtime(void)
+{
+	return __atomic_load_n(&nvtime, __ATOMIC_ACQUIRE) != 0;
+}
+
+void ks_vtime_watch(void (*fn)(void))
+{
+	__atomic_store_n(&vtime_watcher, fn, __ATOMIC_RELEASE);
 }
 
 int ks_probe_argdesc(dtrace_argdesc_t *desc)

@@ -339,7 +339,7 @@ static void detach_ecbs(ks_state_t *st)
 	for (i = 0; i < st->st_necbs; i++)
 		if (!st->st_ecbs[i]->ke_disabled)
 			ks_probe_disable_ecb(st->st_ecbs[i]->ke_probe,
-			    st->st_ecbs[i]->ke_clause->kc_stack);
+			    st->st_ecbs[i]->ke_clause->kc_needs);
 	ks_filter_changed();		/* kernel filters may tighten */
 }
 

@@ -1,8 +1,10 @@
 /*
  * test_provhooks.c - the shim's optional provider hooks (ks_provider.h):
- * ks_probe_wants_stack (a per-probe count of enabled ECBs that need call
- * chains: stack actions and keys, stackdepth/ustackdepth/caller/ucaller
- * loads; a source running without them is restarted for the first) and
+ * ks_probe_wants_stack and ks_probe_wants (per-probe counts of enabled
+ * ECBs that need call chains: stack actions and keys,
+ * stackdepth/ustackdepth/caller/ucaller loads; or uregs[]: a source
+ * running without them is restarted for the first), ks_wants_vtime and
+ * its watcher (vtimestamp loads in any probe's ECBs) and
  * ks_provider_drops (provider losses as principal drops on a CPU of every
  * active state).
  */
@@ -120,6 +122,93 @@ static void wants_stack_restart(void **state)
 	assert_int_equal(kt_disables, d0 + 2);
 }
 
+/* Enable on st probe i: trace(uregs[0]). */
+static void enable_uregs(ks_state_t *st, int i)
+{
+	dif_instr_t code[] = {
+		DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_UREGS, 0, 1),
+		DIF_INSTR_RET(1),
+	};
+	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 8 };
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a;
+
+	a = dofb_act(DTRACEACT_DIFEXPR, dofb_difo(b, code, 2, NULL, 0, NULL,
+	    0, NULL, 0, t), 0);
+	kt_clause(b, i, DOF_SECIDX_NONE, &a, 1);
+	assert_int_equal(kt_enable(st, b), 0);
+}
+
+/* uregs[] is asked for per probe (KS_WANT_UREGS), apart from stacks,
+ * and restarts a source running without it. */
+static void wants_uregs(void **state)
+{
+	ks_state_t *a = ks_open(), *c = ks_open();
+	int e0, d0;
+
+	(void)state;
+	kt_setup();
+	e0 = kt_enables;
+	d0 = kt_disables;
+	enable_var(a, 2, DIF_VAR_CALLER, 0);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), KS_WANT_STACK);
+	enable_uregs(c, 2);
+	assert_int_equal(ks_probe_wants(kt_probe[2]),
+	    KS_WANT_STACK | KS_WANT_UREGS);
+	assert_int_equal(kt_disables, d0 + 1);	/* restarted for uregs */
+	assert_int_equal(kt_enables, e0 + 2);
+	assert_int_equal(ks_probe_wants(kt_probe[1]), 0);
+	ks_close(a);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), KS_WANT_UREGS);
+	assert_false(ks_probe_wants_stack(kt_probe[2]));
+	ks_close(c);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), 0);
+	assert_int_equal(ks_probe_wants(DTRACE_IDNONE), 0);
+}
+
+static int vt_calls, vt_last;
+
+static void vt_watch(void)
+{
+	vt_calls++;
+	vt_last = ks_wants_vtime();
+}
+
+/* vtimestamp anywhere turns ks_wants_vtime on; the watcher hears the
+ * first ECB come (before its probe starts) and the last one go, and the
+ * probe's source is not restarted for it. */
+static void wants_vtime(void **state)
+{
+	ks_state_t *a = ks_open(), *c = ks_open(), *d = ks_open();
+	int e0;
+
+	(void)state;
+	kt_setup();
+	ks_vtime_watch(vt_watch);
+	vt_calls = 0;
+	assert_false(ks_wants_vtime());
+	enable_var(a, 0, 0, 0);
+	e0 = kt_enables;
+	assert_int_equal(vt_calls, 0);
+	enable_var(c, 0, DIF_VAR_VTIMESTAMP, 0);
+	assert_true(ks_wants_vtime());
+	assert_int_equal(vt_calls, 1);
+	assert_int_equal(vt_last, 1);
+	assert_int_equal(kt_enables, e0);	/* no restart */
+	assert_int_equal(ks_probe_wants(kt_probe[0]), 0);
+	enable_var(d, 1, DIF_VAR_VTIMESTAMP, 1);
+	assert_int_equal(vt_calls, 1);
+	ks_close(c);
+	assert_true(ks_wants_vtime());
+	ks_close(d);
+	assert_false(ks_wants_vtime());
+	assert_int_equal(vt_calls, 2);
+	assert_int_equal(vt_last, 0);
+	ks_close(a);
+	assert_int_equal(vt_calls, 2);
+	ks_vtime_watch(NULL);
+}
+
 static uint64_t totdrops(ks_state_t *st, unsigned cpu)
 {
 	ks_bufstat_t bs;
@@ -167,6 +256,8 @@ int main(void)
 		cmocka_unit_test(wants_stack_vars),
 		cmocka_unit_test(wants_stack_actions),
 		cmocka_unit_test(wants_stack_restart),
+		cmocka_unit_test(wants_uregs),
+		cmocka_unit_test(wants_vtime),
 		cmocka_unit_test(provider_drops),
 	};
 
