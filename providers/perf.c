@@ -14,8 +14,10 @@
  * The drain thread (probe context) waits in epoll for a ring's watermark
  * or 20 ms, then consumes every ring from data_tail to data_head once,
  * merging the rings by timestamp, and publishes the new tails: no record
- * is read twice.  Every event samples IDENTIFIER, IP, TID, TIME and CPU,
- * so a sample's time sits at a fixed offset and every record's sample_id
+ * is read twice.  Every event samples IDENTIFIER, IP, TID, TIME and CPU
+ * (and, when a probe asks, CALLCHAIN and REGS_USER: the firing thread's
+ * user registers, put in uregs[] order by prov_perf_ctx), so a sample's
+ * time sits at a fixed offset and every record's sample_id
  * trailer has the same layout.  The kernel writes a ring's LOST record
  * with the next record it manages to put there, so a CPU's last losses
  * would wait for that CPU's next event: sources are therefore opened with
@@ -54,6 +56,15 @@
 #define DEFAULT_RING_KB 1024
 #define MAX_MERGE 64		/* rings drained: 2 per CPU */
 #define TASK_RING_KB 256
+#if defined(__x86_64__)		/* user registers sampled (see map_uregs) */
+#define UREGS_MASK	0xff0fffull
+#define UREGS_N		20
+#define NUREGS		21
+#else
+#define UREGS_MASK	0ull
+#define UREGS_N		0
+#define NUREGS		1
+#endif
 
 typedef struct ring {
 	int rg_fd;			/* dummy event owning the buffer */
@@ -94,7 +105,7 @@ static pthread_t drainer;
 static int draining;
 static uint64_t wall_off;		/* realtime - monotonic, per pass */
 
-extern int ks_probe_wants_stack(dtrace_id_t id) __attribute__((weak));
+extern int ks_probe_wants(dtrace_id_t id) __attribute__((weak));
 
 int prov_perf_ncpus(void)
 {
@@ -105,9 +116,12 @@ int prov_perf_ncpus(void)
 
 int prov_perf_wants_stack(dtrace_id_t id)
 {
-	if (ks_probe_wants_stack != NULL && id != DTRACE_IDNONE)
-		return ks_probe_wants_stack(id);
-	return 1;
+	if (id == DTRACE_IDNONE)
+		return 0;
+	if (ks_probe_wants != NULL)
+		return ks_probe_wants(id) & (PROV_SAMPLE_CHAIN |
+		    PROV_SAMPLE_UREGS);
+	return PROV_SAMPLE_CHAIN;
 }
 
 int prov_set_ring_kb(unsigned kb)
@@ -378,8 +392,12 @@ prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
 	attr_common(&a);
 	a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 	    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-	if (callchain)
+	if (callchain & PROV_SAMPLE_CHAIN)
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if ((callchain & PROV_SAMPLE_UREGS) && UREGS_MASK != 0) {
+		a.sample_type |= PERF_SAMPLE_REGS_USER;
+		a.sample_regs_user = UREGS_MASK;
+	}
 	a.disabled = 1;
 	if (fmt_lost)
 		a.read_format |= PERF_FORMAT_LOST;
@@ -489,6 +507,19 @@ static int parse_sample(const prov_perf_src_t *s, const uint8_t *p,
 			return -1;
 		out->pps_raw = p;
 		out->pps_rawlen = sz;
+		p += sz;
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		uint64_t abi;
+
+		TAKE(&abi, 8);
+		if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
+			if ((uint64_t)(end - p) < 8 * UREGS_N)
+				return -1;
+			out->pps_uregs = (const uint64_t *)p;
+			out->pps_nuregs = UREGS_N;
+			p += 8 * UREGS_N;
+		}
 	}
 #undef TAKE
 	out->pps_user = out->pps_ip != 0 && out->pps_ip < 0x800000000000ull;
@@ -568,6 +599,7 @@ static void on_record(int i, const uint8_t *rec, uint32_t len)
 		if (len >= sizeof(*h) + 16) {
 			memcpy(v, body + 8, 4);
 			prov_pcache_forget((int32_t)v[0]);
+			prov_vtime_forget((int32_t)v[0]);
 		}
 		break;
 	default:
@@ -772,6 +804,35 @@ static void split_chain(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
 		ctx->kpc_ucaller = ustack[1];
 }
 
+/*
+ * User registers: perf samples those of UREGS_MASK in its own order (x86
+ * asm/perf_regs.h: AX BX CX DX SI DI BP SP IP FLAGS CS SS, then R8-R15;
+ * DS-GS are refused for 64-bit tasks); uregs[] indexes them as R_* in
+ * struct pt_regs order.  orig_ax (R_ERR) is not in perf's set: 0.
+ */
+#if defined(__x86_64__)
+static const int8_t uregs_from[NUREGS] = {
+	19, 18, 17, 16, 6, 1, 15, 14, 13, 12,	/* r15 .. r8 (pt_regs) */
+	0, 2, 3, 4, 5, -1, 8, 10, 9, 7, 11,	/* ax cx dx si di orig_ax ip
+						 * cs flags sp ss */
+};
+#else
+static const int8_t uregs_from[NUREGS] = { -1 };
+#endif
+static uint64_t uregs[NUREGS];
+
+static void map_uregs(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
+{
+	if (UREGS_N == 0)
+		return;
+	for (int i = 0; i < NUREGS; i++)
+		uregs[i] = uregs_from[i] >= 0 &&
+		    (uint32_t)uregs_from[i] < s->pps_nuregs ?
+		    s->pps_uregs[uregs_from[i]] : 0;
+	ctx->kpc_uregs = uregs;
+	ctx->kpc_nuregs = NUREGS;
+}
+
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s)
 {
@@ -794,6 +855,11 @@ void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 	}
 	if (s->pps_nchain > 0)
 		split_chain(ctx, s);
+	if (s->pps_nuregs > 0)
+		map_uregs(ctx, s);
+	if (prov_vtime_active())
+		ctx->kpc_vtimestamp = prov_vtime_get(s->pps_cpu, s->pps_tid,
+		    s->pps_time, 1);
 }
 
 void prov_perf_shutdown(void)

@@ -132,14 +132,25 @@ typedef struct prov_perf_sample {
 	const uint8_t *pps_raw;
 	uint32_t pps_rawlen;
 	int pps_user;			/* ip is a user address */
+	const uint64_t *pps_uregs;	/* user registers, perf's order (x86
+					 * asm/perf_regs.h, PROV_UREGS_MASK) */
+	uint32_t pps_nuregs;		/* 0: none (kernel thread, or not
+					 * sampled) */
 } prov_perf_sample_t;
+
+/* What a source samples besides the basics (the "callchain" argument
+ * of the functions below, prov_perf_wants_stack's result): call chains,
+ * the user registers of the thread (PERF_SAMPLE_REGS_USER). */
+#define PROV_SAMPLE_CHAIN	0x1	/* = KS_WANT_STACK */
+#define PROV_SAMPLE_UREGS	0x2	/* = KS_WANT_UREGS */
 
 typedef void prov_perf_cb_t(void *arg, const prov_perf_sample_t *s);
 typedef struct prov_perf_src prov_perf_src_t;
 
 /* Open attr (type/config/sample_period set by the caller) on every CPU,
  * into that CPU's ring; cb runs on the drain thread for each sample.
- * callchain: also sample the call chain.  NULL with ks_provider_error. */
+ * callchain: PROV_SAMPLE_* bits, what else to sample (1: call chains).
+ * NULL with ks_provider_error. */
 prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
     int callchain, prov_perf_cb_t *cb, void *arg);
 /* Stop and free a source; no callback runs for it after this returns. */
@@ -154,11 +165,14 @@ void prov_perf_flush(void);
  * fired: the start of the last complete drain pass (0 before the first). */
 uint64_t prov_perf_drained(void);
 int prov_perf_ncpus(void);
-/* Does the probe want stacks (the shim's hint if it offers one)? */
+/* What the probe's source must sample: PROV_SAMPLE_* bits (the shim's
+ * ks_probe_wants if it offers one, else call chains); 0 for
+ * DTRACE_IDNONE (no probe: a source of the providers' own). */
 int prov_perf_wants_stack(dtrace_id_t id);
 
 /* Fill ctx from a sample: cpu, pid, tid, time, process cache fields,
- * kernel/user stacks split from the call chain. */
+ * kernel/user stacks split from the call chain, user registers in
+ * uregs[] order, vtimestamp (vtime.c). */
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s);
 
@@ -260,7 +274,8 @@ int64_t prov_tp_get(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
 void prov_tp_comm(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
     const char *field, char out[16]);
 /* Make ctx describe thread tid (not the sampled one): pid, ppid, uid, gid
- * from the cache, execname comm if not NULL; stacks cleared. */
+ * from the cache, execname comm if not NULL, its vtimestamp; stacks and
+ * user registers cleared. */
 void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm);
 
 /* ---- process cache (pcache.c), drain thread only ---- */
@@ -296,5 +311,27 @@ uint32_t prov_psargs_join(const uint8_t *raw, uint32_t rawlen, char *out,
     size_t outlen);
 /* The thread is gone: forget it. */
 void prov_pcache_forget(int32_t tid);
+
+/* ---- thread CPU time for vtimestamp (vtime.c), drain thread only ---- */
+
+/* Follow the shim's ks_wants_vtime (the perf route's sched_switch
+ * accounting, or the ptrace helper's flag).  At registration. */
+void prov_vtime_init(int ptrace_route);
+/* Is the accounting on (any thread)?  Any thread may ask. */
+int prov_vtime_active(void);
+/* CPU cpu switched from thread prev to next at time t (0: idle). */
+void prov_vtime_switch(uint32_t cpu, int32_t prev, int32_t next,
+    uint64_t t);
+/* ns thread tid has spent on CPU by time t since it was first seen;
+ * running: the thread fires the probe on cpu at t, so it runs there
+ * (and is added if unknown); else an unknown thread is 0. */
+uint64_t prov_vtime_get(uint32_t cpu, int32_t tid, uint64_t t,
+    int running);
+/* The thread exited. */
+void prov_vtime_forget(int32_t tid);
+/* Forget every thread (tests; a new accounting period). */
+void prov_vtime_reset(void);
+/* ptrace route: read each stopped thread's CPU time (ptrace.c). */
+void prov_ptrace_vtime(int on);
 
 #endif /* PROV_IMPL_H */

@@ -131,6 +131,7 @@ int prov_register_all(void)
 	use_ptrace = !prov_is_privileged() || prov_tracefs_root() == NULL ||
 	    (getenv("DTUI_ROUTE") != NULL &&
 	    strcmp(getenv("DTUI_ROUTE"), "ptrace") == 0);
+	prov_vtime_init(use_ptrace);
 	if (use_ptrace) {
 		if (prov_ptrace_register() != 0)
 			rc = -1;

@@ -349,6 +349,10 @@ void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm)
 	ctx->kpc_psargs = pi->ppi_psargs;
 	ctx->kpc_argc = pi->ppi_argc;
 	ctx->kpc_nkstack = ctx->kpc_nustack = 0;
+	ctx->kpc_nuregs = 0;		/* they were the sampled thread's */
+	if (prov_vtime_active())
+		ctx->kpc_vtimestamp = prov_vtime_get(ctx->kpc_cpu, tid,
+		    ctx->kpc_timestamp, 0);
 	snprintf(ctx->kpc_execname, sizeof(ctx->kpc_execname), "%s",
 	    comm != NULL ? comm : pi->ppi_comm);
 }
