@@ -9,9 +9,10 @@
  * before the process reuses its buffer.
  *
  * One BPF_OUTPUT perf event per CPU writes into that CPU's ring (a normal
- * prov_perf_src_t) and fills a PERF_EVENT_ARRAY map; there are two such
- * sets, with and without call chains, and a program writes to the one its
- * probes need.  Each attachment is a
+ * prov_perf_src_t) and fills a PERF_EVENT_ARRAY map; there are four such
+ * sets, with or without call chains and with or without the user
+ * registers (PROV_SAMPLE_*), and a program writes to the one its probes
+ * need.  Each attachment is a
  * slot (callback, argument) whose index is the program's tag; a program
  * is loaded per attachment and attached to a counting (never sampling)
  * perf event on the tracepoint, so it runs for hits on every CPU.  It
@@ -65,9 +66,11 @@ typedef struct slot {
 	int sl_efd;			/* attachment event */
 } slot_t;
 
-/* Output events and maps: [0] without call chains, [1] with them. */
-static int outmaps[2] = { -1, -1 };
-static prov_perf_src_t *outsrcs[2];
+/* Output events and maps by what they sample (PROV_SAMPLE_* bits): [0]
+ * nothing more, [1] call chains, [2] user registers, [3] both. */
+#define NOUT 4
+static int outmaps[NOUT] = { -1, -1, -1, -1 };
+static prov_perf_src_t *outsrcs[NOUT];
 static int bpf_broken;			/* tried and failed: do not retry */
 static slot_t slots[MAX_SLOTS];
 
@@ -332,7 +335,7 @@ static int attach(int tpid, int capture, int recsize, int stroff,
 	struct bpf_insn prog[NINSN];
 	int s, n, efd, outmap;
 
-	chain = chain != 0;
+	chain &= PROV_SAMPLE_CHAIN | PROV_SAMPLE_UREGS;
 	if (bpf_broken || out_start(chain) != 0) {
 		bpf_broken = 1;
 		return -1;
@@ -517,7 +520,7 @@ void prov_bpf_shutdown(void)
 	for (int i = 0; i < MAX_SLOTS; i++)
 		prov_bpf_release(i);
 	prov_bpf_close_deferred();
-	for (int c = 0; c < 2; c++) {
+	for (int c = 0; c < NOUT; c++) {
 		prov_perf_close(outsrcs[c]);
 		outsrcs[c] = NULL;
 		if (outmaps[c] >= 0)

@@ -12,7 +12,9 @@
  * calls that take a path, the string read while the thread is stopped, so
  * it is exact), syscall return (value, errno), create, lwp-create,
  * exec-success, exit, lwp-exit.  A reader thread in this process turns
- * messages into firings.
+ * messages into firings.  While asked (sh_vtime, sh_uregs) a message
+ * also carries the thread's CPU time (schedstat, for vtimestamp) and user
+ * registers (uregs[]), read at the stop, so both are exact.
  *
  * Shared state: the helper sees which probes are enabled through an
  * anonymous MAP_SHARED page made before the fork.  The helper uses no
@@ -74,6 +76,12 @@
 #include "prov_impl.h"
 
 #define NSYS 512
+#if defined(__x86_64__)
+#define PT_NREGS 21			/* user_regs_struct up to ss: the
+					 * R_* (pt_regs) order of uregs[] */
+#else
+#define PT_NREGS 1
+#endif
 #define MAXT 4096			/* threads the helper tracks */
 #define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
@@ -100,6 +108,9 @@ typedef struct ptmsg {
 	uint64_t pm_saddr;		/* captured string: its address */
 	uint32_t pm_slen;		/* and length incl. NUL (0: none) */
 	char pm_str[256];
+	uint64_t pm_vtime;		/* thread CPU ns at the stop */
+	uint32_t pm_nregs;		/* user registers at the stop, */
+	uint64_t pm_regs[PT_NREGS];	/* uregs[] order (0: none) */
 } ptmsg_t;
 
 typedef struct shared {
@@ -110,6 +121,8 @@ typedef struct shared {
 	uint32_t sh_attached;		/* attach requests handled */
 	uint8_t sh_filt[NSYS];		/* calls a seccomp filter traps */
 	int32_t sh_helper;		/* the helper's pid */
+	uint8_t sh_vtime;		/* send CPU time (vtimestamp) */
+	uint8_t sh_uregs;		/* send user registers (uregs[]) */
 } shared_t;
 
 typedef struct tinfo {			/* helper side */
@@ -195,6 +208,43 @@ static void read_comm(tinfo_t *t)
 	t->ti_comm[n > 0 ? n : 0] = '\0';
 }
 
+/* The thread's CPU time (ns) from schedstat, read while it is stopped,
+ * so exact; 0 if the kernel has no schedstat. */
+static uint64_t read_vtime(const tinfo_t *t)
+{
+	char path[64], buf[96];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", t->ti_pid,
+	    t->ti_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
+/* The stopped thread's user registers into m (x86_64 only). */
+static void read_regs(ptmsg_t *m, pid_t tid)
+{
+#if defined(__x86_64__)
+	uint64_t r[27];			/* struct user_regs_struct */
+	struct iovec io = { r, sizeof(r) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)1 /* NT_PRSTATUS */, &io)
+	    != 0 || io.iov_len < sizeof(m->pm_regs))
+		return;
+	memcpy(m->pm_regs, r, sizeof(m->pm_regs));
+	m->pm_nregs = PT_NREGS;
+#else
+	(void)m;
+	(void)tid;
+#endif
+}
+
 static void send_msg(ptmsg_t *m, const tinfo_t *t, uint32_t kind)
 {
 	struct timespec ts;
@@ -209,6 +259,10 @@ static void send_msg(ptmsg_t *m, const tinfo_t *t, uint32_t kind)
 	m->pm_tid = t->ti_tid;
 	m->pm_ppid = t->ti_ppid;
 	memcpy(m->pm_comm, t->ti_comm, sizeof(m->pm_comm));
+	if (__atomic_load_n(&sh->sh_vtime, __ATOMIC_RELAXED))
+		m->pm_vtime = read_vtime(t);
+	if (__atomic_load_n(&sh->sh_uregs, __ATOMIC_RELAXED))
+		read_regs(m, t->ti_tid);
 	__atomic_add_fetch(&sh->sh_sent, 1, __ATOMIC_RELEASE);
 	(void)!write(evfd, m, sizeof(*m));
 	if (m->pm_sync) {
@@ -707,6 +761,7 @@ static int helper_start(void)
 static void fire_msg(const ptmsg_t *m)
 {
 	static ks_ucapture_t cap;
+	static uint64_t regs[PT_NREGS];
 	ks_probe_ctx_t ctx;
 	dtrace_id_t id;
 
@@ -732,6 +787,12 @@ static void fire_msg(const ptmsg_t *m)
 	ctx.kpc_walltimestamp = m->pm_time + ks_getwalltime() - ks_gethrtime();
 	memcpy(ctx.kpc_execname, m->pm_comm, sizeof(ctx.kpc_execname));
 	memcpy(ctx.kpc_args, m->pm_args, sizeof(m->pm_args));
+	ctx.kpc_vtimestamp = m->pm_vtime;
+	if (m->pm_nregs == PT_NREGS) {
+		memcpy(regs, m->pm_regs, sizeof(regs));
+		ctx.kpc_uregs = regs;
+		ctx.kpc_nuregs = PT_NREGS;
+	}
 	if (m->pm_kind == PM_RETURN) {
 		int64_t r = m->pm_ret;
 
@@ -856,12 +917,27 @@ static void sys_provide(void *parg, const dtrace_probedesc_t *desc)
 	}
 }
 
+/* The helper sends user registers from the first probe that wants
+ * them on (one ptrace call a message). */
+static void want_uregs(dtrace_id_t id)
+{
+	if (prov_perf_wants_stack(id) & PROV_SAMPLE_UREGS)
+		__atomic_store_n(&sh->sh_uregs, 1, __ATOMIC_RELAXED);
+}
+
+void prov_ptrace_vtime(int on)
+{
+	if (sh != NULL)
+		__atomic_store_n(&sh->sh_vtime, on != 0, __ATOMIC_RELAXED);
+}
+
 static int sys_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	uintptr_t v = (uintptr_t)arg;
 
 	if (need_target() != 0)
 		return -1;
+	want_uregs(id);
 	if (v & 1)
 		sh->sh_return[v / 2] = 1;
 	else
@@ -893,6 +969,7 @@ static int proc_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	if (need_target() != 0)
 		return -1;
+	want_uregs(id);
 	sh->sh_proc[(uintptr_t)arg] = 1;
 	return 0;
 }

@@ -43,7 +43,7 @@ typedef struct tp {
 	prov_tf_format_t tp_fmt;
 	prov_perf_src_t *tp_src;	/* perf route, or */
 	int tp_att;			/* BPF route attachment (-1: none) */
-	int tp_chain;			/* opened with call chains */
+	int tp_chain;			/* opened sampling these (PROV_SAMPLE_*) */
 	int tp_nsub;
 	tpsub_t tp_subs[TP_MAXSUB];
 	tpsub_t *tp_live[TP_MAXSUB];	/* what the drain thread reads */
@@ -98,7 +98,8 @@ static tp_t *tp_find(const char *sys, const char *event, int create)
 }
 
 /* Open the tracepoint: through BPF when it loads (every hit), else a perf
- * source; either is reopened with call chains when a probe wants them. */
+ * source; either is reopened with call chains or user registers when a
+ * probe wants them. */
 static int tp_open(tp_t *tp, int chain)
 {
 	prov_perf_src_t *src;
@@ -106,8 +107,10 @@ static int tp_open(tp_t *tp, int chain)
 
 	int att;
 
-	if ((tp->tp_att >= 0 || tp->tp_src != NULL) && (tp->tp_chain || !chain))
+	if ((tp->tp_att >= 0 || tp->tp_src != NULL) &&
+	    (chain & ~tp->tp_chain) == 0)
 		return 0;
+	chain |= tp->tp_chain;		/* what other subscribers need too */
 	if (tp->tp_src == NULL) {
 		if (prov_tracefs_has_dataloc(&tp->tp_fmt))
 			size += 256;
