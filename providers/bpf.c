@@ -34,7 +34,10 @@
  *
  * Programs are loaded behind a tail-call stub (bpf_filter.c) so that a
  * probe's predicate filter can be put in front of them, and replaced,
- * while they run.
+ * while they run.  System call probes (prov_bpf_sys) put theirs, with
+ * bpf_sys.c's prologue, into the entry of their syscall number in the
+ * raw_syscalls dispatch arrays instead: no perf event of their own
+ * (sl_efd -1, sl_sys set); releasing one deletes that entry.
  *
  * Every record is {tag, comm[16], payload}: the comm is the task's name at
  * the event, so execname is right even for a process that has exited (or
@@ -56,7 +59,7 @@
 #include "prov_impl.h"
 #include "bpf_filter.h"
 
-#define NINSN 64
+#define NINSN 96
 #define MAX_SLOTS 4096
 #define MAX_COPY 440
 
@@ -64,7 +67,15 @@ typedef struct slot {
 	prov_perf_cb_t *sl_cb;		/* NULL: free */
 	void *sl_arg;
 	int sl_efd;			/* attachment event */
+	int sl_sys;			/* in bpf_sys.c's arrays */
 } slot_t;
+
+/* Where a program runs: tracepoint tpid, or (map >= 0) entry key of
+ * bpf_sys.c's dispatch array map. */
+typedef struct target {
+	int tpid;
+	int map, key;
+} target_t;
 
 /* Output events and maps by what they sample (PROV_SAMPLE_* bits): [0]
  * nothing more, [1] call chains, [2] user registers, [3] both. */
@@ -329,11 +340,28 @@ static int slot_new(void)
 	return next < MAX_SLOTS ? next++ : -1;
 }
 
-static int attach(int tpid, int capture, int recsize, int stroff,
+/* Load prog for slot s where t says; the slot's efd, 0 when it has none
+ * (bpf_sys.c's arrays), -1 if it did not load. */
+static int load_at(const target_t *t, struct bpf_insn *prog, int n, int s)
+{
+	int efd;
+
+	if (t->map >= 0) {
+		slots[s].sl_sys = 1;
+		return prov_bpf_fload_at(prog, n, t->map, t->key, s) == 0 ?
+		    0 : -1;
+	}
+	efd = prov_bpf_fload(prog, n, t->tpid, s);	/* filterable route */
+	if (efd < 0)
+		efd = load_attach(prog, n, t->tpid);
+	return efd;
+}
+
+static int attach(const target_t *t, int capture, int recsize, int stroff,
     int chain, prov_perf_cb_t *cb, void *arg)
 {
 	struct bpf_insn prog[NINSN];
-	int s, n, efd, outmap;
+	int s, n = 0, efd, outmap;
 
 	chain &= PROV_SAMPLE_CHAIN | PROV_SAMPLE_UREGS;
 	if (bpf_broken || out_start(chain) != 0) {
@@ -341,21 +369,23 @@ static int attach(int tpid, int capture, int recsize, int stroff,
 		return -1;
 	}
 	outmap = outmaps[chain];
+	if (t->map >= 0 && (n = prov_bpf_sys_prologue(prog)) < 0)
+		return -1;
 	if ((s = slot_new()) < 0)
 		return -1;
 	if (capture == 2)
-		n = build_argv(prog, (uint64_t)s, outmap, stroff);
+		n += build_argv(prog + n, (uint64_t)s, outmap, stroff);
 	else if (capture)
-		n = build_capture(prog, (uint64_t)s, outmap, stroff, recsize);
+		n += build_capture(prog + n, (uint64_t)s, outmap, stroff,
+		    recsize);
 	else
-		n = build_copy(prog, (uint64_t)s, outmap, recsize);
+		n += build_copy(prog + n, (uint64_t)s, outmap, recsize);
 	slots[s].sl_arg = arg;
 	slots[s].sl_efd = -1;
+	slots[s].sl_sys = 0;
 	__atomic_store_n(&slots[s].sl_cb, cb, __ATOMIC_RELEASE);
-	efd = prov_bpf_fload(prog, n, tpid, s);	/* filterable route */
-	if (efd < 0)
-		efd = load_attach(prog, n, tpid);
-	if (efd < 0) {
+	if ((efd = load_at(t, prog, n, s)) < 0) {
+		slots[s].sl_sys = 0;
 		__atomic_store_n(&slots[s].sl_cb, NULL, __ATOMIC_RELEASE);
 		return -1;
 	}
@@ -372,7 +402,8 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
 		size = 8;
 	if (size > MAX_COPY)
 		size = MAX_COPY;
-	return attach(tpid, 0, size, -1, chain, cb, arg);
+	return attach(&(target_t){ tpid, -1, 0 }, 0, size, -1, chain, cb,
+	    arg);
 }
 
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
@@ -380,14 +411,29 @@ int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
 {
 	if (stroff < 8 || stroff + 8 > recsize || recsize > 64)
 		return -1;
-	return attach(tpid, 1, recsize, stroff, chain, cb, arg);
+	return attach(&(target_t){ tpid, -1, 0 }, 1, recsize, stroff, chain,
+	    cb, arg);
+}
+
+int prov_bpf_sys(int ret, int nr, int recsize, int stroff, int chain,
+    prov_perf_cb_t *cb, void *arg)
+{
+	target_t t = { -1, -1, nr };
+
+	if (nr < 0 || recsize < 16 || recsize > 64 ||
+	    (stroff >= 0 && (stroff < 16 || stroff + 8 > recsize)) ||
+	    (t.map = prov_bpf_sys_map(ret)) < 0)
+		return -1;
+	if (stroff >= 0)
+		return attach(&t, 1, recsize, stroff, chain, cb, arg);
+	return attach(&t, 0, (recsize + 7) & ~7, -1, chain, cb, arg);
 }
 
 int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
 {
 	if (argvoff < 8 || argvoff > 64)
 		return -1;
-	return attach(tpid, 2, 0, argvoff, 0, cb, arg);
+	return attach(&(target_t){ tpid, -1, 0 }, 2, 0, argvoff, 0, cb, arg);
 }
 
 /*
@@ -396,14 +442,15 @@ int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
  * mutex: about 60 ms a close here, one after the other even from many
  * threads, so releasing the 360 probes of syscall:::entry kept dtrace
  * from exiting for half a minute.  A released event is disabled and its
- * program's tail-call entry removed at once, so it costs nothing more;
- * its close is deferred.  prov_bpf_close_deferred() closes a few at once,
+ * program's tail-call entry emptied at once (bpf_filter.c), so it costs
+ * nothing more; its close is deferred.  prov_bpf_close_deferred() closes
+ * one here,
  * and hands a larger batch to a detached grandchild process that holds
  * the last references and closes them in the background, so the user
  * gets the prompt (and pipes their EOF) right away.
  */
 #define CLOSE_BATCH	1024		/* close when this many wait */
-#define CLOSE_INLINE	8		/* fewer than this: close here */
+#define CLOSE_INLINE	2		/* fewer than this: close here */
 
 static pthread_mutex_t closelk = PTHREAD_MUTEX_INITIALIZER;
 static int deferred[CLOSE_BATCH];
@@ -497,7 +544,15 @@ static void close_later(int fd)
 
 void prov_bpf_release(int att)
 {
-	if (att < 0 || att >= MAX_SLOTS || slots[att].sl_efd <= 0)
+	if (att < 0 || att >= MAX_SLOTS)
+		return;
+	if (slots[att].sl_sys) {	/* an array entry: cheap to delete */
+		prov_bpf_funload(att);
+		__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
+		slots[att].sl_sys = 0;
+		return;
+	}
+	if (slots[att].sl_efd <= 0)
 		return;
 	ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
 	close_later(slots[att].sl_efd);
@@ -517,8 +572,16 @@ uint32_t prov_bpf_caplen(int64_t pbr_len)
 
 void prov_bpf_shutdown(void)
 {
+	int fds[2], n = prov_bpf_sys_detach(fds);
+
+	/* the raw_syscalls events first (closed with the others, in the
+	 * background): then releasing syscall slots deletes array entries
+	 * no stub needs any more */
+	for (int i = 0; i < n; i++)
+		close_later(fds[i]);
 	for (int i = 0; i < MAX_SLOTS; i++)
 		prov_bpf_release(i);
+	prov_bpf_sys_close();
 	prov_bpf_close_deferred();
 	for (int c = 0; c < NOUT; c++) {
 		prov_perf_close(outsrcs[c]);

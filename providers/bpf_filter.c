@@ -29,6 +29,16 @@
  *
  * fslots[] is guarded by flk.  Lock order: the shim's watcher lock, flk,
  * the shim's fire lock (inside ks_probe_filter).
+ *
+ * A slot's program lives in entry fs_key of PROG_ARRAY fs_map: the shared
+ * array at key = slot for prov_bpf_fload's stubs (constant-key tail calls:
+ * the kernel patches their jumps, so deleting such an entry waits for
+ * RCU, ~14 ms here, while replacing it costs ~0.1 ms), or a caller's
+ * array (prov_bpf_fload_at, bpf_sys.c's arrays indexed by syscall number,
+ * whose stub's key is a variable: its updates and deletes cost
+ * microseconds).  So prov_bpf_funload empties a shared-array entry by
+ * putting a program that returns 1 (what the stub returns for an empty
+ * entry) into it, and deletes only entries of callers' arrays.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -54,6 +64,7 @@ typedef struct fslot {
 	ks_filter_t fs_cur;		/* installed (kf_always: none) */
 	prov_bpf_fprobe_t *fs_multi;	/* several probes (fs_nmulti > 0): */
 	int fs_nmulti;			/* fs_vars/fs_am are then the merge's */
+	int fs_map, fs_key;		/* where the program goes */
 } fslot_t;
 
 static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
@@ -116,6 +127,14 @@ static void call(gen_t *g, int fn)
 	put(g, ins(BPF_JMP | BPF_CALL, 0, 0, 0, fn));
 }
 
+/* r1 = -1 if r1 is in [-4095, -1] (a syscall's -errno), else unchanged */
+static void errret(gen_t *g)
+{
+	put(g, ins(BPF_JMP | BPF_JSGE | BPF_K, 1, 0, 2, 0));
+	put(g, ins(BPF_JMP | BPF_JSLT | BPF_K, 1, 0, 1, -4095));
+	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, -1));
+}
+
 /* r1 = the atom's 64-bit D value */
 static void load_value(gen_t *g, const ks_filter_atom_t *a,
     const prov_bpf_argmap_t *am)
@@ -138,7 +157,9 @@ static void load_value(gen_t *g, const ks_filter_atom_t *a,
 		size = am->pba_size[a->kfa_arg];
 		put(g, ins(BPF_LDX | BPF_MEM | sz[size], 1, 6,
 		    am->pba_off[a->kfa_arg], 0));
-		if (am->pba_signed[a->kfa_arg] && size < 8) {
+		if (am->pba_signed[a->kfa_arg] == PROV_BPF_ERRRET) {
+			errret(g);
+		} else if (am->pba_signed[a->kfa_arg] && size < 8) {
 			put(g, ins(BPF_ALU64 | BPF_LSH | BPF_K, 1, 0, 0,
 			    64 - 8 * size));
 			put(g, ins(BPF_ALU64 | BPF_ARSH | BPF_K, 1, 0, 0,
@@ -318,13 +339,13 @@ static int prog_load(const struct bpf_insn *p, int n)
 	return (int)sysbpf(BPF_PROG_LOAD, &at);
 }
 
-static int array_set(int slot, int pfd)
+static int array_set(int map, int slot, int pfd)
 {
 	union bpf_attr at;
 	uint32_t key = (uint32_t)slot;
 
 	memset(&at, 0, sizeof(at));
-	at.map_fd = (uint32_t)progarray;
+	at.map_fd = (uint32_t)map;
 	at.key = (uint64_t)(uintptr_t)&key;
 	if (pfd < 0)
 		return (int)sysbpf(BPF_MAP_DELETE_ELEM, &at);
@@ -353,7 +374,7 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f)
 	}
 	if (pfd < 0)
 		return -1;
-	rc = array_set(slot, pfd);
+	rc = array_set(fs->fs_map, fs->fs_key, pfd);
 	close(pfd);
 	if (rc != 0)
 		return -1;
@@ -465,6 +486,33 @@ static int attach_stub(int tpid, int slot)
 	return efd;
 }
 
+static fslot_t *fslot_new(const struct bpf_insn *body, int n, int map,
+    int key)
+{
+	fslot_t *fs = calloc(1, sizeof(*fs));
+
+	if (fs == NULL)
+		return NULL;
+	fs->fs_body = malloc((size_t)n * sizeof(*body));
+	if (fs->fs_body == NULL) {
+		free(fs);
+		return NULL;
+	}
+	memcpy(fs->fs_body, body, (size_t)n * sizeof(*body));
+	fs->fs_n = n;
+	fs->fs_id = DTRACE_IDNONE;
+	fs->fs_map = map;
+	fs->fs_key = key;
+	return fs;
+}
+
+static void fslot_free(fslot_t *fs)
+{
+	free(fs->fs_multi);
+	free(fs->fs_body);
+	free(fs);
+}
+
 int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 {
 	fslot_t *fs;
@@ -472,46 +520,70 @@ int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 
 	pthread_once(&fonce, fstart);
 	if (progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
-	    (fs = calloc(1, sizeof(*fs))) == NULL)
+	    (fs = fslot_new(body, n, progarray, slot)) == NULL)
 		return -1;
-	fs->fs_body = malloc((size_t)n * sizeof(*body));
-	if (fs->fs_body == NULL) {
-		free(fs);
-		return -1;
-	}
-	memcpy(fs->fs_body, body, (size_t)n * sizeof(*body));
-	fs->fs_n = n;
-	fs->fs_id = DTRACE_IDNONE;
 	pthread_mutex_lock(&flk);
 	if (install(slot, fs, NULL) == 0 &&
 	    (efd = attach_stub(tpid, slot)) >= 0) {
 		fslots[slot] = fs;
 	} else {
-		(void)array_set(slot, -1);
-		free(fs->fs_body);
-		free(fs);
+		(void)array_set(progarray, slot, -1);
+		fslot_free(fs);
 	}
 	pthread_mutex_unlock(&flk);
 	return efd;
+}
+
+int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
+    int slot)
+{
+	fslot_t *fs;
+	int rc = -1;
+
+	pthread_once(&fonce, fstart);
+	if (map < 0 || key < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
+	    (fs = fslot_new(body, n, map, key)) == NULL)
+		return -1;
+	pthread_mutex_lock(&flk);
+	if (install(slot, fs, NULL) == 0) {
+		fslots[slot] = fs;
+		rc = 0;
+	} else {
+		fslot_free(fs);
+	}
+	pthread_mutex_unlock(&flk);
+	return rc;
+}
+
+/* The program an unloaded shared-array entry holds: return 1. */
+static int noop_prog(void)
+{
+	static int fd = -1;
+	struct bpf_insn p[2];
+
+	if (fd < 0) {
+		p[0] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
+		p[1] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		fd = prog_load(p, 2);
+	}
+	return fd;
 }
 
 void prov_bpf_funload(int slot)
 {
 	fslot_t *fs;
 
-	if (slot < 0 || slot >= MAX_FSLOTS || progarray < 0)
+	if (slot < 0 || slot >= MAX_FSLOTS)
 		return;
 	pthread_mutex_lock(&flk);
 	fs = fslots[slot];
 	fslots[slot] = NULL;
-	if (fs != NULL)
-		(void)array_set(slot, -1);
+	if (fs != NULL && (fs->fs_map != progarray || noop_prog() < 0 ||
+	    array_set(fs->fs_map, fs->fs_key, noop_prog()) != 0))
+		(void)array_set(fs->fs_map, fs->fs_key, -1);
 	pthread_mutex_unlock(&flk);
-	if (fs != NULL) {
-		free(fs->fs_multi);
-		free(fs->fs_body);
-		free(fs);
-	}
+	if (fs != NULL)
+		fslot_free(fs);
 }
 
 void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,

@@ -12,7 +12,10 @@
 
 /* Where argN lives in the tracepoint record, for the filter: offset (-1:
  * unknown, the comparison is dropped), size 1/2/4/8, signedness, as
- * prov_tracefs_int reads it. */
+ * prov_tracefs_int reads it.  pba_signed PROV_BPF_ERRRET (size 8): a
+ * system call's return value, which the syscall provider hands to D as
+ * -1 when it is -errno (-4095..-1); the filter compares it the same way. */
+#define PROV_BPF_ERRRET 2
 typedef struct prov_bpf_argmap {
 	int16_t pba_off[DTRACE_MAXARGS];
 	uint8_t pba_size[DTRACE_MAXARGS];
@@ -42,6 +45,11 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
  * attachment is gone. */
 int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot);
 void prov_bpf_funload(int slot);
+/* The same without a stub: slot's program goes into entry key of the
+ * caller's PROG_ARRAY map (which the caller's own program tail-calls);
+ * prov_bpf_funload deletes that entry.  0 or -1. */
+int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
+    int slot);
 
 /* Variables a provider's firings take from the task the event runs in
  * (the BPF helpers' answers), as bits (1 << KS_FV_*) for vars below.

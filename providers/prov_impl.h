@@ -201,6 +201,14 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
  * stroff copied at event time. */
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg);
+/* The same for syscall number nr's entry (ret 0) or return (ret 1) on the
+ * raw_syscalls dispatch (bpf_sys.c): RAW data is the first recsize (16 to
+ * 64) bytes of a record laid out as syscalls:sys_enter_X / sys_exit_X
+ * lays it out, or with stroff >= 0 a prov_bpf_rec_t as prov_bpf_capture
+ * makes it.  -1 when the raw route is unusable (the caller falls back to
+ * the tracepoint of its own). */
+int prov_bpf_sys(int ret, int nr, int recsize, int stroff, int chain,
+    prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
 /* Close the perf events released so far, concurrently (bpf.c). */
 void prov_bpf_close_deferred(void);
@@ -218,6 +226,28 @@ int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg);
 uint32_t prov_bpf_caplen(int64_t pbr_len);
 /* Detach every program and close the output events (before perf's). */
 void prov_bpf_shutdown(void);
+
+/* ---- the raw_syscalls dispatch (bpf_sys.c) ---- */
+
+struct bpf_insn;
+
+/* The native number of the system call tracefs names name (sys_enter_<name>),
+ * or -1 if unknown (not x86_64, a call newer than sysnames.c). */
+int prov_bpf_sys_nr(const char *name);
+/* The PROG_ARRAY for direction ret (0 entry, 1 return) that the program
+ * on raw_syscalls:sys_enter/sys_exit tail-calls by number, started on
+ * first use; -1 if it cannot be. */
+int prov_bpf_sys_map(int ret);
+/* Emit the instructions every body in those arrays starts with (drop
+ * 32-bit compat calls, whose numbers are another table's) into p (room
+ * for 16); the count, -1 before prov_bpf_sys_map succeeded. */
+int prov_bpf_sys_prologue(struct bpf_insn *p);
+/* Take the two raw events (into fds, room for 2) for the caller to close
+ * (which detaches their programs, slowly); returns how many. */
+int prov_bpf_sys_detach(int *fds);
+/* Close what prov_bpf_sys_detach left and the arrays (their entries go
+ * with them); the route starts anew on next use. */
+void prov_bpf_sys_close(void);
 
 /* ---- shared tracepoints (tp.c) ---- */
 

@@ -3,10 +3,20 @@
  * syscall::<name>:return for every system call of the running kernel.
  *
  * Names come from tracefs events/syscalls (sys_enter_<name>, without the
- * prefix).  entry fires from syscalls:sys_enter_<name> with arg0..argN the
- * call's arguments in format-file order (typed through kpo_getargdesc);
- * return fires from sys_exit_<name> with arg0 = arg1 = the return value,
- * or -1 with errno set when the kernel returned -errno.
+ * prefix).  entry fires with arg0..argN the call's arguments in
+ * format-file order (typed through kpo_getargdesc); return fires with
+ * arg0 = arg1 = the return value, or -1 with errno set when the kernel
+ * returned -errno.
+ *
+ * Event source: a syscall whose native number is known (prov_bpf_sys_nr)
+ * fires from the one BPF program per direction on raw_syscalls
+ * (bpf_sys.c, prov_bpf_sys), whose records read as the per-syscall
+ * format lays them out; that is cheap to enable and to disable for any
+ * number of probes.  Others (or when that BPF route cannot load) fire
+ * from syscalls:sys_enter_<name> / sys_exit_<name> of their own, as BPF
+ * captures or through tp.c.  Both routes filter predicates in the kernel
+ * on the task, the entry arguments, and the return value (arg0/arg1 of
+ * return, compared as D sees them: -1 for -errno).
  *
  * Pointer arguments are the caller's user addresses.  For an entry probe
  * whose arguments include a string (openat's path, execve's file ...) a
@@ -28,6 +38,7 @@
 typedef struct scprobe {
 	char sp_event[64];		/* sys_enter_X or sys_exit_X */
 	int sp_return;
+	int sp_nr;			/* native number, -1: unknown */
 	dtrace_id_t sp_id;
 	int sp_capture;			/* BPF attachment, or -1 */
 	int sp_stri;			/* captured field index */
@@ -60,6 +71,7 @@ static void make_probe(void *arg, const char *sys, const char *event)
 	snprintf(sp->sp_event, sizeof(sp->sp_event), "%s", event);
 	sp->sp_return = ret;
 	sp->sp_capture = -1;
+	sp->sp_nr = prov_bpf_sys_nr(name);
 	sp->sp_id = ks_probe_create(prov_id, "", name,
 	    ret ? "return" : "entry", 0, sp);
 	if (sp->sp_id == DTRACE_IDNONE)
@@ -135,6 +147,17 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	prov_fire(&ctx);
 }
 
+/* A record of the raw route without a string capture. */
+static void sc_fire_raw(void *arg, const prov_perf_sample_t *s)
+{
+	scprobe_t *sp = arg;
+	const prov_tf_format_t *fmt = prov_tp_format("syscalls",
+	    sp->sp_event);
+
+	if (fmt != NULL)
+		sc_fire(sp, s, fmt);
+}
+
 int prov_syscall_strarg(const prov_tf_format_t *fmt)
 {
 	for (int i = first_arg(fmt); i < fmt->tff_nfields; i++) {
@@ -148,6 +171,47 @@ int prov_syscall_strarg(const prov_tf_format_t *fmt)
 			return i;
 	}
 	return -1;
+}
+
+/* The filter's argument map of a return probe: arg0 and arg1 are the
+ * return value at offset 16 (sys_exit_X and raw_syscalls:sys_exit). */
+static void ret_argmap(prov_bpf_argmap_t *am)
+{
+	for (int i = 0; i < DTRACE_MAXARGS; i++)
+		am->pba_off[i] = -1;
+	for (int i = 0; i < 2; i++) {
+		am->pba_off[i] = 16;
+		am->pba_size[i] = 8;
+		am->pba_signed[i] = PROV_BPF_ERRRET;
+	}
+}
+
+/* Try the raw_syscalls route (bpf_sys.c). */
+static int raw_on(scprobe_t *sp, dtrace_id_t id)
+{
+	const prov_tf_format_t *fmt = prov_tp_format("syscalls", sp->sp_event);
+	uint32_t size = fmt != NULL ? prov_tracefs_size(fmt) : 0;
+	prov_bpf_argmap_t am;
+	int stroff = -1;
+
+	if (size < 16)			/* no arguments: id only */
+		size = 16;
+	if (sp->sp_nr < 0 || fmt == NULL || size > 64)
+		return -1;
+	sp->sp_stri = sp->sp_return ? -1 : prov_syscall_strarg(fmt);
+	if (sp->sp_stri >= 0)
+		stroff = (int)fmt->tff_fields[sp->sp_stri].tff_offset;
+	sp->sp_capture = prov_bpf_sys(sp->sp_return, sp->sp_nr, (int)size,
+	    stroff, prov_perf_wants_stack(id), stroff >= 0 ?
+	    sc_fire_captured : sc_fire_raw, sp);
+	if (sp->sp_capture < 0)
+		return -1;
+	if (sp->sp_return)
+		ret_argmap(&am);
+	else
+		prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt), size);
+	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL, &am);
+	return 0;
 }
 
 /* Try the capturing route for an entry probe with a string argument. */
@@ -176,7 +240,8 @@ static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 	const prov_tf_format_t *fmt;
 	prov_bpf_argmap_t am;
 
-	if (sp->sp_capture >= 0 || capture_on(sp, id) == 0)
+	if (sp->sp_capture >= 0 || raw_on(sp, id) == 0 ||
+	    capture_on(sp, id) == 0)
 		return 0;
 	if (prov_tp_subscribe("syscalls", sp->sp_event, id, sc_fire, sp) != 0)
 		return -1;
@@ -188,8 +253,9 @@ static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 		prov_tp_filter("syscalls", sp->sp_event, sc_fire, sp,
 		    PROV_FV_ALL, &am);
 	} else {
+		ret_argmap(&am);
 		prov_tp_filter("syscalls", sp->sp_event, sc_fire, sp,
-		    PROV_FV_TASK, NULL);
+		    PROV_FV_ALL, &am);
 	}
 	return 0;
 }
