@@ -5,7 +5,8 @@
  * -x aggsortkey puts the key before the value, aggsortkeypos says which
  * key column to compare first, aggsortpos which variable's value orders
  * a joined printa(@a, @b), aggsortrev reverses.  Keys compare as unsigned
- * integers by size, other records byte by byte; values by what the
+ * integers by size, user symbols (usym/umod/uaddr: pid, address) as two
+ * such integers, other records byte by byte; values by what the
  * aggregating function means (avg by average, histograms by weighted
  * sum).
  *
@@ -23,6 +24,29 @@
  * whether to sort by value only (trunc), ignoring the agg* options. */
 static eng_hdl_t *sort_h;
 static int sort_plain;
+
+/* A user-symbol key: two 64-bit words (pid, address). */
+static int is_upair(const dtrace_recdesc_t *r)
+{
+	return r->dtrd_size == 16 && (r->dtrd_action == DTRACEACT_USYM ||
+	    r->dtrd_action == DTRACEACT_UMOD ||
+	    r->dtrd_action == DTRACEACT_UADDR);
+}
+
+/* Compare n unsigned 64-bit words (unaligned) in order. */
+static int cmp_words(const unsigned char *pa, const unsigned char *pb,
+    int n)
+{
+	for (int w = 0; w < n; w++) {
+		uint64_t x, y;
+
+		memcpy(&x, pa + 8 * w, 8);
+		memcpy(&y, pb + 8 * w, 8);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
 
 int eng_agg_keycmp(eng_hdl_t *h, const eng_aggrow_t *a, const eng_aggrow_t *b)
 {
@@ -60,7 +84,9 @@ int eng_agg_keycmp(eng_hdl_t *h, const eng_aggrow_t *a, const eng_aggrow_t *b)
 				return x < y ? -1 : 1;
 			continue;
 		}
-		int c = memcmp(pa, pb, size);
+		int c = is_upair(ra) && is_upair(rb) ? cmp_words(pa, pb, 2) :
+		    memcmp(pa, pb, size);
+
 		if (c != 0)
 			return c < 0 ? -1 : 1;
 	}
