@@ -99,4 +99,41 @@ void ks_filter_begin(void);
 void ks_filter_end(void);
 void ks_filter_changed(void);
 
+/*
+ * Kernel-side aggregation.  ks_probe_aggplan() says whether a provider may
+ * count the firings of probe id in the kernel (a BPF map keyed by the
+ * values below) and hand them to the shim later in bulk with
+ * ks_probe_fire_n(), instead of delivering each firing:
+ *
+ * kap_ok is set only when EVERY ECB enabled on the probe (every consumer
+ * state, active or not) has only aggregating actions (count, sum, avg,
+ * min, max, stddev, quantize, lquantize, llquantize, in any number, with
+ * any keys) and every DIF object of the ECB (predicate, keys, values)
+ * reads nothing but constants, clause-local variables (this->), the
+ * probe's own constants (probeprov, probemod, probefunc, probename, id,
+ * epid) and the variables in kap_vars/kap_args, and stores nothing but
+ * clause-locals; anything else (globals, thread-locals, timestamp,
+ * stacks, copyin, strings from memory, speculations, records) makes it 0.
+ * Two firings with equal values of those variables on one CPU then have
+ * exactly the same effect, so n of them may be fired as one weighted
+ * firing.  kap_vars: bits (1 << KS_FV_*) of pid, tid, uid, gid, execname
+ * read (KS_FV_CPU is never needed: the provider fires on the CPU the
+ * events happened on); with KS_FV_ARG, kap_args has bit N for each argN /
+ * args[N] read.
+ *
+ * The plan changes exactly when the filter does (ks_filter_gen(),
+ * ks_filter_watch(); during an ENABLE every plan reads kap_ok = 0), so a
+ * provider installs plan and filter together from the same watcher.
+ */
+typedef struct ks_aggplan {
+	int kap_ok;
+	unsigned kap_vars;		/* 1 << KS_FV_* */
+	uint32_t kap_args;		/* bit N: argN read */
+	uint64_t kap_gen;		/* ks_filter_gen() it was made at */
+} ks_aggplan_t;
+
+/* The plan of probe id now.  0, or -1 if no such probe (out->kap_ok 0).
+ * Takes the fire lock: not from probe context. */
+int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out);
+
 #endif /* KS_FILTER_H */

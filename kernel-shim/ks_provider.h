@@ -125,6 +125,17 @@ typedef struct ks_probe_ctx {
  */
 void ks_probe_fire(const ks_probe_ctx_t *ctx);
 
+/*
+ * Fire ctx as n identical firings (n >= 1) of a probe a provider counted
+ * in the kernel under a ks_aggplan (ks_filter.h): aggregating actions are
+ * applied once with weight n (count += n, sum += n * v, avg and stddev
+ * as n samples of v, quantize/lquantize/llquantize bucket += n * incr,
+ * min/max as one sample).  ECBs that are not aggregation-only (the ECB
+ * set changed after the provider counted) run n times, so the result is
+ * always what n firings would have done.  n == 1 is ks_probe_fire.
+ */
+void ks_probe_fire_n(const ks_probe_ctx_t *ctx, uint64_t n);
+
 /* Fill the process fields of ctx for the calling thread (tests, timers). */
 void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
 
@@ -144,6 +155,11 @@ void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
  * (kpo_disable, kpo_enable); the last one going changes nothing.
  */
 void ks_provider_drops(uint32_t cpu, uint64_t n);
+/* The kernel could not count n firings on cpu in an aggregation map (the
+ * map was full): aggregation drops on that CPU in every active state
+ * that has aggregations.  Weak hook like ks_provider_drops; not from
+ * probe context. */
+void ks_provider_aggdrops(uint32_t cpu, uint64_t n);
 int ks_probe_wants_stack(dtrace_id_t id);
 
 /*
