@@ -16,6 +16,11 @@
  * guide's aggregation data section says); QUANTIZE 127 buckets;
  * LQUANTIZE encoding, underflow, levels, overflow; LLQUANTIZE encoding and
  * buckets (underflow first, overflow last).
+ *
+ * ks_agg_apply_n applies n identical samples at once (kernel-side
+ * counting, ks_probe_fire_n): counts and bucket increments grow by n,
+ * sums (and stddev's sum of squares) by n times the value, modulo the
+ * word size exactly as n single updates; min and max take the value once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,13 +260,14 @@ static entry_t *lookup(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
 	return e;
 }
 
-/* Add the square of |val| to the 128-bit sum at v[0] (high), v[1] (low). */
-static void add_square(uint64_t *v, int64_t val)
+/* Add n times the square of |val| to the 128-bit sum at v[0] (high),
+ * v[1] (low), modulo 2^128 as n separate additions would. */
+static void add_square(uint64_t *v, int64_t val, uint64_t n)
 {
 	uint64_t a = val < 0 ? -(uint64_t)val : (uint64_t)val;
 	unsigned __int128 sum = ((unsigned __int128)v[0] << 64) | v[1];
 
-	sum += (unsigned __int128)a * a;
+	sum += (unsigned __int128)a * a * n;
 	v[0] = (uint64_t)(sum >> 64);
 	v[1] = (uint64_t)sum;
 }
@@ -284,14 +290,16 @@ static void lquantize(uint64_t *v, uint64_t incr, int64_t nval)
 		v[2 + levels] += incr;
 }
 
+/* Apply n samples of val (and incr) to the value words v.  Every sum
+ * wraps as n separate updates would; min and max need one sample. */
 static void update(const ks_agg_t *g, uint64_t *v, uint64_t val,
-    uint64_t incr)
+    uint64_t incr, uint64_t n)
 {
 	uint64_t a = g->kg_arg;
 
 	switch (g->kg_kind) {
-	case DTRACEAGG_COUNT:	v[0]++; break;
-	case DTRACEAGG_SUM:	v[0] += val; break;
+	case DTRACEAGG_COUNT:	v[0] += n; break;
+	case DTRACEAGG_SUM:	v[0] += n * val; break;
 	case DTRACEAGG_MIN:
 		if ((int64_t)val < (int64_t)v[0])
 			v[0] = val;
@@ -300,36 +308,42 @@ static void update(const ks_agg_t *g, uint64_t *v, uint64_t val,
 		if ((int64_t)val > (int64_t)v[0])
 			v[0] = val;
 		break;
-	case DTRACEAGG_AVG:	v[0]++; v[1] += val; break;
+	case DTRACEAGG_AVG:	v[0] += n; v[1] += n * val; break;
 	case DTRACEAGG_STDDEV:
-		v[0]++;
-		v[1] += val;
-		add_square(v + 2, (int64_t)val);
+		v[0] += n;
+		v[1] += n * val;
+		add_square(v + 2, (int64_t)val, n);
 		break;
 	case DTRACEAGG_QUANTIZE:
-		v[ks_agg_quantize_bucket((int64_t)val)] += incr;
+		v[ks_agg_quantize_bucket((int64_t)val)] += n * incr;
 		break;
 	case DTRACEAGG_LQUANTIZE:
-		lquantize(v, incr, (int64_t)val);
+		lquantize(v, n * incr, (int64_t)val);
 		break;
 	case DTRACEAGG_LLQUANTIZE:
 		v[1 + ks_agg_llquantize_bucket(DTRACE_LLQUANTIZE_FACTOR(a),
 		    DTRACE_LLQUANTIZE_LMAG(a), DTRACE_LLQUANTIZE_HMAG(a),
-		    DTRACE_LLQUANTIZE_STEPS(a), (int64_t)val)] += incr;
+		    DTRACE_LLQUANTIZE_STEPS(a), (int64_t)val)] += n * incr;
 		break;
 	}
 }
 
-int ks_agg_apply(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
-    uint64_t val, uint64_t incr)
+int ks_agg_apply_n(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
+    uint64_t val, uint64_t incr, uint64_t n)
 {
 	uint32_t h = key_hash(key, g->kg_keysize);
 	entry_t *e = lookup(ab, g, key, h);
 
 	if (e == NULL)
 		return -1;
-	update(g, (uint64_t *)((char *)(e + 1) + g->kg_valoff), val, incr);
+	update(g, (uint64_t *)((char *)(e + 1) + g->kg_valoff), val, incr, n);
 	return 0;
+}
+
+int ks_agg_apply(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
+    uint64_t val, uint64_t incr)
+{
+	return ks_agg_apply_n(ab, g, key, val, incr, 1);
 }
 
 int ks_aggbuf_snap(ks_aggbuf_t *ab, dtrace_bufdesc_t *d)

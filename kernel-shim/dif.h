@@ -151,6 +151,8 @@ typedef struct ks_mstate {
 	int kms_destructive;		/* destructive subroutines allowed */
 	const ks_mstate_ops_t *kms_ops;
 	void *kms_sarg;			/* argument for kms_ops */
+	uint64_t kms_weight;		/* identical firings this run stands
+					 * for (ks_probe_fire_n); ecb.c only */
 } ks_mstate_t;
 
 #endif /* KS_DIF_H */

@@ -23,6 +23,12 @@
  * allocation happens here: staging, scratch and locals were sized at
  * ENABLE and GO.
  *
+ * ks_probe_fire_n runs a probe's ECBs once for n identical firings when
+ * all of them are aggregation-only (aggplan.c): the run carries the
+ * weight n (kms_weight), aggregations apply n samples at once
+ * (ks_agg_apply_n), and fire counts, aggregation drops and faults (with
+ * their ERROR firings) count n times.  Otherwise it fires n times.
+ *
  * A clause writes a record when it has no actions (the default action) or
  * at least one action that records data; a clause of only aggregations,
  * speculate(), commit() or discard() writes nothing to the principal
@@ -499,8 +505,9 @@ static void agg_action(struct ks_state *st, const ks_clause_t *c,
 	if (ms->kms_fault != 0)
 		return;
 	memcpy(st->st_key, &g->kg_id, sizeof(g->kg_id));
-	if (ks_agg_apply(&st->st_aggbufs[cpu], g, st->st_key, v, *incr) != 0)
-		st->st_bufs[cpu].kb_aggdrops++;
+	if (ks_agg_apply_n(&st->st_aggbufs[cpu], g, st->st_key, v, *incr,
+	    ms->kms_weight) != 0)
+		st->st_bufs[cpu].kb_aggdrops += ms->kms_weight;
 	memset(st->st_key, 0, g->kg_keysize);
 	*incr = 1;
 }
@@ -616,7 +623,7 @@ static void after_clause(struct ks_state *st, const pending_t *pd,
 }
 
 static void mstate_init(struct ks_state *st, const ks_ecb_t *e,
-    const ks_probe_ctx_t *ctx, ks_mstate_t *ms)
+    const ks_probe_ctx_t *ctx, ks_mstate_t *ms, uint64_t n)
 {
 	const ks_probe_t *p = e->ke_probe;
 
@@ -640,6 +647,7 @@ static void mstate_init(struct ks_state *st, const ks_ecb_t *e,
 	    DTRACEOPT_UNSET;
 	ms->kms_ops = &mstate_ops;
 	ms->kms_sarg = st;
+	ms->kms_weight = n;
 	st->st_ctx = ctx;
 }
 
@@ -676,13 +684,14 @@ static void run_clause(struct ks_state *st, const ks_ecb_t *e,
 	after_clause(st, &pd, ctx);
 }
 
-/* Run e, keeping what it allocated in scratch for the firing's next. */
+/* Run e as n identical firings (n > 1 only for aggregation-only ECBs),
+ * keeping what it allocated in scratch for the firing's next. */
 static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
-    const ks_probe_ctx_t *ctx, unsigned cpu)
+    const ks_probe_ctx_t *ctx, unsigned cpu, uint64_t n)
 {
 	ks_mstate_t ms;
 
-	mstate_init(st, e, ctx, &ms);
+	mstate_init(st, e, ctx, &ms, n);
 	run_clause(st, e, ctx, cpu, &ms);
 	st->st_scratch_used = ms.kms_scratch_used;
 }
@@ -727,7 +736,9 @@ static void reset_locals(const ks_probe_t *p, const struct ks_state *only)
 	}
 }
 
-void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
+/* Inlined so ks_ecb_fire_locked runs with n a constant 1. */
+static inline __attribute__((always_inline)) void fire_ecbs(
+    struct ks_state *only, const ks_probe_ctx_t *ctx, uint64_t n)
 {
 	ks_probe_t *p = ks_probe_get(ctx->kpc_id);
 	const ks_ecb_t *e;
@@ -743,23 +754,29 @@ void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
 		    !state_fires(st, p->kp_id, ctx->kpc_cpu))
 			continue;
 		if (p->kp_id != KS_PROBE_ERROR)	/* a fault is no new event */
-			st->st_bufs[cpu].kb_fires++;
-		run_ecb(st, e, ctx, cpu);
+			st->st_bufs[cpu].kb_fires += n;
+		run_ecb(st, e, ctx, cpu, n);
 	}
 }
 
-/* A fault in e: count it and fire ERROR in e's state, never recursively. */
+void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
+{
+	fire_ecbs(only, ctx, 1);
+}
+
+/* A fault in e: count it and fire ERROR in e's state, never recursively;
+ * a run standing for n firings faulted in each of them. */
 static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
     const ks_mstate_t *ms, unsigned cpu)
 {
 	ks_probe_ctx_t ectx;
 
 	if (st->st_inerror) {
-		st->st_status.dtst_dblerrors++;
+		st->st_status.dtst_dblerrors += ms->kms_weight;
 		return;
 	}
-	st->st_status.dtst_errors++;
-	st->st_bufs[cpu].kb_errors++;
+	st->st_status.dtst_errors += ms->kms_weight;
+	st->st_bufs[cpu].kb_errors += ms->kms_weight;
 	ectx = *ms->kms_ctx;
 	ectx.kpc_id = KS_PROBE_ERROR;
 	memset(ectx.kpc_args, 0, sizeof(ectx.kpc_args));
@@ -768,10 +785,12 @@ static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
 	ectx.kpc_args[3] = ms->kms_fault_pc;
 	ectx.kpc_args[4] = ms->kms_fault;
 	ectx.kpc_args[5] = ms->kms_fault_addr;
-	st->st_inerror = 1;
-	st->st_scratch_used = ms->kms_scratch_used;
-	ks_ecb_fire_locked(st, &ectx);
-	st->st_inerror = 0;
+	for (uint64_t i = 0; i < ms->kms_weight; i++) {
+		st->st_inerror = 1;
+		st->st_scratch_used = ms->kms_scratch_used;
+		ks_ecb_fire_locked(st, &ectx);
+		st->st_inerror = 0;
+	}
 }
 
 void ks_probe_fire(const ks_probe_ctx_t *ctx)
@@ -784,4 +803,34 @@ void ks_probe_fire(const ks_probe_ctx_t *ctx)
 	pthread_mutex_lock(&ks_fire_lock);
 	ks_ecb_fire_locked(NULL, ctx);
 	pthread_mutex_unlock(&ks_fire_lock);
+}
+
+/*
+ * n identical firings (ks_provider.h): when every ECB on the probe is
+ * aggregation-only (aggplan.c), one run with weight n, which changes
+ * exactly what n runs would (aggregations are commutative, clause-locals
+ * start at zero in each firing, a fault repeats n times); otherwise n
+ * ordinary firings, each taking the fire lock on its own.
+ */
+void ks_probe_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
+{
+	ks_probe_t *p = ks_probe_get(ctx->kpc_id);
+
+	if (n <= 1) {
+		if (n == 1)
+			ks_probe_fire(ctx);
+		return;
+	}
+	if (p == NULL || __atomic_load_n(&p->kp_nenabled,
+	    __ATOMIC_RELAXED) == 0)
+		return;
+	pthread_mutex_lock(&ks_fire_lock);
+	if (ks_probe_aggonly_locked(p)) {
+		fire_ecbs(NULL, ctx, n);
+		pthread_mutex_unlock(&ks_fire_lock);
+		return;
+	}
+	pthread_mutex_unlock(&ks_fire_lock);
+	for (; n > 0; n--)
+		ks_probe_fire(ctx);
 }

@@ -443,6 +443,11 @@ int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)
 	return 0;
 }
 
+int ks_filter_pending(void)
+{
+	return __atomic_load_n(&pending, __ATOMIC_ACQUIRE) != 0;
+}
+
 uint64_t ks_filter_gen(void)
 {
 	return __atomic_load_n(&gen, __ATOMIC_ACQUIRE);

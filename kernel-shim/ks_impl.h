@@ -188,6 +188,9 @@ void ks_aggbuf_fini(ks_aggbuf_t *ab);
  * first).  Returns 0, or -1 when the buffer is full (caller counts). */
 int ks_agg_apply(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
     uint64_t val, uint64_t incr);
+/* The same as n identical applications (n >= 1). */
+int ks_agg_apply_n(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
+    uint64_t val, uint64_t incr, uint64_t n);
 int ks_aggbuf_snap(ks_aggbuf_t *ab, dtrace_bufdesc_t *d);
 /* Bucket index math, exposed for tests. */
 int ks_agg_quantize_bucket(int64_t val);
@@ -235,6 +238,10 @@ typedef struct ks_clause {
 	int kc_needs;			/* KS_NEED_*: records stacks or reads
 					 * stackdepth, caller..., uregs[],
 					 * vtimestamp: set at ENABLE */
+	int kc_aggok;			/* aggregation-only (aggplan.c): 1 yes,
+					 * -1 no, 0 not analysed; at ENABLE */
+	unsigned kc_aggvars;		/* if so, 1 << KS_FV_* it reads */
+	uint32_t kc_aggargs;		/* and bit N for argN */
 } ks_clause_t;
 
 typedef struct ks_ecb {
@@ -254,6 +261,14 @@ void ks_clause_free(ks_clause_t *c);
 /* Run the ECBs of one probe in st (NULL: every active state).  Fire lock
  * held. */
 void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx);
+
+/* aggplan.c: analyse c (after layout) into kc_aggok/kc_aggvars/kc_aggargs
+ * (ks_filter.h says what aggregation-only means); is every ECB on p
+ * aggregation-only (fire lock held)? */
+void ks_clause_aggplan(ks_clause_t *c);
+int ks_probe_aggonly_locked(const ks_probe_t *p);
+/* filter.c: is an ENABLE in progress (filters and plans loosened)? */
+int ks_filter_pending(void);
 
 /* ---- enablings (dof_load.c) ------------------------------------------- */
 

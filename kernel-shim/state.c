@@ -174,6 +174,29 @@ void ks_provider_drops(uint32_t cpu, uint64_t n)
 	pthread_mutex_unlock(&ks_fire_lock);
 }
 
+/*
+ * A provider counting firings in the kernel (ks_probe_fire_n) could not
+ * count n of them on cpu: its map was full.  They were aggregation
+ * updates, so every active state that aggregates on provider probes
+ * counts n aggregation drops on that CPU ("N aggregation drops on CPU
+ * M"); which state's ECBs they were for is unknown, as for
+ * ks_provider_drops.
+ */
+void ks_provider_aggdrops(uint32_t cpu, uint64_t n)
+{
+	pthread_mutex_lock(&ks_fire_lock);
+	for (ks_state_t *st = states; st != NULL; st = st->st_next) {
+		int writes, aggs;
+
+		if (st->st_activity != KS_ST_ACTIVE || !st->st_allocated)
+			continue;
+		what_ecbs_do(st, &writes, &aggs);
+		if (aggs)
+			st->st_bufs[cpu % st->st_ncpus].kb_aggdrops += n;
+	}
+	pthread_mutex_unlock(&ks_fire_lock);
+}
+
 int ks_state_seterr(ks_state_t *st, int err, const char *fmt, ...)
 {
 	va_list ap;
