@@ -27,8 +27,14 @@
  * ECBs could fire unfiltered-out.  Failing to load a filtered program
  * leaves the plain body in the slot: correctness first.
  *
+ * When the shim's plan for the probe allows it (ks_probe_aggplan) and the
+ * slot's provider said every hit fires the probe once (PROV_FV_ONE), the
+ * body behind the filter is bpf_agg.c's aggregating body instead of the
+ * record body: the same watcher installs filter and plan together.
+ *
  * fslots[] is guarded by flk.  Lock order: the shim's watcher lock, flk,
- * the shim's fire lock (inside ks_probe_filter).
+ * bpf_agg.c's plan lock, the shim's fire lock (inside ks_probe_filter and
+ * ks_probe_aggplan).
  *
  * A slot's program lives in entry fs_key of PROG_ARRAY fs_map: the shared
  * array at key = slot for prov_bpf_fload's stubs (constant-key tail calls:
@@ -47,6 +53,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include "bpf_filter.h"
+#include "bpf_agg.h"
 
 #define MAX_FSLOTS 4096
 
@@ -65,6 +72,9 @@ typedef struct fslot {
 	prov_bpf_fprobe_t *fs_multi;	/* several probes (fs_nmulti > 0): */
 	int fs_nmulti;			/* fs_vars/fs_am are then the merge's */
 	int fs_map, fs_key;		/* where the program goes */
+	int fs_plan;			/* aggregating body's plan, or -1 */
+	dtrace_id_t fs_aggid;		/* the probe and plan it counts */
+	ks_aggplan_t fs_agg;
 } fslot_t;
 
 static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
@@ -353,24 +363,66 @@ static int array_set(int map, int slot, int pfd)
 	return (int)sysbpf(BPF_MAP_UPDATE_ELEM, &at);
 }
 
-/* Load the slot's body behind filter f (none if it cannot be) into the
- * array.  0, or -1 if not even the plain body went in. */
-static int install(int slot, fslot_t *fs, const ks_filter_t *f)
+/* Load body (nb instructions) behind filter f (none if it cannot be);
+ * the program fd (*np: the filter's length, 0 if none) or -1. */
+static int load_behind(const fslot_t *fs, const ks_filter_t *f,
+    const struct bpf_insn *body, int nb, int *np)
 {
 	static struct bpf_insn prog[PROV_BPF_FMAX + 512];
-	int n = 0, pfd = -1, rc;
+	int n = 0, pfd = -1;
 
-	if (f != NULL && fs->fs_id != DTRACE_IDNONE &&
-	    fs->fs_n <= 512)
+	if (f != NULL && fs->fs_id != DTRACE_IDNONE && nb <= 512)
 		n = prov_bpf_filter_emit(prog, f, fs->fs_vars,
 		    fs->fs_hasam ? &fs->fs_am : NULL);
 	if (n > 0) {
-		memcpy(prog + n, fs->fs_body, (size_t)fs->fs_n * sizeof(*prog));
-		pfd = prog_load(prog, n + fs->fs_n);
+		memcpy(prog + n, body, (size_t)nb * sizeof(*prog));
+		pfd = prog_load(prog, n + nb);
 	}
 	if (pfd < 0) {
 		n = 0;
-		pfd = prog_load(fs->fs_body, fs->fs_n);
+		pfd = prog_load(body, nb);
+	}
+	*np = n;
+	return pfd;
+}
+
+/* Instructions at the start of the slot's body that every body must
+ * keep: bpf_sys.c's prologue (drops 32-bit calls) in its arrays' bodies,
+ * else none. */
+static int body_prefix(const fslot_t *fs)
+{
+	struct bpf_insn p[32];
+	int n;
+
+	if (fs->fs_map == progarray || (n = prov_bpf_sys_prologue(p)) <= 0 ||
+	    n > 32 || n > fs->fs_n ||
+	    memcmp(p, fs->fs_body, (size_t)n * sizeof(*p)) != 0)
+		return 0;
+	return n;
+}
+
+/* Load the slot's body (the aggregating one for plan ap if not NULL and
+ * it can be made, behind the body's prefix) behind filter f into the
+ * array.  0, or -1 if not even the plain record body went in. */
+static int install(int slot, fslot_t *fs, const ks_filter_t *f,
+    const ks_aggplan_t *ap)
+{
+	static struct bpf_insn abody[PROV_BPF_AGGMAX + 32];
+	int n = 0, na = 0, plan = -1, pfd = -1, rc, pre;
+
+	if (ap != NULL && fs->fs_id != DTRACE_IDNONE) {
+		pre = body_prefix(fs);
+		memcpy(abody, fs->fs_body, (size_t)pre * sizeof(*abody));
+		na = prov_bpf_agg_body(abody + pre, fs->fs_id, ap, fs->fs_vars,
+		    fs->fs_hasam ? &fs->fs_am : NULL, &plan);
+		if (na > 0)
+			na += pre;
+	}
+	if (na > 0)
+		pfd = load_behind(fs, f, abody, na, &n);
+	if (pfd < 0) {
+		na = 0;
+		pfd = load_behind(fs, f, fs->fs_body, fs->fs_n, &n);
 	}
 	if (pfd < 0)
 		return -1;
@@ -382,6 +434,11 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f)
 	if (n > 0)
 		fs->fs_cur = *f;
 	fs->fs_cur.kf_always = n == 0;
+	memset(&fs->fs_agg, 0, sizeof(fs->fs_agg));
+	fs->fs_plan = na > 0 ? plan : -1;
+	if (na > 0)
+		fs->fs_agg = *ap;
+	fs->fs_aggid = fs->fs_id;
 	return 0;
 }
 
@@ -411,11 +468,23 @@ static void multi_filter(fslot_t *fs, ks_filter_t *out)
 	fs->fs_hasam = 1;
 }
 
-/* Bring slot's program up to its probe's filter now (flk held). */
+/* Does the slot run the aggregating body of plan ap (NULL: records)? */
+static int same_agg(const fslot_t *fs, const ks_aggplan_t *ap)
+{
+	if (ap == NULL || fs->fs_plan < 0)
+		return ap == NULL && fs->fs_plan < 0;
+	return fs->fs_aggid == fs->fs_id &&
+	    fs->fs_agg.kap_vars == ap->kap_vars &&
+	    fs->fs_agg.kap_args == ap->kap_args;
+}
+
+/* Bring slot's program up to its probe's filter and plan now (flk). */
 static void refilter(int slot)
 {
 	fslot_t *fs = fslots[slot];
+	ks_aggplan_t ap;
 	ks_filter_t f;
+	int agg;
 
 	if (fs == NULL)
 		return;
@@ -424,11 +493,13 @@ static void refilter(int slot)
 	else if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
 	    ks_probe_filter(fs->fs_id, &f) != 0)
 		f.kf_always = 1;
-	if (f.kf_always && fs->fs_cur.kf_always)
+	agg = fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
+	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0 &&
+	    prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
+	    NULL);
+	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
 		return;
-	if (!f.kf_always && same(&f, &fs->fs_cur))
-		return;
-	(void)install(slot, fs, f.kf_always ? NULL : &f);
+	(void)install(slot, fs, f.kf_always ? NULL : &f, agg ? &ap : NULL);
 	/* install() falls back to the plain body; if even that cannot
 	 * load, the old program stays (the body never changes) */
 }
@@ -503,6 +574,7 @@ static fslot_t *fslot_new(const struct bpf_insn *body, int n, int map,
 	fs->fs_id = DTRACE_IDNONE;
 	fs->fs_map = map;
 	fs->fs_key = key;
+	fs->fs_plan = -1;
 	return fs;
 }
 
@@ -523,7 +595,7 @@ int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 	    (fs = fslot_new(body, n, progarray, slot)) == NULL)
 		return -1;
 	pthread_mutex_lock(&flk);
-	if (install(slot, fs, NULL) == 0 &&
+	if (install(slot, fs, NULL, NULL) == 0 &&
 	    (efd = attach_stub(tpid, slot)) >= 0) {
 		fslots[slot] = fs;
 	} else {
@@ -649,7 +721,15 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 		n = fs->fs_cur.kf_always ? 0 : prov_bpf_filter_emit(out,
 		    &fs->fs_cur, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
 		    NULL);
-		if (n + fs->fs_n <= max) {
+		if (fs->fs_plan > 0 && n + PROV_BPF_AGGMAX + 32 <= max) {
+			int pre = body_prefix(fs);
+
+			memcpy(out + n, fs->fs_body,
+			    (size_t)pre * sizeof(*out));
+			n += pre;
+			n += prov_bpf_agg_reemit(out + n, fs->fs_plan);
+		}
+		else if (fs->fs_plan <= 0 && n + fs->fs_n <= max) {
 			memcpy(out + n, fs->fs_body,
 			    (size_t)fs->fs_n * sizeof(*out));
 			n += fs->fs_n;
@@ -657,4 +737,34 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 	}
 	pthread_mutex_unlock(&flk);
 	return n;
+}
+
+int prov_bpf_filter_agg(int slot)
+{
+	int plan = -1;
+
+	if (slot < 0 || slot >= MAX_FSLOTS)
+		return -1;
+	pthread_mutex_lock(&flk);
+	if (fslots[slot] != NULL)
+		plan = fslots[slot]->fs_plan;
+	pthread_mutex_unlock(&flk);
+	return plan;
+}
+
+int prov_bpf_filter_find(dtrace_id_t id)
+{
+	int slot = -1;
+
+	pthread_mutex_lock(&flk);
+	for (int s = 0; s < MAX_FSLOTS && slot < 0; s++)
+		if (fslots[s] != NULL && fslots[s]->fs_id == id)
+			slot = s;
+	pthread_mutex_unlock(&flk);
+	return slot;
+}
+
+void prov_bpf_filter_update(void)
+{
+	watch();
 }

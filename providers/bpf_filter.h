@@ -59,6 +59,12 @@ int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
 	PROV_FV(KS_FV_CPU) | PROV_FV(KS_FV_UID) | PROV_FV(KS_FV_GID) | \
 	PROV_FV(KS_FV_EXECNAME))
 #define PROV_FV_ALL (PROV_FV_TASK | PROV_FV(KS_FV_ARG))
+/* Also in vars: every hit the attachment's program sees fires its probe
+ * exactly once, with those variables as the program reads them, so the
+ * hits may be counted in the kernel instead (bpf_agg.c) when the shim's
+ * ks_probe_aggplan allows it.  Providers that skip or reshape some
+ * firings in user space must not say so. */
+#define PROV_FV_ONE (1u << 30)
 
 /* Attachment att delivers the firings of probe id only (DTRACE_IDNONE:
  * of several probes or unknown: no filter); vars: what its firings take
@@ -124,5 +130,12 @@ int prov_tp_attachment(const char *sys, const char *event);
 
 /* The instructions currently installed for slot (tests); count or -1. */
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max);
+/* The plan (bpf_agg.c) whose aggregating body slot runs, or -1 when it
+ * delivers records; the slot filtering for probe id, or -1 (tests). */
+int prov_bpf_filter_agg(int slot);
+int prov_bpf_filter_find(dtrace_id_t id);
+/* Bring every slot up to its probe's filter and plan now, as after a
+ * change of the shim's ECBs (tests that change the plan hook). */
+void prov_bpf_filter_update(void);
 
 #endif /* PROV_BPF_FILTER_H */

@@ -50,6 +50,7 @@
 #include <sys/syscall.h>
 #include "providers.h"
 #include "prov_impl.h"
+#include "bpf_agg.h"
 
 #define MAP_SLOTS 32768		/* id map (power of two) */
 #define MAX_CHAIN 256
@@ -738,6 +739,7 @@ static void *drain_main(void *arg)
 		wall_off = ks_getwalltime() - t0;
 		drain_pass(tmp);
 		bury();
+		prov_bpf_agg_drain(0);	/* kernel counts, every 100 ms */
 		__atomic_store_n(&drained, t0, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&passes, 1, __ATOMIC_RELEASE);
 	}

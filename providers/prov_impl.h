@@ -36,6 +36,9 @@ void prov_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void prov_drops_add(uint32_t cpu, uint64_t n);
 /* Fire a probe: ks_probe_fire(), or the test hook when one is set. */
 void prov_fire(const ks_probe_ctx_t *ctx);
+/* Fire ctx as n identical firings (ks_probe_fire_n; the test hook n
+ * times when one is set). */
+void prov_fire_n(const ks_probe_ctx_t *ctx, uint64_t n);
 /* Tests: send every firing to fn instead of the shim (NULL: the shim). */
 void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx));
 /* Is s a glob pattern (contains * ? [ or \)? */

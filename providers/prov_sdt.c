@@ -137,7 +137,7 @@ static int sdt_enable(void *parg, dtrace_id_t id, void *arg)
 		len = prov_tracefs_size(fmt);
 		prov_bpf_argmap_fmt(&am, fmt, 0, len < 440 ? len : 440);
 		prov_tp_filter(sp->sd_sys, sp->sd_event, sdt_fire, sp,
-		    PROV_FV_ALL, &am);
+		    PROV_FV_ALL | PROV_FV_ONE, &am);
 	}
 	return 0;
 }

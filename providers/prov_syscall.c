@@ -210,7 +210,8 @@ static int raw_on(scprobe_t *sp, dtrace_id_t id)
 		ret_argmap(&am);
 	else
 		prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt), size);
-	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL, &am);
+	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL | PROV_FV_ONE,
+	    &am);
 	return 0;
 }
 
@@ -230,7 +231,8 @@ static int capture_on(scprobe_t *sp, dtrace_id_t id)
 	if (sp->sp_capture < 0)
 		return -1;
 	prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt), 64);
-	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL, &am);
+	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL | PROV_FV_ONE,
+	    &am);
 	return 0;
 }
 
@@ -251,11 +253,11 @@ static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 		prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt),
 		    prov_tracefs_size(fmt));
 		prov_tp_filter("syscalls", sp->sp_event, sc_fire, sp,
-		    PROV_FV_ALL, &am);
+		    PROV_FV_ALL | PROV_FV_ONE, &am);
 	} else {
 		ret_argmap(&am);
 		prov_tp_filter("syscalls", sp->sp_event, sc_fire, sp,
-		    PROV_FV_ALL, &am);
+		    PROV_FV_ALL | PROV_FV_ONE, &am);
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <linux/capability.h>
 #include "providers.h"
 #include "prov_impl.h"
+#include "bpf_agg.h"
 
 #define NOTES_LEN 256
 #define MAX_DROP_CPUS 1024
@@ -35,6 +36,8 @@ static int use_ptrace;			/* the unprivileged route */
 
 /* The shim may offer a drop counter for providers; use it when linked. */
 extern void ks_provider_drops(uint32_t cpu, uint64_t n) __attribute__((weak));
+extern void ks_probe_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
+    __attribute__((weak));
 
 int prov_is_privileged(void)
 {
@@ -97,6 +100,22 @@ void prov_fire(const ks_probe_ctx_t *ctx)
 		fn(ctx);
 	else
 		ks_probe_fire(ctx);
+}
+
+void prov_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
+{
+	void (*fn)(const ks_probe_ctx_t *) = __atomic_load_n(&fire_hook,
+	    __ATOMIC_ACQUIRE);
+
+	if (fn == NULL && ks_probe_fire_n != NULL) {
+		ks_probe_fire_n(ctx, n);
+		return;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (fn != NULL)
+			fn(ctx);
+		else
+			ks_probe_fire(ctx);
 }
 
 void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx))
@@ -175,6 +194,7 @@ void prov_flush(void)
 	uint64_t now = ks_gethrtime();
 
 	prov_perf_flush();
+	prov_bpf_agg_drain(1);		/* counts made in the kernel */
 	prov_profile_flush(now);	/* idle CPUs' profile-N up to now */
 	prov_ptrace_flush();
 }
@@ -185,4 +205,5 @@ void prov_shutdown(void)
 	prov_ptrace_shutdown();
 	prov_bpf_shutdown();
 	prov_perf_shutdown();
+	prov_bpf_agg_shutdown();	/* no program or drain uses them */
 }
