@@ -16,6 +16,9 @@
  * hash maps, one with short keys (KEY_SMALL bytes) and one with long keys
  * (KEY_BIG), so hashing stays cheap for the common short keys.
  *
+ * The maps hold 65536 keys each (DTUI_AGG_MAXKEYS or
+ * prov_bpf_agg_set_maxkeys for tests).
+ *
  * A plan (plans[id]: probe, key layout) is made once per probe and layout
  * and kept for the whole run: plan ids are never reused in the process,
  * so a key always means the same probe and fields, also after the probe's
@@ -54,8 +57,6 @@
 #define BATCH 256
 #define DRAIN_NS 100000000ULL
 
-extern int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
-    __attribute__((weak));
 extern void ks_provider_aggdrops(uint32_t cpu, uint64_t n)
     __attribute__((weak));
 
@@ -120,8 +121,6 @@ int prov_bpf_agg_plan(dtrace_id_t id, ks_aggplan_t *out)
 	memset(out, 0, sizeof(*out));
 	if (fn != NULL)
 		return fn(id, out);
-	if (ks_probe_aggplan == NULL)
-		return 0;
 	return ks_probe_aggplan(id, out);
 }
 
@@ -201,6 +200,9 @@ static int maps_start(void)
 	if (started)
 		return 0;
 	ncpu = possible_cpus();
+	if (getenv("DTUI_AGG_MAXKEYS") != NULL &&	/* tests */
+	    atoi(getenv("DTUI_AGG_MAXKEYS")) > 0)
+		maxkeys = (uint32_t)atoi(getenv("DTUI_AGG_MAXKEYS"));
 	bkeys = malloc((size_t)BATCH * KEY_BIG);
 	bvals = malloc((size_t)BATCH * 8 * (size_t)ncpu);
 	dlast = calloc((size_t)ncpu, sizeof(*dlast));

@@ -36,8 +36,6 @@ static int use_ptrace;			/* the unprivileged route */
 
 /* The shim may offer a drop counter for providers; use it when linked. */
 extern void ks_provider_drops(uint32_t cpu, uint64_t n) __attribute__((weak));
-extern void ks_probe_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
-    __attribute__((weak));
 
 int prov_is_privileged(void)
 {
@@ -107,15 +105,12 @@ void prov_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
 	void (*fn)(const ks_probe_ctx_t *) = __atomic_load_n(&fire_hook,
 	    __ATOMIC_ACQUIRE);
 
-	if (fn == NULL && ks_probe_fire_n != NULL) {
+	if (fn == NULL) {
 		ks_probe_fire_n(ctx, n);
 		return;
 	}
 	for (uint64_t i = 0; i < n; i++)
-		if (fn != NULL)
-			fn(ctx);
-		else
-			ks_probe_fire(ctx);
+		fn(ctx);
 }
 
 void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx))
