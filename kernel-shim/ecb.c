@@ -736,9 +736,9 @@ static void reset_locals(const ks_probe_t *p, const struct ks_state *only)
 	}
 }
 
-/* Inlined so ks_ecb_fire_locked runs with n a constant 1. */
-static inline __attribute__((always_inline)) void fire_ecbs(
-    struct ks_state *only, const ks_probe_ctx_t *ctx, uint64_t n)
+/* One copy (so the steps below inline into it) for every weight. */
+static __attribute__((noinline)) void fire_ecbs(struct ks_state *only,
+    const ks_probe_ctx_t *ctx, uint64_t n)
 {
 	ks_probe_t *p = ks_probe_get(ctx->kpc_id);
 	const ks_ecb_t *e;
