@@ -24,9 +24,13 @@
  * Integers may be combined by any ALU operation (a division by zero
  * faults the same way in each of n identical firings, and ecb.c repeats
  * the fault n times); a pointer may only be moved, compared as a string,
- * stored in a string clause-local or returned as a string.  Every other
- * instruction (memory loads, stores, calls, globals, thread-locals,
- * tuples) refuses the clause.
+ * pushed as a string argument, stored in a string clause-local or
+ * returned as a string.  Subroutines that are pure functions of integers
+ * and such strings (htons ..., strlen, strjoin, substr, lltostr,
+ * basename, toupper ...: subr_result) are calls like any ALU operation;
+ * the tuple stack's depth and kinds are tracked for them.  Every other
+ * instruction (memory loads, stores, other calls, globals,
+ * thread-locals, associative arrays) refuses the clause.
  *
  * Invariant: an accepted clause's effect on a firing depends only on the
  * probe, the variables in kc_aggvars/kc_aggargs, cpu and the clause-locals
@@ -44,9 +48,14 @@ typedef struct av {
 	uint64_t v;			/* AV_CONST value */
 } av_t;
 
+#define NTUP	KS_DIF_TUPLE_MAX
+#define TUP_BAD	0xff			/* paths disagree on the tuple stack */
+
 typedef struct ast {
 	int live;			/* some path reaches this pc */
 	av_t r[DIF_DIR_NREGS];
+	uint8_t ntup;			/* tuple stack depth, or TUP_BAD */
+	uint8_t tup[NTUP];		/* AV_INT or AV_PTR per entry */
 } ast_t;
 
 /* What the caller does with a DIF object's result. */
@@ -85,6 +94,9 @@ static void flow(ast_t *st, uint32_t pc, const ast_t *s)
 	}
 	for (int i = 0; i < DIF_DIR_NREGS; i++)
 		st[pc].r[i] = meet(st[pc].r[i], s->r[i]);
+	if (st[pc].ntup != s->ntup ||
+	    memcmp(st[pc].tup, s->tup, st[pc].ntup <= NTUP ? st[pc].ntup : 0))
+		st[pc].ntup = TUP_BAD;
 }
 
 static int isint(av_t a)
@@ -168,6 +180,61 @@ static int local_byref(const ks_difo_t *dp, uint32_t id)
 	return 0;
 }
 
+/*
+ * Subroutines that are functions of their arguments alone (no memory but
+ * the argument strings, no state, no randomness): what they return, for
+ * arguments that are integers and fixed-text strings; AV_BAD for any
+ * other subroutine.
+ */
+static int subr_result(uint32_t subr)
+{
+	switch (subr) {
+	case DIF_SUBR_htons: case DIF_SUBR_htonl: case DIF_SUBR_htonll:
+	case DIF_SUBR_ntohs: case DIF_SUBR_ntohl: case DIF_SUBR_ntohll:
+	case DIF_SUBR_getmajor: case DIF_SUBR_getminor:
+	case DIF_SUBR_strlen: case DIF_SUBR_strtoll:
+	case DIF_SUBR_index: case DIF_SUBR_rindex:
+		return AV_INT;
+	case DIF_SUBR_strjoin: case DIF_SUBR_substr: case DIF_SUBR_lltostr:
+	case DIF_SUBR_basename: case DIF_SUBR_dirname:
+	case DIF_SUBR_cleanpath: case DIF_SUBR_strchr: case DIF_SUBR_strrchr:
+	case DIF_SUBR_strstr: case DIF_SUBR_toupper: case DIF_SUBR_tolower:
+		return AV_PTR;
+	default:
+		return AV_BAD;
+	}
+}
+
+/* The tuple stack instructions and CALL on state s; 0 if refused. */
+static int tuple_step(ast_t *s, dif_instr_t in, av_t *v)
+{
+	int op = DIF_INSTR_OP(in);
+	av_t e = s->r[DIF_INSTR_RS(in)];
+
+	if (s->ntup == TUP_BAD)
+		return 0;
+	switch (op) {
+	case DIF_OP_FLUSHTS:
+		s->ntup = 0;
+		return 1;
+	case DIF_OP_POPTS:
+		if (s->ntup > 0)
+			s->ntup--;
+		return 1;
+	case DIF_OP_PUSHTV: case DIF_OP_PUSHTR:
+		/* a string by reference, or an integer by value */
+		if (s->ntup == NTUP || (op == DIF_OP_PUSHTR ?
+		    DIF_INSTR_R1(in) != DIF_TYPE_STRING || e.k != AV_PTR :
+		    !isint(e)))
+			return 0;
+		s->tup[s->ntup++] = e.k == AV_PTR ? AV_PTR : AV_INT;
+		return 1;
+	default:			/* DIF_OP_CALL */
+		*v = mk(subr_result(DIF_INSTR_SUBR(in)), 0);
+		return v->k != AV_BAD;
+	}
+}
+
 static int ret_ok(av_t a, int need)
 {
 	if (need == NEED_NONE)
@@ -231,6 +298,13 @@ static int step(const ks_difo_t *dp, plan_t *pl, ast_t *s, dif_instr_t in)
 	case DIF_OP_STLS:
 		return ret_ok(s->r[rd], local_byref(dp, DIF_INSTR_VAR(in)) ?
 		    NEED_PTR : NEED_INT);
+	case DIF_OP_FLUSHTS: case DIF_OP_POPTS: case DIF_OP_PUSHTV:
+	case DIF_OP_PUSHTR:
+		return tuple_step(s, in, &v);
+	case DIF_OP_CALL:
+		if (!tuple_step(s, in, &v))
+			return 0;
+		break;
 	default:
 		return 0;
 	}

@@ -161,7 +161,11 @@ static void not_counted(void **state)
 	expect_not("{ @[stack()] = count(); }");
 	expect_not("{ @[ustack()] = count(); }");
 	expect_not("{ @[ppid] = count(); }");
-	expect_not("{ @[strjoin(execname, \"x\")] = count(); }");
+	expect_not("{ @[strjoin(execname, stringof(arg0))] = count(); }");
+	expect_not("{ @[rand()] = count(); }");
+	expect_not("{ @[strtok(execname, \"x\")] = count(); }");
+	expect_not("/progenyof(1)/ { @ = count(); }");
+	expect_not("{ @[inet_ntoa((ipaddr_t *)arg0)] = count(); }");
 	expect_not("{ @[uregs[0]] = count(); }");
 	expect_not("{ this->s = stringof(arg0); @[this->s] = count(); }");
 	expect_not("/execname == stringof(arg1)/ { @ = count(); }");
@@ -169,6 +173,23 @@ static void not_counted(void **state)
 }
 
 /* Every ECB on the probe counts, in every consumer. */
+/* Subroutines that are functions of integers and fixed text. */
+static void pure_subroutines(void **state)
+{
+	(void)state;
+	expect_ok("{ @[strjoin(execname, \"x\")] = count(); }",
+	    V(EXECNAME), 0);
+	expect_ok("{ @[htons(arg0), ntohl(arg1)] = sum(htonll(arg2)); }",
+	    V(ARG), 0x7);
+	expect_ok("{ @[substr(probefunc, 1, 2), lltostr(pid)] = count(); }",
+	    V(PID), 0);
+	expect_ok("/strlen(execname) > 3 && index(execname, \"a\") < 0/ "
+	    "{ @[toupper(basename(execname))] = count(); }", V(EXECNAME), 0);
+	expect_ok("{ this->s = strjoin(execname, lltostr(arg3)); "
+	    "@[strchr(this->s, 'x')] = max(strtoll(this->s)); }",
+	    V(EXECNAME) | V(ARG), 0x8);
+}
+
 static void second_ecb(void **state)
 {
 	eng_hdl_t *a, *b;
@@ -239,6 +260,7 @@ int main(void)
 		cmocka_unit_test(histograms),
 		cmocka_unit_test(clause_locals),
 		cmocka_unit_test(not_counted),
+		cmocka_unit_test(pure_subroutines),
 		cmocka_unit_test(second_ecb),
 		cmocka_unit_test(enable_in_progress),
 		cmocka_unit_test(no_such_probe),

@@ -9,6 +9,7 @@
  */
 #include "ks_test.h"
 #include "engine.h"
+#include "ks_filter.h"
 
 #define TS	1234567890123ull	/* fixed timestamp: records compare */
 
@@ -18,6 +19,7 @@ typedef struct result {
 	char buf[1 << 16];
 	uint64_t bufsize, drops;
 	uint64_t errors;
+	int aggok;			/* p3's plan: weighted for real */
 } result_t;
 
 /* One weighted firing: probe p3 with these arguments, n times. */
@@ -79,8 +81,11 @@ static void run(const char *src, const shot_t *shots, int nshots,
 {
 	ks_state_t *st = start(src);
 	ks_probe_ctx_t ctx;
+	ks_aggplan_t pl;
 	uint32_t cpu;
 
+	assert_int_equal(ks_probe_aggplan(kt_probe[3], &pl), 0);
+	r->aggok = pl.kap_ok;
 	for (int i = 0; i < nshots; i++) {
 		ctx_of(&ctx, &shots[i]);
 		if (weighted)
@@ -130,10 +135,11 @@ static void scalar_functions(void **state)
 	    "@a[arg1] = avg(arg0); @mi[arg1] = min(arg0); "
 	    "@ma[arg1] = max(arg0); @sd[arg1] = stddev(arg0); }",
 	    values, NVALUES);
-	assert_true(r2.aggsize > 0);
+	assert_true(r2.aggsize > 0 && r2.aggok);
 	same("ktest:mod:func:p3 { @[execname] = count(); }", values, NVALUES);
 	same("ktest:mod:func:p3 { @[execname, arg1] = sum(arg0 * arg2); }",
 	    values, NVALUES);
+	assert_true(r2.aggok);
 }
 
 static void histograms(void **state)
@@ -146,6 +152,7 @@ static void histograms(void **state)
 	    "@l = lquantize(arg2, 0, 4, 1, arg0); "
 	    "@ll = llquantize(arg0, 4, 1, 8, 16, arg2 * 3); }",
 	    values, NVALUES);
+	assert_true(r2.aggok);
 }
 
 static void predicates_and_locals(void **state)
@@ -158,6 +165,20 @@ static void predicates_and_locals(void **state)
 	same("ktest:mod:func:p3 /execname == \"odd\"/ { @o = count(); } "
 	    "ktest:mod:func:p3 /execname != \"odd\"/ { @e = sum(arg2); }",
 	    values, NVALUES);
+	assert_true(r2.aggok);
+}
+
+static void subroutines(void **state)
+{
+	(void)state;
+	same("ktest:mod:func:p3 { @[strjoin(execname, lltostr(arg1))] = "
+	    "sum(htons(arg0)); @l[toupper(substr(execname, 1))] = "
+	    "avg(strlen(execname)); }", values, NVALUES);
+	assert_true(r2.aggok);
+	/* strchr() finds no 'q': a NULL string key faults every time */
+	same("ktest:mod:func:p3 { @[strchr(execname, 'q')] = count(); } "
+	    "dtrace:::ERROR { @e = count(); }", values, NVALUES);
+	assert_true(r2.errors > 0 && r2.aggok);
 }
 
 /* Not aggregation-only: fire_n runs the ECBs n times. */
@@ -173,6 +194,7 @@ static void records_repeat(void **state)
 	assert_true(size1 > 0);
 	same("ktest:mod:func:p3 { printf(\"%d\\n\", arg0); }", &three, 1);
 	assert_int_equal(r2.bufsize, 3 * size1);
+	assert_false(r2.aggok);
 	same("ktest:mod:func:p3 { @[arg0] = count(); } "
 	    "ktest:mod:func:p3 { trace(arg1); }", values, NVALUES);
 	assert_true(r2.bufsize > 0 && r2.aggsize > 0);
@@ -189,6 +211,7 @@ static void faults_repeat(void **state)
 	same("ktest:mod:func:p3 { @s = sum(arg0 / arg1); @c = count(); } "
 	    "dtrace:::ERROR { @e[arg4] = count(); }", zero, 3);
 	assert_int_equal(r2.errors, 10);
+	assert_true(r2.aggok);
 }
 
 /* A full aggregation buffer drops each of the n updates. */
@@ -201,7 +224,7 @@ static void full_buffer_drops(void **state)
 		keys[i] = (shot_t){ (uint64_t)i, 1, 0, 5 };
 	same("#pragma D option aggsize=1024\n"
 	    "ktest:mod:func:p3 { @[arg0] = count(); }", keys, 64);
-	assert_true(r2.aggdrops > 0);
+	assert_true(r2.aggdrops > 0 && r2.aggok);
 	assert_int_equal(r2.aggdrops % 5, 0);
 }
 
@@ -270,6 +293,7 @@ int main(void)
 		cmocka_unit_test(scalar_functions),
 		cmocka_unit_test(histograms),
 		cmocka_unit_test(predicates_and_locals),
+		cmocka_unit_test(subroutines),
 		cmocka_unit_test(records_repeat),
 		cmocka_unit_test(faults_repeat),
 		cmocka_unit_test(full_buffer_drops),
