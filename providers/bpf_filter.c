@@ -478,16 +478,17 @@ static int same_agg(const fslot_t *fs, const ks_aggplan_t *ap)
 	    fs->fs_agg.kap_args == ap->kap_args;
 }
 
-/* Bring slot's program up to its probe's filter and plan now (flk). */
-static void refilter(int slot)
+/* Bring slot's program up to its probe's filter and plan now (flk);
+ * 1 if it stopped counting under a plan it counted under before. */
+static int refilter(int slot)
 {
 	fslot_t *fs = fslots[slot];
 	ks_aggplan_t ap;
 	ks_filter_t f;
-	int agg;
+	int agg, was;
 
 	if (fs == NULL)
-		return;
+		return 0;
 	if (fs->fs_nmulti > 0)
 		multi_filter(fs, &f);
 	else if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
@@ -498,19 +499,28 @@ static void refilter(int slot)
 	    prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
 	    NULL);
 	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
-		return;
+		return 0;
+	was = fs->fs_plan;
 	(void)install(slot, fs, f.kf_always ? NULL : &f, agg ? &ap : NULL);
 	/* install() falls back to the plain body; if even that cannot
 	 * load, the old program stays (the body never changes) */
+	return was >= 0 && fs->fs_plan != was;
 }
 
+/* The ECBs changed.  Counts made under a plan that is no longer
+ * installed are fired now, before new ECBs (an ENABLE begins: every plan
+ * reads "not ok") can see them with values the old key lacked. */
 static void watch(void)
 {
+	int stopped = 0;
+
 	pthread_mutex_lock(&flk);
 	for (int s = 0; s < MAX_FSLOTS; s++)
 		if (fslots[s] != NULL && fslots[s]->fs_id != DTRACE_IDNONE)
-			refilter(s);
+			stopped |= refilter(s);
 	pthread_mutex_unlock(&flk);
+	if (stopped)
+		prov_bpf_agg_drain(1);
 }
 
 static void fstart(void)

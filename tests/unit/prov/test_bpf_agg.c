@@ -164,6 +164,31 @@ static void plan_changes(void **state)
 	live_disable(id);
 }
 
+/* A plan replaced (an ENABLE begins) fires its counts at once, before
+ * the watcher returns: no prov_flush here. */
+static void replaced_plan_fires(void **state)
+{
+	dtrace_id_t id;
+	pid_t pid;
+
+	(void)state;
+	live_require();
+	id = live_enable("syscall", "", "getppid", "entry");
+	set_plan(id, 1, PROV_FV(KS_FV_PID), 0);
+	assert_true(slot_plan(id) > 0);
+	live_reset();
+	pid = fork();
+	if (pid == 0) {
+		nloops = 777;
+		getppids();
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	set_plan(id, 0, 0, 0);
+	assert_int_equal(live_count(id, pid), 777);
+	live_disable(id);
+}
+
 /* Plans the slot cannot serve install records. */
 static void plan_refused(void **state)
 {
@@ -194,6 +219,7 @@ int main(void)
 		cmocka_unit_test(keyed_args),
 		cmocka_unit_test(plan_changes),
 		cmocka_unit_test(plan_refused),
+		cmocka_unit_test(replaced_plan_fires),
 	};
 
 	return cmocka_run_group_tests(tests, setup, live_teardown);
