@@ -21,10 +21,13 @@ drops() {
 	    awk '{ s += $1 } END { print s + 0 }'
 }
 
-# attempt: one run of each form; 0 if both are exact, else 1 with $why
+# attempt: one run of each form; 0 if both are exact, else 1 with $why.
+# The count clause also stores a thread-local, so its firings travel as
+# records through the rings (aggregations alone are counted in the kernel,
+# bpf_agg.c: the last form, exact with no drops at all).
 attempt() {
 	$DTRACE -q -c "$W/flood $N" -n '
-	syscall::getcpu:entry /pid == $target/ { @ = count(); }
+	syscall::getcpu:entry /pid == $target/ { @ = count(); self->n++; }
 	END { printa("kept %@d\n", @); }' > "$W/out1" 2> "$W/err1" ||
 	    fail "dtrace failed: $(cat "$W/err1")"
 	kept=$(sed -n 's/^kept //p' "$W/out1")
@@ -41,6 +44,16 @@ attempt() {
 	d=$(drops "$W/err2")
 	if [ $((kept + d)) -ne $N ]; then
 		why="printf: kept $kept + drops $d != $N"
+		return 1
+	fi
+	$DTRACE -q -c "$W/flood $N" -n '
+	syscall::getcpu:entry /pid == $target/ { @ = count(); }
+	END { printa("kept %@d\n", @); }' > "$W/out3" 2> "$W/err3" ||
+	    fail "dtrace failed: $(cat "$W/err3")"
+	kept=$(sed -n 's/^kept //p' "$W/out3")
+	d=$(drops "$W/err3")
+	if [ "$kept" != $N ] || [ "$d" != 0 ]; then
+		why="counted in the kernel: kept $kept, drops $d, of $N"
 		return 1
 	fi
 	return 0
