@@ -627,7 +627,7 @@ int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
 	    (fs = fslot_new(body, n, map, key)) == NULL)
 		return -1;
 	pthread_mutex_lock(&flk);
-	if (install(slot, fs, NULL) == 0) {
+	if (install(slot, fs, NULL, NULL) == 0) {
 		fslots[slot] = fs;
 		rc = 0;
 	} else {

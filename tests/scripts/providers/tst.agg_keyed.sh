@@ -23,4 +23,9 @@ for v in 0 1 2; do
 	echo "$out" | awk -v v=$v '$1 == v && $NF == 200 { ok = 1 } END { exit !ok }' ||
 	    fail "quantize bucket $v: $out"
 done
+# :return keyed by its return value: -ESRCH reads -1 (errno aside)
+out=$($DTRACE -q -c "$W/prio" -n '
+syscall::getpriority:return /pid == $target/ { @r[arg0] = count(); }
+END { printa("r %d %@d\n", @r); }') || fail "dtrace failed: $out"
+[ "$out" = "r -1 600" ] || fail "return values: $out"
 exit 0
