@@ -1,6 +1,6 @@
 /* w_vtime.c [ms] [iters] - two threads, each iters times: getppid(),
- * spin until its own CPU time has grown by ms milliseconds, getppid(),
- * then getpgrp(), sleep ms milliseconds, getpgrp().  Before that, each
+ * spin until its own CPU time has grown by ms milliseconds, getpgrp(),
+ * then getsid(0), sleep ms milliseconds, getpgid(0).  Before that, each
  * calls close(4242) (a bad descriptor) for the uregs[] tests. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -38,10 +38,10 @@ static void *work(void *arg)
 	for (int i = 0; i < iters; i++) {
 		syscall(SYS_getppid);
 		spin_cpu();
-		syscall(SYS_getppid);
 		syscall(SYS_getpgrp);
+		syscall(SYS_getsid, 0);
 		usleep((useconds_t)(ms * 1000));
-		syscall(SYS_getpgrp);
+		syscall(SYS_getpgid, 0);
 	}
 	return NULL;
 }
