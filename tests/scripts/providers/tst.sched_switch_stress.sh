@@ -1,0 +1,36 @@
+# sched_switch through the whole pipeline (BPF program, perf rings, drain
+# and merge across CPUs, flush at stop), many runs: between two
+# getrusage(RUSAGE_THREAD) calls the workload counts its own context
+# switches; sched:::off-cpu must see exactly that many, sched:::on-cpu
+# never two in a row (a doubled or misordered record), and at most a few
+# fewer switch-ins: this kernel now and then runs no tracepoint program
+# for a switch-in (bpftrace's in-kernel counts miss them too; no perf
+# ring or drain is involved there), which no consumer can see.
+. ./lib.sh
+need_root
+build switches
+RUNS=${RUNS:-12}
+N=200
+i=0
+while [ $i -lt $RUNS ]; do
+	i=$((i + 1))
+	out=$($DTRACE -q -c "$W/switches $N" -n '
+int on, done, last;
+syscall::getrusage:return /pid == $target && !done/ { on = 1; }
+syscall::getrusage:entry /pid == $target && on/ { on = 0; done = 1; }
+sched:::off-cpu /on && pid == $target/ { @out = count(); }
+sched:::on-cpu /on && tid == $target && last == 2/ { @inin = count(); }
+sched:::on-cpu /on && tid == $target/ { @in = count(); last = 2; }
+sched:::off-cpu /on && pid == $target/ { last = 1; }
+END { printa("out %@d\n", @out); printa("in %@d\n", @in);
+    printa("inin %@d\n", @inin); }' 2>&1) || fail "run $i: dtrace failed: $out"
+	sw=$(echo "$out" | sed -n 's/^switches //p')
+	o=$(echo "$out" | sed -n 's/^out //p')
+	n=$(echo "$out" | sed -n 's/^in //p')
+	[ -n "$sw" ] && [ "$sw" -ge "$N" ] || fail "run $i: workload: $out"
+	[ "$o" = "$sw" ] || fail "run $i: $sw switches, off-cpu saw ${o:-0}: $out"
+	[ -n "$n" ] && [ "$n" -le "$sw" ] && [ "$n" -ge $((sw - 4)) ] ||
+	    fail "run $i: $sw switches, on-cpu saw ${n:-0}: $out"
+	echo "$out" | grep -q '^inin' && fail "run $i: two switch-ins in a row: $out"
+done
+exit 0
