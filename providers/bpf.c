@@ -67,14 +67,15 @@ typedef struct slot {
 	prov_perf_cb_t *sl_cb;		/* NULL: free */
 	void *sl_arg;
 	int sl_efd;			/* attachment event */
-	int sl_sys;			/* in bpf_sys.c's arrays */
+	int sl_sys;			/* in bpf_sys.c's arrays: its
+					 * direction + 1, else 0 */
 } slot_t;
 
 /* Where a program runs: tracepoint tpid, or (map >= 0) entry key of
  * bpf_sys.c's dispatch array map. */
 typedef struct target {
 	int tpid;
-	int map, key;
+	int map, key, ret;
 } target_t;
 
 /* Output events and maps by what they sample (PROV_SAMPLE_* bits): [0]
@@ -333,6 +334,8 @@ static int load_attach(struct bpf_insn *prog, int n, int tpid)
 
 /* Slots are never reused: records of a released attachment may still
  * sit in a ring and must not reach a new owner. */
+static void sys_put(int ret);
+
 static int slot_new(void)
 {
 	static int next;
@@ -347,7 +350,7 @@ static int load_at(const target_t *t, struct bpf_insn *prog, int n, int s)
 	int efd;
 
 	if (t->map >= 0) {
-		slots[s].sl_sys = 1;
+		slots[s].sl_sys = 1 + t->ret;
 		return prov_bpf_fload_at(prog, n, t->map, t->key, s) == 0 ?
 		    0 : -1;
 	}
@@ -402,7 +405,7 @@ int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
 		size = 8;
 	if (size > MAX_COPY)
 		size = MAX_COPY;
-	return attach(&(target_t){ tpid, -1, 0 }, 0, size, -1, chain, cb,
+	return attach(&(target_t){ tpid, -1, 0, 0 }, 0, size, -1, chain, cb,
 	    arg);
 }
 
@@ -411,29 +414,34 @@ int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
 {
 	if (stroff < 8 || stroff + 8 > recsize || recsize > 64)
 		return -1;
-	return attach(&(target_t){ tpid, -1, 0 }, 1, recsize, stroff, chain,
+	return attach(&(target_t){ tpid, -1, 0, 0 }, 1, recsize, stroff, chain,
 	    cb, arg);
 }
 
 int prov_bpf_sys(int ret, int nr, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg)
 {
-	target_t t = { -1, -1, nr };
+	target_t t = { -1, -1, nr, ret != 0 };
+	int att;
 
 	if (nr < 0 || recsize < 16 || recsize > 64 ||
 	    (stroff >= 0 && (stroff < 16 || stroff + 8 > recsize)) ||
-	    (t.map = prov_bpf_sys_map(ret)) < 0)
+	    (t.map = prov_bpf_sys_map(t.ret)) < 0)
 		return -1;
 	if (stroff >= 0)
-		return attach(&t, 1, recsize, stroff, chain, cb, arg);
-	return attach(&t, 0, (recsize + 7) & ~7, -1, chain, cb, arg);
+		att = attach(&t, 1, recsize, stroff, chain, cb, arg);
+	else
+		att = attach(&t, 0, (recsize + 7) & ~7, -1, chain, cb, arg);
+	if (att < 0)
+		sys_put(t.ret);
+	return att;
 }
 
 int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
 {
 	if (argvoff < 8 || argvoff > 64)
 		return -1;
-	return attach(&(target_t){ tpid, -1, 0 }, 2, 0, argvoff, 0, cb, arg);
+	return attach(&(target_t){ tpid, -1, 0, 0 }, 2, 0, argvoff, 0, cb, arg);
 }
 
 /*
@@ -513,7 +521,9 @@ static void close_in_background(int *fds, int n)
 	}
 }
 
-void prov_bpf_close_deferred(void)
+/* Close the deferred events: here when few, else (or with bg) in the
+ * background. */
+static void close_deferred(int bg)
 {
 	int fds[CLOSE_BATCH], n;
 
@@ -522,12 +532,17 @@ void prov_bpf_close_deferred(void)
 	memcpy(fds, deferred, sizeof(int) * (size_t)n);
 	ndeferred = 0;
 	pthread_mutex_unlock(&closelk);
-	if (n >= CLOSE_INLINE) {
+	if (n >= CLOSE_INLINE || (bg && n > 0)) {
 		close_in_background(fds, n);
 		return;
 	}
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
+}
+
+void prov_bpf_close_deferred(void)
+{
+	close_deferred(0);
 }
 
 static void close_later(int fd)
@@ -542,6 +557,19 @@ static void close_later(int fd)
 		prov_bpf_close_deferred();
 }
 
+/* Drop a hold on bpf_sys.c's direction ret; the last detaches its
+ * program, in the background (the tracepoint costs every system call
+ * while it stays attached). */
+static void sys_put(int ret)
+{
+	int fd;
+
+	if (prov_bpf_sys_put(ret, &fd) == 1) {
+		close_later(fd);
+		close_deferred(1);
+	}
+}
+
 void prov_bpf_release(int att)
 {
 	if (att < 0 || att >= MAX_SLOTS)
@@ -549,6 +577,7 @@ void prov_bpf_release(int att)
 	if (slots[att].sl_sys) {	/* an array entry: cheap to delete */
 		prov_bpf_funload(att);
 		__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
+		sys_put(slots[att].sl_sys - 1);
 		slots[att].sl_sys = 0;
 		return;
 	}

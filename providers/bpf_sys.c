@@ -43,10 +43,13 @@
  * per-tracepoint route), and so on every architecture but x86_64, whose
  * names by number (sysnames.c) map probes to numbers.
  *
- * The two events stay attached from the first syscall probe to
- * prov_bpf_sys_detach (shutdown), which hands them to bpf.c's deferred
- * closer: detaching costs an RCU wait (~80 ms a close here), keeping
- * them a tail-call miss per system call.  Guarded by lk.
+ * A direction's event and array live while bodies use them (users[],
+ * prov_bpf_sys_map holds, prov_bpf_sys_put releases): the last put hands
+ * the event to bpf.c's background closer, since closing it detaches the
+ * program and waits for RCU (~80 ms here), and while it stays attached
+ * every system call of the machine pays for the tracepoint (~35 ns).
+ * Shutdown takes both events first (prov_bpf_sys_detach).  Guarded by
+ * lk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +71,7 @@
 static pthread_mutex_t lk = PTHREAD_MUTEX_INITIALIZER;
 static int sysmaps[2] = { -1, -1 };
 static int sysefds[2] = { -1, -1 };
+static int users[2];			/* holds of prov_bpf_sys_map */
 static int compat_off = -2;		/* -2: not looked up, -1: none */
 static int broken;			/* failed once: do not retry */
 
@@ -329,8 +333,28 @@ int prov_bpf_sys_map(int ret)
 	if (sysmaps[ret] < 0 && !broken && start(ret) != 0)
 		broken = 1;
 	map = sysmaps[ret];
+	if (map >= 0)
+		users[ret]++;
 	pthread_mutex_unlock(&lk);
 	return map;
+}
+
+int prov_bpf_sys_put(int ret, int *fd)
+{
+	int n = 0;
+
+	ret = ret != 0;
+	pthread_mutex_lock(&lk);
+	if (users[ret] > 0 && --users[ret] == 0) {
+		if (sysefds[ret] >= 0)
+			fd[n++] = sysefds[ret];
+		sysefds[ret] = -1;
+		if (sysmaps[ret] >= 0)	/* empty now; bodies gone */
+			close(sysmaps[ret]);
+		sysmaps[ret] = -1;
+	}
+	pthread_mutex_unlock(&lk);
+	return n;
 }
 
 int prov_bpf_sys_detach(int *fds)

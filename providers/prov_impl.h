@@ -239,8 +239,12 @@ struct bpf_insn;
 int prov_bpf_sys_nr(const char *name);
 /* The PROG_ARRAY for direction ret (0 entry, 1 return) that the program
  * on raw_syscalls:sys_enter/sys_exit tail-calls by number, started on
- * first use; -1 if it cannot be. */
+ * first use, and a hold on it; -1 if it cannot be. */
 int prov_bpf_sys_map(int ret);
+/* Drop a hold (the caller's entries are gone): with the last, the array
+ * is closed and the event put into fd (returns 1) for the caller to
+ * close (slow: it detaches the program); else returns 0. */
+int prov_bpf_sys_put(int ret, int *fd);
 /* Emit the instructions every body in those arrays starts with (drop
  * 32-bit compat calls, whose numbers are another table's) into p (room
  * for 16); the count, -1 before prov_bpf_sys_map succeeded. */

@@ -90,6 +90,16 @@ static void exec_src(eng_hdl_t *h, const char *src)
 		fail_msg("<%s>: %s", src, eng_errmsg(h));
 }
 
+/* Drops the engine reported: events lost when the rings overflow (on a
+ * loaded machine), which the exact counts below allow for. */
+static uint64_t ndrops;
+
+static void on_drop(const eng_dropdata_t *dd, void *arg)
+{
+	(void)arg;
+	ndrops += dd->edd_drops;
+}
+
 static eng_hdl_t *start(const char *src)
 {
 	char err[256];
@@ -98,6 +108,8 @@ static eng_hdl_t *start(const char *src)
 	need_root();
 	h = eng_open(0, err, sizeof(err));
 	assert_non_null(h);
+	ndrops = 0;
+	assert_int_equal(eng_handle_drop(h, on_drop, NULL), 0);
 	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
 	exec_src(h, src);
 	if (eng_go(h) != 0) {
@@ -115,7 +127,9 @@ static char *finish(eng_hdl_t *h)
 	size_t len = 0;
 	FILE *fp;
 
+	(void)eng_status(h);
 	assert_int_equal(eng_stop(h), 0);
+	(void)eng_status(h);
 	fp = open_memstream(&text, &len);
 	assert_int_equal(eng_agg_snap(h), 0);
 	assert_int_equal(eng_agg_print(h, fp), 0);
@@ -144,6 +158,14 @@ static int find_errret_filter(void)
 	return 0;
 }
 
+/* n counted of want: exact, or (drops reported) nothing doubled and the
+ * rest accounted for as drops. */
+static int exact(long n, long want)
+{
+	return n == want || (ndrops > 0 && n < want &&
+	    n + (long)ndrops >= want);
+}
+
 /* /arg0 == -1/ on openat:return: filtered in the kernel, exact count. */
 static void return_arg_filter(void **state)
 {
@@ -152,8 +174,8 @@ static void return_arg_filter(void **state)
 	int fd, e, n;
 
 	(void)state;
-	snprintf(src, sizeof(src), "syscall::openat:return /pid == %d && "
-	    "arg0 == -1/ { @fail[errno] = count(); }", (int)getpid());
+	snprintf(src, sizeof(src), "syscall::openat:return /tid == %d && "
+	    "arg0 == -1/ { @fail[errno] = count(); }", (int)gettid());
 	h = start(src);
 	if (!find_errret_filter())
 		fail_msg("no kernel filter compares openat's return value");
@@ -168,7 +190,8 @@ static void return_arg_filter(void **state)
 	}
 	text = finish(h);
 	nl = strchr(text, '\n');
-	if (sscanf(text, "%d %d", &e, &n) != 2 || e != ENOENT || n != 300 ||
+	if (sscanf(text, "%d %d", &e, &n) != 2 || e != ENOENT ||
+	    !exact(n, 300) ||
 	    (nl != NULL && strpbrk(nl, "0123456789") != NULL))
 		fail_msg("want errno 2 counted 300 times: <%s>", text);
 	free(text);
@@ -185,9 +208,9 @@ static void child_calls(int wfd)
 		_exit(2);
 	for (int i = 0; i < CALLS; i++) {
 		syscall(SYS_getppid);
-		if (i % 500 == 499) {
+		if (i % 100 == 99) {
 			syscall(SYS_getuid);
-			usleep(2000);
+			usleep(1000);
 		}
 	}
 	_exit(0);
@@ -224,7 +247,7 @@ static void enable_while_counting(void **state)
 	close(go[1]);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	text = finish(h);
-	if (strtol(text, NULL, 10) != CALLS)	/* @a prints first */
+	if (!exact(strtol(text, NULL, 10), CALLS))	/* @a prints first */
 		fail_msg("getppid not counted %d times: <%s>", CALLS, text);
 	if (strstr(text, "getuid") == NULL)
 		fail_msg("the probes enabled later saw nothing: <%s>", text);
