@@ -400,6 +400,29 @@ static void enable(void)
 		dtc_fatal("no probes %s", dtc.nprogs ? "matched" : "specified");
 }
 
+static size_t route_len;		/* eng_route() when tracing began */
+
+/* Notes the providers added while tracing (eng_route() grew: "; " or
+ * ": " then "note; note"), e.g. calls the ptrace route could not trace:
+ * each is a warning. */
+static void route_notes(void)
+{
+	const char *r = eng_route(dtc.h);
+
+	if (r == NULL || strlen(r) <= route_len)
+		return;
+	r += route_len;
+	while (*r != '\0') {
+		size_t n;
+
+		r += strspn(r, ":; ");
+		n = strcspn(r, ";");
+		if (n > 0)
+			dtc_warn("%.*s", (int)n, r);
+		r += n;
+	}
+}
+
 static void go(void)
 {
 	struct sigaction sa;
@@ -420,6 +443,7 @@ static void go(void)
 	if (eng_go(dtc.h) != 0)
 		dtc_fatal("%s", eng_errmsg(dtc.h));
 	report_sizes();
+	route_len = eng_route(dtc.h) != NULL ? strlen(eng_route(dtc.h)) : 0;
 	if (dtc.destructive)
 		dtc_notice("allowing destructive actions");
 	if (dtc.gofd >= 0) {
@@ -475,6 +499,7 @@ int dtc_run(void)
 			    eng_errmsg(dtc.h));
 	}
 	fflush(dtc.out);
+	route_notes();
 	status = eng_exit_status(dtc.h);
 	eng_close(dtc.h);
 	dtc_run_release();

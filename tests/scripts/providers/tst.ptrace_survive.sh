@@ -2,8 +2,9 @@
 # descendants.  One that outlives dtrace must keep working: its traced
 # call (write) succeeds because the ptrace helper stays behind as a
 # passive tracer until the last such descendant has exited, then exits.
-# Three runs: root forcing the route (DTUI_ROUTE=ptrace), nobody, and
-# dtrace killed with SIGKILL while its -c command still runs.
+# Runs: root forcing the route (DTUI_ROUTE=ptrace), nobody, and
+# dtrace killed with SIGKILL while its -c command still runs; a -p
+# target is detached at once (not under the filter).
 . ./lib.sh
 need_root
 command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
@@ -67,3 +68,18 @@ hp=$(tracer "$(cat "$D/pid")" sigkill)
 kill -9 $dp
 wait $dp 2> /dev/null
 check "$hp" sigkill
+# A -p target is not under the filter: at the end it is let go at once.
+sleep 30 &
+sp=$!
+out=$(cd / && timeout 20 env DTUI_ROUTE=ptrace $DTRACE -q -p $sp \
+    -n 'syscall::write:entry { } tick-1s { exit(0); }' 2>&1) ||
+    { kill $sp; fail "-p: dtrace failed: $out"; }
+tp=x
+for i in $(seq 20); do
+	tp=$(awk '/^TracerPid:/ { print $2 }' "/proc/$sp/status")
+	[ "$tp" = 0 ] && break
+	sleep 0.1
+done
+kill $sp
+[ "$tp" = 0 ] || fail "-p: target still traced by $tp"
+exit 0
