@@ -27,6 +27,12 @@
  * ECBs could fire unfiltered-out.  Failing to load a filtered program
  * leaves the plain body in the slot: correctness first.
  *
+ * A slot may feed several probes (a shared tracepoint, given by
+ * prov_bpf_filter_probes): its filter is then the OR of their filters,
+ * each rewritten by bpf_fmerge.c for the way that probe reads the event;
+ * fs_vars and fs_am are the merge's (an execname atom with kfa_arg != 0
+ * compares a record field).  No aggregation plan applies to such a slot.
+ *
  * When the shim's plan for the probe allows it (ks_probe_aggplan) and the
  * slot's provider said every hit fires the probe once (PROV_FV_ONE), the
  * body behind the filter is bpf_agg.c's aggregating body instead of the

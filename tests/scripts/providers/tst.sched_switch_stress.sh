@@ -3,9 +3,10 @@
 # getrusage(RUSAGE_THREAD) calls the workload counts its own context
 # switches; sched:::off-cpu must see exactly that many, sched:::on-cpu
 # never two in a row (a doubled or misordered record), and at most a few
-# fewer switch-ins: this kernel now and then runs no tracepoint program
-# for a switch-in (bpftrace's in-kernel counts miss them too; no perf
-# ring or drain is involved there), which no consumer can see.
+# (2 + 2.5%) fewer switch-ins: this kernel now and then runs no
+# sched_switch tracepoint program for a switch-in (bpftrace's in-kernel
+# counts and a raw-tracepoint program miss them too; no perf ring or
+# drain is involved there), which no consumer can see.
 . ./lib.sh
 need_root
 build switches
@@ -29,7 +30,7 @@ END { printa("out %@d\n", @out); printa("in %@d\n", @in);
 	n=$(echo "$out" | sed -n 's/^in //p')
 	[ -n "$sw" ] && [ "$sw" -ge "$N" ] || fail "run $i: workload: $out"
 	[ "$o" = "$sw" ] || fail "run $i: $sw switches, off-cpu saw ${o:-0}: $out"
-	[ -n "$n" ] && [ "$n" -le "$sw" ] && [ "$n" -ge $((sw - 4)) ] ||
+	[ -n "$n" ] && [ "$n" -le "$sw" ] && [ "$n" -ge $((sw - 2 - sw / 40)) ] ||
 	    fail "run $i: $sw switches, on-cpu saw ${n:-0}: $out"
 	echo "$out" | grep -q '^inin' && fail "run $i: two switch-ins in a row: $out"
 done
