@@ -4,15 +4,17 @@
 # pid only), exec-success by execname, create by pid and its record
 # argument, on-cpu by the incoming thread's tid and execname (record
 # fields), off-cpu by pid, both on sched_switch at once (OR of filters),
-# and a predicate nothing satisfies.
+# and a predicate nothing satisfies.  (ppid is not filtered in the kernel:
+# with it, other "sh" processes on the machine pass the kernel filter and
+# are left out by the clause, as they should.)
 . ./lib.sh
 need_root
 build forkexec
 build sleeps
 out=$($DTRACE -q -c "$W/forkexec" -n '
-proc:::exit /execname == "sh"/ { printf("sh %d %d\n", arg0, arg1); }
+proc:::exit /execname == "sh" && ppid == $target/ { printf("sh %d %d\n", arg0, arg1); }
 proc:::exit /pid == $target/ { printf("target %d %d\n", arg0, arg1); }
-proc:::exec-success /execname == "sh"/ { @e = count(); }
+proc:::exec-success /execname == "sh" && ppid == $target/ { @e = count(); }
 proc:::create /pid == $target && arg0 > $target/ { @c = count(); }
 END { printa("exec %@d\n", @e); printa("creates %@d\n", @c); }') ||
     fail "dtrace failed: $out"
