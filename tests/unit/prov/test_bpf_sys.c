@@ -38,6 +38,52 @@ static void names_to_numbers(void **state)
 #endif
 }
 
+/* Every syscalls:sys_enter_* event of this kernel: no number claimed
+ * twice (a wrong alias would fire one probe for another's calls), and
+ * at most a few left to their own tracepoints. */
+static char bynr[1024][64];
+static int nevents, nunmapped, ndup;
+
+static void one_event(void *arg, const char *sys, const char *event)
+{
+	int nr;
+
+	(void)arg;
+	(void)sys;
+	if (strncmp(event, "sys_enter_", 10) != 0)
+		return;
+	nevents++;
+	nr = prov_bpf_sys_nr(event + 10);
+	if (nr < 0) {
+		nunmapped++;
+		return;
+	}
+	assert_true(nr < 1024);
+	if (bynr[nr][0] != '\0') {
+		print_message("%s and %s are both %d\n", bynr[nr], event + 10,
+		    nr);
+		ndup++;
+	}
+	snprintf(bynr[nr], sizeof(bynr[nr]), "%s", event + 10);
+}
+
+static void no_number_twice(void **state)
+{
+	(void)state;
+	if (geteuid() != 0 || prov_tracefs_root() == NULL) {
+		printf("skipped: needs root and tracefs\n");
+		skip();
+	}
+	assert_int_equal(prov_tracefs_each("syscalls", one_event, NULL), 0);
+	print_message("%d syscalls, %d without a number\n", nevents,
+	    nunmapped);
+	assert_true(nevents > 100);
+	assert_int_equal(ndup, 0);
+#if defined(__x86_64__)
+	assert_true(nunmapped <= 8);
+#endif
+}
+
 /* The errno prologue: r1 in [-4095, -1] becomes -1. */
 static void errret_stream(void **state)
 {
@@ -259,6 +305,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_to_numbers),
+		cmocka_unit_test(no_number_twice),
 		cmocka_unit_test(errret_stream),
 		cmocka_unit_test(return_arg_filter),
 		cmocka_unit_test(enable_while_counting),
