@@ -339,6 +339,16 @@ int prov_bpf_sys_map(int ret)
 	return map;
 }
 
+int prov_bpf_sys_busy(void)
+{
+	int busy;
+
+	pthread_mutex_lock(&lk);
+	busy = users[0] + users[1] > 0;
+	pthread_mutex_unlock(&lk);
+	return busy;
+}
+
 int prov_bpf_sys_put(int ret, int *fd)
 {
 	int n = 0;

@@ -245,6 +245,8 @@ int prov_bpf_sys_map(int ret);
  * is closed and the event put into fd (returns 1) for the caller to
  * close (slow: it detaches the program); else returns 0. */
 int prov_bpf_sys_put(int ret, int *fd);
+/* Does any body use the raw route now? */
+int prov_bpf_sys_busy(void);
 /* Emit the instructions every body in those arrays starts with (drop
  * 32-bit compat calls, whose numbers are another table's) into p (room
  * for 16); the count, -1 before prov_bpf_sys_map succeeded. */

@@ -5,7 +5,8 @@
 # line came, when END fired (1 s of tracing after the probes were on) and
 # when dtrace had exited, in ms since start; "exit after END" is the
 # teardown.  With bpftrace installed, the same for
-# tracepoint:syscalls:sys_enter_* (for scale).  Needs root.  R=3 runs.
+# tracepoint:syscalls:sys_enter_* (for scale; NOBPFTRACE=1: not).  Needs
+# root.  R=3 runs.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 DTRACE=${DTRACE:-$top/build/dtrace}
 R=${R:-3}
@@ -40,7 +41,7 @@ for i in $(seq "$R"); do
 	once "$DTRACE" -n 'syscall:::entry { @[probefunc] = count(); }
 	    tick-1s { exit(0); } END { printf("END\n"); }'
 done
-command -v bpftrace > /dev/null || exit 0
+[ -z "$NOBPFTRACE" ] && command -v bpftrace > /dev/null || exit 0
 for i in $(seq "$R"); do
 	printf '| bpftrace '
 	once bpftrace -e 'tracepoint:syscalls:sys_enter_* { @[probe] = count(); }

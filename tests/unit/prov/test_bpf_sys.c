@@ -1,8 +1,9 @@
 /*
  * test_bpf_sys.c - the syscall provider on raw_syscalls
  * (providers/bpf_sys.c): names to numbers, a kernel filter on a return
- * argument (the installed program compares the return value as D sees
- * it, and counts exactly), and a probe's count that enabling other
+ * argument on either route (the installed program compares the return
+ * value as D sees it, and counts exactly), and a probe's count that
+ * enabling other
  * syscall probes (and a second clause on it) while it runs neither loses
  * nor doubles.  The live tests run as root through the engine.
  */
@@ -212,17 +213,23 @@ static int exact(long n, long want)
 	    n + (long)ndrops >= want);
 }
 
-/* /arg0 == -1/ on openat:return: filtered in the kernel, exact count. */
-static void return_arg_filter(void **state)
+/* /arg0 == -1/ on openat:return: filtered in the kernel, exact count;
+ * raw: after 20-odd probes (then on the raw route, else its own). */
+static void return_arg_filter(int raw)
 {
 	char src[256], *text, *nl;
 	eng_hdl_t *h;
 	int fd, e, n;
 
-	(void)state;
 	snprintf(src, sizeof(src), "syscall::openat:return /tid == %d && "
 	    "arg0 == -1/ { @fail[errno] = count(); }", (int)gettid());
-	h = start(src);
+	if (raw) {
+		h = start("syscall::get*:entry /pid == 1/ { @x = count(); }");
+		assert_true(prov_bpf_sys_busy());
+		exec_src(h, src);
+	} else {
+		h = start(src);
+	}
 	if (!find_errret_filter())
 		fail_msg("no kernel filter compares openat's return value");
 	for (int i = 0; i < 300; i++) {
@@ -242,6 +249,18 @@ static void return_arg_filter(void **state)
 		fail_msg("want errno 2 counted 300 times: <%s>", text);
 	free(text);
 	eng_close(h);
+}
+
+static void return_filter_own(void **state)
+{
+	(void)state;
+	return_arg_filter(0);
+}
+
+static void return_filter_raw(void **state)
+{
+	(void)state;
+	return_arg_filter(1);
 }
 
 #define CALLS 20000
@@ -307,7 +326,8 @@ int main(void)
 		cmocka_unit_test(names_to_numbers),
 		cmocka_unit_test(no_number_twice),
 		cmocka_unit_test(errret_stream),
-		cmocka_unit_test(return_arg_filter),
+		cmocka_unit_test(return_filter_own),
+		cmocka_unit_test(return_filter_raw),
 		cmocka_unit_test(enable_while_counting),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
