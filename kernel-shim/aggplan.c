@@ -15,7 +15,8 @@
  * predecessors) that tracks for each register what it may hold:
  *   AV_CONST  a known constant (folded through simple arithmetic, so
  *             args[c] finds its index),
- *   AV_INT    an integer computed from allowed sources,
+ *   AV_INT    an integer computed from allowed sources (pid, tid, uid,
+ *             gid, errno, cpu, argN, args[], epid, id: builtin()),
  *   AV_PTR    the address of memory whose text is fixed by allowed
  *             sources (execname, probeprov..probename, string
  *             constants, clause-local strings, which only ever hold such
@@ -136,6 +137,7 @@ static av_t builtin(plan_t *pl, uint32_t id)
 	case DIF_VAR_TID: pl->vars |= 1u << KS_FV_TID; break;
 	case DIF_VAR_UID: pl->vars |= 1u << KS_FV_UID; break;
 	case DIF_VAR_GID: pl->vars |= 1u << KS_FV_GID; break;
+	case DIF_VAR_ERRNO: pl->vars |= 1u << KS_FV_ERRNO; break;
 	case DIF_VAR_CPU: case DIF_VAR_EPID: case DIF_VAR_ID: break;
 	case DIF_VAR_EXECNAME:
 		pl->vars |= 1u << KS_FV_EXECNAME;

@@ -33,7 +33,8 @@
 enum ks_fvar {
 	KS_FV_PID = 1, KS_FV_TID, KS_FV_CPU, KS_FV_UID, KS_FV_GID,
 	KS_FV_ARG,			/* kfa_arg: 0 .. DTRACE_MAXARGS - 1 */
-	KS_FV_EXECNAME			/* kfa_str; only EQ and NE */
+	KS_FV_EXECNAME,			/* kfa_str; only EQ and NE */
+	KS_FV_ERRNO			/* kap_vars only: no filter atom */
 };
 
 enum ks_fop { KS_FOP_EQ = 1, KS_FOP_NE, KS_FOP_LT, KS_FOP_LE, KS_FOP_GT,
@@ -117,9 +118,10 @@ void ks_filter_changed(void);
  * Two firings with equal values of those variables on one CPU then have
  * exactly the same effect, so n of them may be fired as one weighted
  * firing.  kap_vars: bits (1 << KS_FV_*) of pid, tid, uid, gid, execname
- * read (KS_FV_CPU is never needed: the provider fires on the CPU the
- * events happened on); with KS_FV_ARG, kap_args has bit N for each argN /
- * args[N] read.
+ * and errno (kpc_errno) read (KS_FV_CPU is never needed: the provider
+ * fires on the CPU the events happened on); with KS_FV_ARG, kap_args has
+ * bit N for each argN / args[N] read.  A provider refuses a plan with
+ * bits it cannot key on.
  *
  * The plan changes exactly when the filter does (ks_filter_gen(),
  * ks_filter_watch(); during an ENABLE every plan reads kap_ok = 0), so a

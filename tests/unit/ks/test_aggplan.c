@@ -114,6 +114,8 @@ static void predicate_and_sum(void **state)
 	    V(EXECNAME) | V(UID) | V(GID) | V(TID), 0);
 	expect_ok("/arg3 > 10 || cpu == 1/ { @ = stddev(arg0 / arg4); }",
 	    V(ARG), 0x19);
+	expect_ok("/errno != 0/ { @[execname, errno] = count(); }",
+	    V(EXECNAME) | V(ERRNO), 0);
 }
 
 static void histograms(void **state)

@@ -3,7 +3,7 @@
  * random DIF (kernel-shim/aggplan.c): whenever the analysis accepts a
  * predicate, two firings that agree on the plan's variables (kap_vars,
  * kap_args, cpu, the probe) give the same result and the same fault,
- * however much they differ in everything else (timestamps, ppid, errno,
+ * however much they differ in everything else (timestamps, ppid,
  * uregs, other arguments, another execname ...).  Programs are drawn
  * from a menu biased towards what the analysis allows (built-ins, ALU,
  * branches, string compares, clause-locals, tuples and calls of pure and
@@ -179,6 +179,7 @@ static void mkctx(ks_probe_ctx_t *c, const ks_probe_ctx_t *base,
 	KEEP(KS_FV_TID, kpc_tid);
 	KEEP(KS_FV_UID, kpc_uid);
 	KEEP(KS_FV_GID, kpc_gid);
+	KEEP(KS_FV_ERRNO, kpc_errno);
 #undef KEEP
 	if (v & (1u << KS_FV_EXECNAME))
 		memcpy(c->kpc_execname, base->kpc_execname, 16);

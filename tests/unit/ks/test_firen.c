@@ -73,6 +73,7 @@ static void ctx_of(ks_probe_ctx_t *ctx, const shot_t *s)
 	ctx->kpc_args[1] = s->a1;
 	ctx->kpc_args[2] = s->a2;
 	strcpy(ctx->kpc_execname, s->a1 & 1 ? "odd" : "even");
+	ctx->kpc_errno = (int32_t)(s->a2 % 3);
 }
 
 /* Run src over shots, weighted or one by one; stop and close. */
@@ -140,6 +141,9 @@ static void scalar_functions(void **state)
 	same("ktest:mod:func:p3 { @[execname, arg1] = sum(arg0 * arg2); }",
 	    values, NVALUES);
 	assert_true(r2.aggok);
+	same("ktest:mod:func:p3 /errno != 0/ { @[errno] = count(); }",
+	    values, NVALUES);
+	assert_true(r2.aggok && r2.aggsize > 0);
 }
 
 static void histograms(void **state)
