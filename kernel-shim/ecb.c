@@ -765,7 +765,8 @@ void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx)
 }
 
 /* A fault in e: count it and fire ERROR in e's state, never recursively;
- * a run standing for n firings faulted in each of them. */
+ * a run standing for n firings faulted in each of them, so ERROR fires n
+ * times, each with the clause-locals as the fault left them. */
 static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
     const ks_mstate_t *ms, unsigned cpu)
 {
@@ -785,7 +786,13 @@ static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
 	ectx.kpc_args[3] = ms->kms_fault_pc;
 	ectx.kpc_args[4] = ms->kms_fault;
 	ectx.kpc_args[5] = ms->kms_fault_addr;
+	if (ms->kms_weight > 1 && st->st_nlocals != 0)
+		memcpy(st->st_locals + st->st_nlocals, st->st_locals,
+		    (size_t)st->st_nlocals * 8);
 	for (uint64_t i = 0; i < ms->kms_weight; i++) {
+		if (i > 0 && st->st_nlocals != 0)
+			memcpy(st->st_locals, st->st_locals + st->st_nlocals,
+			    (size_t)st->st_nlocals * 8);
 		st->st_inerror = 1;
 		st->st_scratch_used = ms->kms_scratch_used;
 		ks_ecb_fire_locked(st, &ectx);

@@ -204,7 +204,8 @@ static int staging(ks_state_t *st, uint32_t rec, uint32_t key, uint32_t loc)
 		st->st_keymax = key;
 	}
 	if (loc > st->st_nlocals) {
-		uint64_t *p = ks_realloc(st->st_locals, loc * sizeof(*p));
+		/* twice: the second half keeps a copy (ecb.c, fire_error) */
+		uint64_t *p = ks_realloc(st->st_locals, 2 * loc * sizeof(*p));
 
 		if (p == NULL)
 			goto nomem;

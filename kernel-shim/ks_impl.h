@@ -345,7 +345,8 @@ struct ks_state {
 	uint32_t st_recmax;
 	char *st_key;			/* staging for one aggregation key */
 	uint32_t st_keymax;
-	uint64_t *st_locals;
+	uint64_t *st_locals;		/* 2 * st_nlocals: the second half
+					 * saves them across ERROR firings */
 	uint32_t st_nlocals;
 	uint64_t st_endreserve;		/* bytes of END's ECBs */
 	dtrace_status_t st_status;
