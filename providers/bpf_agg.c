@@ -12,7 +12,11 @@
  *
  * and adds 1 to this CPU's count of that key in a BPF_MAP_TYPE_PERCPU_HASH
  * (inserting 0 with BPF_NOEXIST first when the key is new); when the map
- * is full it adds 1 to the per-CPU "drops" array instead.  There are two
+ * is full it adds 1 to the per-CPU "drops" array instead.  It returns 0,
+ * as bpf_sys.c's stub does on a miss: perf then builds no sample for the
+ * tracepoint's (counting) perf events, ~17 ns a hit saved; a perf reader
+ * of the same tracepoint in another tool misses the hits, as it misses
+ * those our predicate filters drop.  There are two
  * hash maps, one with short keys (KEY_SMALL bytes) and one with long keys
  * (KEY_BIG), so hashing stays cheap for the common short keys.
  *
@@ -414,7 +418,7 @@ static int emit(struct bpf_insn *p, int planid, const aplan_t *ap)
 	p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0);
 	n += emit_inc(p + n);
 	p[out].off = (int16_t)(n - out - 1);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	return n;
 }
