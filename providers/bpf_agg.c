@@ -8,7 +8,12 @@
  * The body builds a key on the BPF stack,
  *
  *   { u32 plan id, u32 0, [u64 pid_tgid], [u64 uid_gid], [comm[16]],
- *     [u64 argN ...] }          (only the parts the plan reads; the rest 0)
+ *     [u64 argN ...], [u64 errno] }  (only the parts the plan reads; the
+ *                                      rest 0)
+ *
+ * errno is keyed only on slots whose argument map holds a system call's
+ * return value (PROV_BPF_ERRRET): -ret when it is -4095..-1, else 0, as
+ * the syscall provider sets kpc_errno.
  *
  * and adds 1 to this CPU's count of that key in a BPF_MAP_TYPE_PERCPU_HASH
  * (inserting 0 with BPF_NOEXIST first when the key is new); when the map
@@ -53,7 +58,7 @@
 
 #define MAX_PLANS 65536
 #define KEY_SMALL 32
-#define KEY_BIG 120			/* 8 + 8 + 8 + 16 + 8 * MAXARGS */
+#define KEY_BIG 128			/* 8 + 8 + 8 + 16 + 8 * MAXARGS + 8 */
 #define KEY_AT (-8 - KEY_BIG)		/* fp offset of the key */
 #define VAL_AT (KEY_AT - 8)		/* the 0 inserted */
 #define DKEY_AT (VAL_AT - 4)		/* the drops array's key */
@@ -72,6 +77,8 @@ typedef struct aplan {
 	prov_bpf_argmap_t ap_am;
 	int16_t ap_pt, ap_ug, ap_comm;	/* key offsets, 0: absent */
 	int16_t ap_arg[DTRACE_MAXARGS];
+	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
+					 * return value's in the record */
 } aplan_t;
 
 /* The last count read of one key, per CPU. */
@@ -136,14 +143,27 @@ static unsigned key_vars(const ks_aggplan_t *plan)
 	    PROV_FV(KS_FV_EXECNAME));
 }
 
+/* Where am has a system call's return value (errno's source), or -1. */
+static int ret_off(const prov_bpf_argmap_t *am)
+{
+	for (int i = 0; am != NULL && i < DTRACE_MAXARGS; i++)
+		if (am->pba_off[i] >= 8 && am->pba_size[i] == 8 &&
+		    am->pba_signed[i] == PROV_BPF_ERRRET)
+			return am->pba_off[i];
+	return -1;
+}
+
 int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
     const prov_bpf_argmap_t *am)
 {
-	unsigned known = PROV_FV_ALL;
+	unsigned known = PROV_FV_ALL | PROV_FV(KS_FV_ERRNO);
 
 	if (!plan->kap_ok || !(vars & PROV_FV_ONE) ||
 	    (plan->kap_vars & ~known) != 0 ||
 	    (key_vars(plan) & ~vars) != 0)
+		return 0;
+	if ((plan->kap_vars & PROV_FV(KS_FV_ERRNO)) &&
+	    (!(vars & PROV_FV(KS_FV_ARG)) || ret_off(am) < 0))
 		return 0;
 	if (plan->kap_args == 0)
 		return 1;
@@ -256,6 +276,11 @@ static void layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 		ap->ap_am.pba_size[i] = am->pba_size[i];
 		ap->ap_am.pba_signed[i] = am->pba_signed[i];
 	}
+	if (plan->kap_vars & PROV_FV(KS_FV_ERRNO)) {
+		ap->ap_errno = off;
+		ap->ap_retoff = (int16_t)ret_off(am);
+		off += 8;
+	}
 	ap->ap_big = off > KEY_SMALL;
 }
 
@@ -263,7 +288,8 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 {
 	return a->ap_probe == b->ap_probe && a->ap_vars == b->ap_vars &&
 	    a->ap_args == b->ap_args && memcmp(&a->ap_am, &b->ap_am,
-	    sizeof(a->ap_am)) == 0;
+	    sizeof(a->ap_am)) == 0 && a->ap_errno == b->ap_errno &&
+	    a->ap_retoff == b->ap_retoff;
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
@@ -379,6 +405,17 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap)
 		}
 		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
 		    (int16_t)(KEY_AT + ap->ap_arg[i]), 0);
+	}
+	if (ap->ap_errno) {		/* -ret if -4095 <= ret < 0, else 0 */
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, ap->ap_retoff,
+		    0);
+		p[n++] = ins(BPF_JMP | BPF_JSGE | BPF_K, 1, 0, 3, 0);
+		p[n++] = ins(BPF_JMP | BPF_JSLT | BPF_K, 1, 0, 2, -4095);
+		p[n++] = ins(BPF_ALU64 | BPF_NEG, 1, 0, 0, 0);
+		p[n++] = ins(BPF_JMP | BPF_JA, 0, 0, 1, 0);
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0);
+		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
+		    (int16_t)(KEY_AT + ap->ap_errno), 0);
 	}
 	return n;
 }
@@ -537,6 +574,10 @@ static void fire(const aplan_t *ap, const uint8_t *key, int cpu, uint64_t n,
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		if (ap->ap_args & (1u << i))
 			memcpy(&ctx.kpc_args[i], key + ap->ap_arg[i], 8);
+	if (ap->ap_errno) {
+		memcpy(&w, key + ap->ap_errno, 8);
+		ctx.kpc_errno = (int32_t)w;
+	}
 	prov_fire_n(&ctx, n);
 	nfired += n;
 	ncalls++;

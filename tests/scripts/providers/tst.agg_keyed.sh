@@ -28,4 +28,9 @@ out=$($DTRACE -q -c "$W/prio" -n '
 syscall::getpriority:return /pid == $target/ { @r[arg0] = count(); }
 END { printa("r %d %@d\n", @r); }') || fail "dtrace failed: $out"
 [ "$out" = "r -1 600" ] || fail "return values: $out"
+# errinfo style: keyed by errno (ESRCH is 3)
+out=$($DTRACE -q -c "$W/prio" -n '
+syscall::getpriority:return /pid == $target && errno != 0/ { @e[execname, errno] = count(); }
+END { printa("e %s %d %@d\n", @e); }') || fail "dtrace failed: $out"
+[ "$out" = "e prio 3 600" ] || fail "errno keys: $out"
 exit 0

@@ -7,6 +7,7 @@
  * contexts; the plan changing to records and back mid-stream loses and
  * doubles nothing.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,34 @@ static void keyed_args(void **state)
 	live_disable(id);
 }
 
+/* errno keyed on a :return probe: -ESRCH read as errno 3. */
+static void keyed_errno(void **state)
+{
+	int n = 0;
+	dtrace_id_t id;
+
+	(void)state;
+	live_require();
+	id = live_enable("syscall", "", "getpriority", "return");
+	set_plan(id, 1, PROV_FV(KS_FV_ERRNO), 0);
+	assert_true(slot_plan(id) > 0);
+	live_reset();
+	live_run(getpriorities);
+	pthread_mutex_lock(&live_lk);
+	for (int i = 0; i < live_n; i++)
+		n += live_recs[i].lr_id == id && live_recs[i].lr_errno == ESRCH;
+	pthread_mutex_unlock(&live_lk);
+	assert_int_equal(n, 600);
+	set_plan(id, 1, PROV_FV(KS_FV_ERRNO) | PROV_FV(KS_FV_ARG), 1u << 0);
+	assert_true(slot_plan(id) > 0);
+	live_disable(id);
+	id = live_enable("syscall", "", "getpriority", "entry");
+	set_plan(id, 1, PROV_FV(KS_FV_ERRNO), 0);	/* no return value */
+	assert_true(slot_plan(id) < 0);
+	set_plan(id, 0, 0, 0);
+	live_disable(id);
+}
+
 /* Records, then counts, then records again, then counts with another
  * key: each child's calls come out exactly once. */
 static void plan_changes(void **state)
@@ -217,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(count_by_execname),
 		cmocka_unit_test(keyed_args),
+		cmocka_unit_test(keyed_errno),
 		cmocka_unit_test(plan_changes),
 		cmocka_unit_test(plan_refused),
 		cmocka_unit_test(replaced_plan_fires),
