@@ -1,0 +1,665 @@
+/*
+ * ptrace_helper.c - the tracer process of the ptrace route (ptrace.c has
+ * the overview): it attaches to targets, turns each ptrace stop into one
+ * prov_ptmsg_t on the event pipe, and resumes the thread.  Forked from a
+ * threaded process, it uses no malloc; its thread table (tinfo) is a fixed
+ * array indexed by tid.  It runs in its own session, ignoring terminal
+ * signals, holding none of dtrace's descriptors but its pipes (and stderr
+ * until release).
+ *
+ * Release: when dtrace's process closes the command pipe (or dies: EOF too)
+ * the helper closes the event pipes (the reader there ends) and exits if
+ * no tracee is left.  Else it goes passive: threads under our seccomp
+ * filter (descendants of the -c command that outlive dtrace; RET_TRACE
+ * without a tracer would fail their trapped calls with ENOSYS) stay
+ * traced and are continued at every stop without reports, forks
+ * followed; the others (-p targets) are detached.  It exits when the
+ * last tracee is gone (sh_passive tells ptrace.c whether to reap it now).
+ *
+ * Seccomp: a -c target installs, just before its execve, a filter that
+ * returns SECCOMP_RET_TRACE only for the calls prov_ptrace_syscalls()
+ * handed out (recorded in sh_filt).  Its first seccomp stop marks the
+ * thread filtered (inherited by its children); a filtered thread is
+ * resumed with PTRACE_CONT while every enabled syscall probe is in
+ * sh_filt: a seccomp stop is then the entry, and PTRACE_SYSCALL once
+ * catches the exit when that call's return probe is enabled.  Otherwise
+ * (-p, or more probes enabled later) PTRACE_SYSCALL as before; a seccomp
+ * stop after a syscall-entry stop is then ignored.  DTUI_PTRACE_STOPS=1
+ * in the environment makes the helper print its stop count at exit.
+ *
+ * Only stops whose filter data is PROV_SECCOMP_DATA count (a process may
+ * have a filter of its own).  The filter also traps every i386 and x32
+ * call; their numbers are mapped to the x86_64 probe of the same name
+ * (prov_sysnr_native), and one without such a probe is reported once per
+ * number as a provider note (prov_note), not fired.  Syscall-entry stops
+ * (no filter) are mapped the same way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/ptrace.h>
+#include "providers.h"
+#include "prov_impl.h"
+#include "ptrace_impl.h"
+
+#define MAXT 4096			/* threads the helper tracks */
+#define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
+	PTRACE_O_TRACEEXIT | PTRACE_O_TRACESECCOMP)
+
+typedef struct tinfo {			/* helper side */
+	int32_t ti_tid, ti_pid, ti_ppid;
+	uint32_t ti_nr;			/* syscall in progress */
+	uint8_t ti_filt;		/* under our seccomp filter */
+	uint8_t ti_inent;		/* in a syscall-entry stop's call */
+	uint8_t ti_keep;		/* passive: 0 unknown, 1 keep, 2 let go */
+	int32_t ti_sbase;		/* Seccomp_filters when attached */
+	char ti_comm[16];
+} tinfo_t;
+
+static prov_ptshared_t *sh;
+static int evfd = -1, ackfd = -1;
+static tinfo_t tinfo[MAXT];
+static uint64_t nstops;			/* wait stops handled */
+
+/* Which argument of a system call is a path (x86_64), -1 if none. */
+static int path_arg(const char *name)
+{
+	static const char *const first[] = {
+		"open", "stat", "lstat", "access", "execve", "truncate",
+		"chdir", "rename", "mkdir", "rmdir", "creat", "link",
+		"unlink", "symlink", "readlink", "chmod", "chown", "lchown",
+		"statfs", "chroot", "acct", "mknod", "uselib", "swapon",
+		"swapoff", "setxattr", "getxattr", "listxattr", "removexattr",
+		"utime", "utimes",
+	};
+	static const char *const second[] = {
+		"openat", "newfstatat", "faccessat", "faccessat2", "mkdirat",
+		"mknodat", "unlinkat", "renameat", "renameat2", "readlinkat",
+		"fchmodat", "fchownat", "execveat", "statx", "openat2",
+		"utimensat", "futimesat", "linkat",
+	};
+
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		if (strcmp(name, first[i]) == 0)
+			return 0;
+	for (size_t i = 0; i < sizeof(second) / sizeof(second[0]); i++)
+		if (strcmp(name, second[i]) == 0)
+			return 1;
+	return -1;
+}
+
+/* ---- the helper process ---- */
+
+static tinfo_t *tget(int32_t tid, int create)
+{
+	tinfo_t *t = &tinfo[(uint32_t)tid % MAXT];
+
+	if (t->ti_tid == tid)
+		return t;
+	if (!create)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->ti_tid = tid;
+	t->ti_pid = tid;
+	t->ti_nr = UINT32_MAX;
+	return t;
+}
+
+static void read_comm(tinfo_t *t)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->ti_pid,
+	    t->ti_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, t->ti_comm, sizeof(t->ti_comm) - 1);
+	close(fd);
+	if (n > 0 && t->ti_comm[n - 1] == '\n')
+		n--;
+	t->ti_comm[n > 0 ? n : 0] = '\0';
+}
+
+/* The thread's CPU time (ns) from schedstat, read while it is stopped,
+ * so exact; 0 if the kernel has no schedstat. */
+static uint64_t read_vtime(const tinfo_t *t)
+{
+	char path[64], buf[96];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", t->ti_pid,
+	    t->ti_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
+/* The stopped thread's user registers into m (x86_64 only). */
+static void read_regs(prov_ptmsg_t *m, pid_t tid)
+{
+#if defined(__x86_64__)
+	uint64_t r[27];			/* struct user_regs_struct */
+	struct iovec io = { r, sizeof(r) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)1 /* NT_PRSTATUS */, &io)
+	    != 0 || io.iov_len < sizeof(m->pm_regs))
+		return;
+	memcpy(m->pm_regs, r, sizeof(m->pm_regs));
+	m->pm_nregs = PT_NREGS;
+#else
+	(void)m;
+	(void)tid;
+#endif
+}
+
+static void send_msg(prov_ptmsg_t *m, const tinfo_t *t, uint32_t kind)
+{
+	struct timespec ts;
+	int cpu = sched_getcpu();
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	m->pm_kind = kind;
+	m->pm_cpu = cpu < 0 ? 0 : (uint32_t)cpu;
+	m->pm_time = (uint64_t)ts.tv_sec * 1000000000ull +
+	    (uint64_t)ts.tv_nsec;
+	m->pm_pid = t->ti_pid;
+	m->pm_tid = t->ti_tid;
+	m->pm_ppid = t->ti_ppid;
+	memcpy(m->pm_comm, t->ti_comm, sizeof(m->pm_comm));
+	if (__atomic_load_n(&sh->sh_vtime, __ATOMIC_RELAXED))
+		m->pm_vtime = read_vtime(t);
+	if (__atomic_load_n(&sh->sh_uregs, __ATOMIC_RELAXED))
+		read_regs(m, t->ti_tid);
+	__atomic_add_fetch(&sh->sh_sent, 1, __ATOMIC_RELEASE);
+	(void)!write(evfd, m, sizeof(*m));
+	if (m->pm_sync) {
+		char c;
+
+		(void)!read(ackfd, &c, 1);
+	}
+}
+
+static void capture(prov_ptmsg_t *m, pid_t tid, uint64_t addr)
+{
+	struct iovec local = { m->pm_str, sizeof(m->pm_str) - 1 };
+	struct iovec remote = { (void *)(uintptr_t)addr,
+	    sizeof(m->pm_str) - 1 };
+	ssize_t n;
+
+	/* A path may end before the end of its page: read what is there. */
+	n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n <= 0) {
+		remote.iov_len = 4096 - (addr & 4095);
+		if (remote.iov_len > local.iov_len)
+			remote.iov_len = local.iov_len;
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	}
+	if (n <= 0)
+		return;
+	memset(m->pm_str + n, 0, sizeof(m->pm_str) - (size_t)n);
+	m->pm_saddr = addr;
+	m->pm_slen = (uint32_t)strlen(m->pm_str) + 1;
+}
+
+static void on_entry(tinfo_t *t, uint32_t nr, const void *args)
+{
+	prov_ptmsg_t m;
+	int pa;
+
+	t->ti_nr = nr;
+	if (nr >= PT_NSYS || !sh->sh_entry[nr])
+		return;
+	memset(&m, 0, sizeof(m));
+	m.pm_nr = nr;
+	memcpy(m.pm_args, args, sizeof(m.pm_args));
+	pa = prov_sysname(nr) != NULL ? path_arg(prov_sysname(nr)) : -1;
+	if (pa >= 0)
+		capture(&m, t->ti_tid, m.pm_args[pa]);
+	send_msg(&m, t, PM_ENTRY);
+}
+
+/* The x86_64 number of a call (i386 and x32 mapped by name); a call with
+ * no syscall probe is reported once per number (PM_NOTE) and gives
+ * UINT32_MAX: it is not traced. */
+static uint32_t native_nr(tinfo_t *t, uint32_t arch, uint64_t nr)
+{
+	static uint8_t noted[2][1024];
+	int x32 = arch == AUDIT_ARCH_X86_64 && (nr & PROV_X32_BIT) != 0;
+	int n = nr > UINT32_MAX ? -1 : prov_sysnr_native(arch, (uint32_t)nr);
+	uint32_t i = (uint32_t)(nr & 1023);
+	const char *name, *abi;
+	prov_ptmsg_t m;
+
+	if (n >= 0 && n < PT_NSYS)
+		return (uint32_t)n;
+	if (arch == AUDIT_ARCH_X86_64 && !x32)
+		return UINT32_MAX;	/* unknown native call: no probe */
+	if (noted[x32][i])
+		return UINT32_MAX;
+	noted[x32][i] = 1;
+	memset(&m, 0, sizeof(m));
+	name = !x32 ? prov_sysname_i386((unsigned)nr) : NULL;
+	abi = x32 ? "x32" : arch == AUDIT_ARCH_I386 ? "i386" : "non-x86_64";
+	if (name != NULL)
+		snprintf(m.pm_str, sizeof(m.pm_str), "%s system call %s is not "
+		    "traced (no syscall probe matches it)", abi, name);
+	else
+		snprintf(m.pm_str, sizeof(m.pm_str), "%s system call number "
+		    "%llu is not traced (no syscall probe matches it)", abi,
+		    (unsigned long long)(nr & ~PROV_X32_BIT));
+	send_msg(&m, t, PM_NOTE);
+	return UINT32_MAX;
+}
+
+/* A seccomp stop: the entry, unless a syscall-entry stop saw it.  ti_nr
+ * stays set when the exit must be caught (PTRACE_SYSCALL once). */
+static void on_seccomp(tinfo_t *t)
+{
+	struct ptrace_syscall_info si;
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->ti_tid, sizeof(si), &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP ||
+	    si.seccomp.ret_data != PROV_SECCOMP_DATA)
+		return;
+	t->ti_filt = 1;
+	if (t->ti_inent)
+		return;
+	on_entry(t, native_nr(t, si.arch, si.seccomp.nr), si.seccomp.args);
+	if (t->ti_nr >= PT_NSYS || !sh->sh_return[t->ti_nr])
+		t->ti_nr = UINT32_MAX;
+}
+
+/* Does the filter trap every call whose probe is enabled? */
+static int covered(void)
+{
+	for (int i = 0; i < PT_NSYS; i++)
+		if ((sh->sh_entry[i] || sh->sh_return[i]) && !sh->sh_filt[i])
+			return 0;
+	return 1;
+}
+
+static void on_syscall(tinfo_t *t)
+{
+	struct ptrace_syscall_info si;
+	prov_ptmsg_t m;
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->ti_tid, sizeof(si), &si) <= 0)
+		return;
+	memset(&m, 0, sizeof(m));
+	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+		t->ti_inent = 1;
+		on_entry(t, native_nr(t, si.arch, si.entry.nr), si.entry.args);
+	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
+		uint32_t nr = t->ti_nr;
+
+		t->ti_nr = UINT32_MAX;
+		t->ti_inent = 0;
+		if (nr >= PT_NSYS || !sh->sh_return[nr])
+			return;
+		m.pm_nr = nr;
+		m.pm_ret = si.exit.rval;
+		send_msg(&m, t, PM_RETURN);
+	}
+}
+
+/* A number from /proc/tid/status ("\nTgid:"...), or dflt if unknown. */
+static int32_t status_num(int32_t tid, const char *key, int32_t dflt)
+{
+	char path[64], buf[2048], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return dflt;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return dflt;
+	buf[n] = '\0';
+	p = strstr(buf, key);
+	return p != NULL ? (int32_t)atoi(p + strlen(key)) : dflt;
+}
+
+static int32_t tgid_of(int32_t tid)
+{
+	return status_num(tid, "\nTgid:", 0);
+}
+
+static void on_newtask(tinfo_t *t, int event)
+{
+	unsigned long msg = 0;
+	tinfo_t *c;
+	prov_ptmsg_t m;
+	int thread;
+
+	ptrace(PTRACE_GETEVENTMSG, t->ti_tid, 0, &msg);
+	c = tget((int32_t)msg, 1);
+	thread = event == PTRACE_EVENT_CLONE && tgid_of((int32_t)msg) ==
+	    t->ti_pid;
+	c->ti_pid = thread ? t->ti_pid : (int32_t)msg;
+	c->ti_ppid = thread ? t->ti_ppid : t->ti_pid;
+	memcpy(c->ti_comm, t->ti_comm, sizeof(c->ti_comm));
+	c->ti_filt = t->ti_filt;
+	c->ti_sbase = t->ti_sbase;
+	memset(&m, 0, sizeof(m));
+	m.pm_args[0] = msg;
+	if (sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
+		send_msg(&m, t, thread ? PM_LWP_CREATE : PM_CREATE);
+}
+
+static void on_exec(tinfo_t *t)
+{
+	char path[64];
+	prov_ptmsg_t m;
+	ssize_t n;
+
+	read_comm(t);
+	t->ti_nr = UINT32_MAX;
+	if (!sh->sh_proc[PM_EXEC_SUCCESS])
+		return;
+	memset(&m, 0, sizeof(m));
+	snprintf(path, sizeof(path), "/proc/%d/exe", t->ti_pid);
+	n = readlink(path, m.pm_str, sizeof(m.pm_str) - 1);
+	if (n > 0) {
+		m.pm_str[n] = '\0';
+		m.pm_saddr = 0xffffff7000000000ull;	/* not a user address */
+		m.pm_slen = (uint32_t)n + 1;
+		m.pm_args[0] = m.pm_saddr;
+	}
+	send_msg(&m, t, PM_EXEC_SUCCESS);
+}
+
+static void on_exit_event(tinfo_t *t)
+{
+	unsigned long st = 0;
+	prov_ptmsg_t m;
+	int last = t->ti_tid == t->ti_pid;
+
+	ptrace(PTRACE_GETEVENTMSG, t->ti_tid, 0, &st);
+	memset(&m, 0, sizeof(m));
+	if (last) {
+		int s = (int)st;
+
+		m.pm_args[0] = WIFEXITED(s) ? 1 : WCOREDUMP(s) ? 3 : 2;
+		m.pm_args[1] = WIFEXITED(s) ? (uint64_t)WEXITSTATUS(s) :
+		    (uint64_t)WTERMSIG(s);
+	} else {
+		m.pm_args[0] = (uint64_t)t->ti_tid;
+	}
+	/* The leader's exit waits until this process fired everything the
+	 * helper sent: its parent cannot reap it (and stop tracing) before
+	 * the firings are in. */
+	m.pm_sync = last;
+	if (sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT] || last)
+		send_msg(&m, t, last ? PM_EXIT : PM_LWP_EXIT);
+}
+
+/* Handle one wait status of tid and resume it. */
+static void on_stop(pid_t tid, int st)
+{
+	tinfo_t *t = tget(tid, 1);
+	int sig = 0, event = st >> 16, req;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		t->ti_tid = 0;
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	nstops++;
+	if (t->ti_comm[0] == '\0')
+		read_comm(t);
+	if (event == PTRACE_EVENT_SECCOMP)
+		on_seccomp(t);
+	else if (WSTOPSIG(st) == (SIGTRAP | 0x80))
+		on_syscall(t);
+	else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+	    event == PTRACE_EVENT_CLONE)
+		on_newtask(t, event);
+	else if (event == PTRACE_EVENT_EXEC)
+		on_exec(t);
+	else if (event == PTRACE_EVENT_EXIT)
+		on_exit_event(t);
+	else if (event == 0)
+		sig = WSTOPSIG(st);	/* a signal to deliver */
+	if (__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) == 0)
+		req = PTRACE_CONT;
+	else if (t->ti_filt && covered() && !t->ti_inent)
+		req = t->ti_nr != UINT32_MAX ? PTRACE_SYSCALL : PTRACE_CONT;
+	else
+		req = PTRACE_SYSCALL;
+	ptrace(req, tid, 0, (void *)(uintptr_t)sig);
+}
+
+/* Seize every thread of pid and stop it once to start syscall stops. */
+static void attach(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (dir == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		pid_t tid = (pid_t)atoi(d->d_name);
+		tinfo_t *t;
+
+		if (tid <= 0 || ptrace(PTRACE_SEIZE, tid, 0, PT_OPTS) != 0)
+			continue;
+		t = tget(tid, 1);
+		t->ti_pid = pid;
+		t->ti_ppid = status_num(tid, "\nPPid:", 0);
+		t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
+		ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+	}
+	closedir(dir);
+}
+
+/* Passive: should tid stay traced?  Only threads under our seccomp
+ * filter need a tracer (RET_TRACE without one fails every trapped call
+ * with ENOSYS); the others are let go. */
+static int keep(tinfo_t *t)
+{
+	if (t->ti_keep == 0)
+		t->ti_keep = t->ti_filt || status_num(t->ti_tid,
+		    "\nSeccomp_filters:", 0) > t->ti_sbase ? 1 : 2;
+	return t->ti_keep == 1;
+}
+
+/* Passive: resume (or let go of) tid after a stop, reporting nothing:
+ * a seccomp stop lets its call run; a signal is delivered; a group stop
+ * stays one (PTRACE_LISTEN). */
+static void passive_stop(pid_t tid, int st)
+{
+	tinfo_t *t = tget(tid, 1);
+	int event = st >> 16, sig = 0;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		t->ti_tid = 0;
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	if (event == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80))
+		sig = WSTOPSIG(st);
+	if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+	    event == PTRACE_EVENT_CLONE) {
+		unsigned long msg = 0;
+		tinfo_t *c;
+
+		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
+		c = tget((int32_t)msg, 1);
+		c->ti_sbase = t->ti_sbase;
+		c->ti_filt = t->ti_filt;
+		c->ti_keep = t->ti_keep;
+	}
+	if (!keep(t))
+		ptrace(PTRACE_DETACH, tid, 0, (void *)(uintptr_t)sig);
+	else if (event == PTRACE_EVENT_STOP && WSTOPSIG(st) != SIGTRAP)
+		ptrace(PTRACE_LISTEN, tid, 0, 0);
+	else
+		ptrace(PTRACE_CONT, tid, 0, (void *)(uintptr_t)sig);
+}
+
+/*
+ * dtrace let go (closed the command pipe, or died).  With no tracee left
+ * the helper exits; else it stops talking to dtrace (closes the event
+ * pipes and its stderr) and goes on as a tracer that reports nothing:
+ * every thread is interrupted once, those not under our seccomp filter
+ * are detached, the others (descendants of the -c command that outlive
+ * dtrace) are continued at every stop, forks followed, until the last
+ * one is gone.
+ */
+static void helper_release(void)
+{
+	const char *e = getenv("DTUI_PTRACE_STOPS");
+	int st, fd;
+	pid_t tid;
+
+	if (e != NULL && *e == '1')
+		dprintf(2, "dtrace: ptrace helper: %llu stops\n",
+		    (unsigned long long)nstops);
+	tid = waitpid(-1, &st, __WALL | WNOHANG);
+	if (tid < 0 && errno == ECHILD)
+		_exit(0);		/* no tracee: dtrace reaps us */
+	__atomic_store_n(&sh->sh_passive, 1, __ATOMIC_RELEASE);
+	if (tid > 0)
+		passive_stop(tid, st);
+	close(evfd);
+	close(ackfd);
+	evfd = ackfd = -1;
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, 2);
+		close(fd);
+	}
+	for (int i = 0; i < MAXT; i++)
+		if (tinfo[i].ti_tid > 0)
+			ptrace(PTRACE_INTERRUPT, tinfo[i].ti_tid, 0, 0);
+	for (;;) {
+		tid = waitpid(-1, &st, __WALL);
+		if (tid < 0 && errno == EINTR)
+			continue;
+		if (tid < 0)
+			_exit(0);	/* ECHILD: no tracee left */
+		passive_stop(tid, st);
+	}
+}
+
+static void helper_main(int cmd, int sigfd)
+{
+	struct pollfd pf[2] = { { cmd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
+
+	for (;;) {
+		int st;
+		pid_t tid;
+
+		while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
+			on_stop(tid, st);
+		if (poll(pf, 2, 1000) < 0 && errno != EINTR)
+			_exit(1);
+		if (pf[0].revents & (POLLIN | POLLHUP)) {
+			int32_t pid;
+
+			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
+				helper_release();
+			attach(pid);
+			__atomic_add_fetch(&sh->sh_attached, 1,
+			    __ATOMIC_RELEASE);
+		}
+		if (pf[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			(void)!read(sigfd, &si, sizeof(si));
+		}
+	}
+}
+
+/* Close every descriptor from 3 on but the n in keep (sorted). */
+static void close_others(const int *keepfd, int n)
+{
+	unsigned lo = 3;
+
+	for (int i = 0; i < n; i++) {
+		if ((unsigned)keepfd[i] > lo)
+			close_range(lo, (unsigned)keepfd[i] - 1, 0);
+		if ((unsigned)keepfd[i] + 1 > lo)
+			lo = (unsigned)keepfd[i] + 1;
+	}
+	close_range(lo, ~0u, 0);
+}
+
+/* The helper's setup: its own session (no terminal signals), terminal
+ * signals ignored, no descriptor of dtrace's but its pipes (stderr is
+ * kept for DTUI_PTRACE_STOPS until release), SIGCHLD by signalfd. */
+static void helper_run(int cmd)
+{
+	static const int ign[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
+	    SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM };
+	int keepfd[3] = { cmd, evfd, ackfd }, fd, sigfd;
+	sigset_t set;
+
+	setsid();
+	for (size_t i = 0; i < sizeof(ign) / sizeof(ign[0]); i++)
+		signal(ign[i], SIG_IGN);
+	for (int i = 1; i < 3; i++)	/* sort three */
+		for (int j = i; j > 0 && keepfd[j] < keepfd[j - 1]; j--) {
+			int x = keepfd[j];
+
+			keepfd[j] = keepfd[j - 1];
+			keepfd[j - 1] = x;
+		}
+	close_others(keepfd, 3);
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		close(fd);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	helper_main(cmd, sigfd);
+	_exit(0);
+}
+
+pid_t prov_pt_helper_fork(prov_ptshared_t *shp, int cmd, int ev, int ack)
+{
+	pid_t pid;
+
+	sh = shp;
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	evfd = ev;
+	ackfd = ack;
+	helper_run(cmd);
+	_exit(0);
+}
