@@ -451,14 +451,12 @@ int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
  * threads, so releasing the 360 probes of syscall:::entry kept dtrace
  * from exiting for half a minute.  A released event is disabled and its
  * program's tail-call entry emptied at once (bpf_filter.c), so it costs
- * nothing more; its close is deferred.  prov_bpf_close_deferred() closes
- * one here,
- * and hands a larger batch to a detached grandchild process that holds
- * the last references and closes them in the background, so the user
- * gets the prompt (and pipes their EOF) right away.
+ * nothing more; its close is deferred.  prov_bpf_close_deferred() hands
+ * what waits to a detached grandchild process that holds the last
+ * references and closes them in the background, so the user gets the
+ * prompt (and pipes their EOF) right away.
  */
 #define CLOSE_BATCH	1024		/* close when this many wait */
-#define CLOSE_INLINE	2		/* fewer than this: close here */
 
 static pthread_mutex_t closelk = PTHREAD_MUTEX_INITIALIZER;
 static int deferred[CLOSE_BATCH];
@@ -521,9 +519,9 @@ static void close_in_background(int *fds, int n)
 	}
 }
 
-/* Close the deferred events: here when few, else (or with bg) in the
- * background. */
-static void close_deferred(int bg)
+/* Close the deferred events in the background (even one close here
+ * would keep dtrace's exit ~80 ms). */
+void prov_bpf_close_deferred(void)
 {
 	int fds[CLOSE_BATCH], n;
 
@@ -532,17 +530,8 @@ static void close_deferred(int bg)
 	memcpy(fds, deferred, sizeof(int) * (size_t)n);
 	ndeferred = 0;
 	pthread_mutex_unlock(&closelk);
-	if (n >= CLOSE_INLINE || (bg && n > 0)) {
+	if (n > 0)
 		close_in_background(fds, n);
-		return;
-	}
-	for (int i = 0; i < n; i++)
-		close(fds[i]);
-}
-
-void prov_bpf_close_deferred(void)
-{
-	close_deferred(0);
 }
 
 static void close_later(int fd)
@@ -566,7 +555,7 @@ static void sys_put(int ret)
 
 	if (prov_bpf_sys_put(ret, &fd) == 1) {
 		close_later(fd);
-		close_deferred(1);
+		prov_bpf_close_deferred();
 	}
 }
 
