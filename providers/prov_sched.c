@@ -62,6 +62,15 @@ static int off_args(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	int64_t state = prov_tp_get(fmt, s, "prev_state");
 
 	prov_tp_comm(fmt, s, "prev_comm", ctx->kpc_execname);
+	/* A thread's last switch, in do_exit after it was unhashed, is
+	 * sampled with tid -1 by perf; the record still names it. */
+	if (ctx->kpc_tid < 0) {
+		char comm[16];
+
+		memcpy(comm, ctx->kpc_execname, sizeof(comm));
+		prov_tp_as_thread(ctx, (int32_t)prov_tp_get(fmt, s,
+		    "prev_pid"), comm);
+	}
 	if (s->pps_tid == 0)
 		strcpy(ctx->kpc_execname, "sched");
 	ctx->kpc_args[0] = (uint64_t)(int64_t)next;
