@@ -354,8 +354,10 @@ static int emit_halves(struct bpf_insn *p, int hi, int lo)
 	return 2;
 }
 
-/* Fill the key at KEY_AT (r6 = ctx). */
-static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap)
+/* Fill the key at KEY_AT (r6 = ctx); comm_at: fp offset where the
+ * filter in front left the task's comm (0: none, read it). */
+static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
+    int comm_at)
 {
 	static const uint8_t sz[9] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0,
 		BPF_DW };
@@ -379,7 +381,13 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap)
 		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0,
 		    (int16_t)(KEY_AT + ap->ap_ug), 0);
 	}
-	if (ap->ap_comm) {
+	for (int k = 0; ap->ap_comm && comm_at && k < 2; k++) {
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 10,
+		    (int16_t)(comm_at + 8 * k), 0);
+		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
+		    (int16_t)(KEY_AT + ap->ap_comm + 8 * k), 0);
+	}
+	if (ap->ap_comm && !comm_at) {
 		n += emit_fp(p + n, 1, KEY_AT + ap->ap_comm);
 		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16);
 		n += emit_call(p + n, BPF_FUNC_get_current_comm);
@@ -421,12 +429,13 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap)
 }
 
 /* The whole body: see the top comment. */
-static int emit(struct bpf_insn *p, int planid, const aplan_t *ap)
+static int emit(struct bpf_insn *p, int planid, const aplan_t *ap,
+    int comm_at)
 {
 	int map = kmaps[ap->ap_big], n = 0, add, drop, out;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
-	n += emit_key(p + n, planid, ap);
+	n += emit_key(p + n, planid, ap, comm_at);
 	p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0, VAL_AT, 0);
 	n += emit_map(p + n, 1, map);
 	n += emit_fp(p + n, 2, KEY_AT);
@@ -462,7 +471,7 @@ static int emit(struct bpf_insn *p, int planid, const aplan_t *ap)
 
 int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
     const ks_aggplan_t *plan, unsigned vars, const prov_bpf_argmap_t *am,
-    int *planid)
+    int comm_at, int *planid)
 {
 	aplan_t want;
 	int pid, n = 0;
@@ -472,21 +481,21 @@ int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
 	layout(&want, id, plan, am);
 	pthread_mutex_lock(&plk);
 	if (maps_start() == 0 && (pid = plan_get(&want)) > 0) {
-		n = emit(p, pid, plans[pid]);
+		n = emit(p, pid, plans[pid], comm_at);
 		*planid = pid;
 	}
 	pthread_mutex_unlock(&plk);
 	return n;
 }
 
-int prov_bpf_agg_reemit(struct bpf_insn *p, int planid)
+int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at)
 {
 	int n = 0;
 
 	pthread_mutex_lock(&plk);
 	if (started && planid > 0 && planid < MAX_PLANS &&
 	    plans[planid] != NULL)
-		n = emit(p, planid, plans[planid]);
+		n = emit(p, planid, plans[planid], comm_at);
 	pthread_mutex_unlock(&plk);
 	return n;
 }

@@ -25,13 +25,16 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 
 /* Emit the aggregating body for probe id under plan into p (room for
  * PROV_BPF_AGGMAX), creating the maps and the plan (or reusing the plan of
- * the same probe and key layout).  The instruction count with the plan id
- * in *planid, or 0 (nothing emitted) when it cannot be done. */
+ * the same probe and key layout).  comm_at: 0, or the fp offset where
+ * code that always runs before the body left the task's comm (16 bytes;
+ * the key copies it instead of asking the kernel again).  The
+ * instruction count with the plan id in *planid, or 0 (nothing emitted)
+ * when it cannot be done. */
 int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
     const ks_aggplan_t *plan, unsigned vars, const prov_bpf_argmap_t *am,
-    int *planid);
+    int comm_at, int *planid);
 /* Emit again the body of plan planid (tests); count or 0. */
-int prov_bpf_agg_reemit(struct bpf_insn *p, int planid);
+int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at);
 
 /* Fire the counts the maps gained since the last drain (and report the
  * map-full drops).  force 0: at most every 100 ms (the drain thread calls

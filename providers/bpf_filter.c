@@ -81,6 +81,7 @@ typedef struct fslot {
 	int fs_plan;			/* aggregating body's plan, or -1 */
 	dtrace_id_t fs_aggid;		/* the probe and plan it counts */
 	ks_aggplan_t fs_agg;
+	int fs_aggcomm;			/* its key copies the filter's comm */
 } fslot_t;
 
 static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
@@ -407,6 +408,44 @@ static int body_prefix(const fslot_t *fs)
 	return n;
 }
 
+/* Does every term of filter f, as emitted for the slot, read the task's
+ * comm into PROV_BPF_COMM_AT?  A body behind it then finds it there. */
+static int filter_reads_comm(const fslot_t *fs, const ks_filter_t *f)
+{
+	const prov_bpf_argmap_t *am = fs->fs_hasam ? &fs->fs_am : NULL;
+
+	if (f == NULL || !filterable(f, fs->fs_vars, am))
+		return 0;
+	for (int t = 0; t < f->kf_nterms; t++) {
+		const ks_filter_term_t *tm = &f->kf_terms[t];
+		int found = 0;
+
+		for (int i = 0; i < tm->kft_natoms &&
+		    i < KS_FILTER_MAXATOMS; i++)
+			found |= tm->kft_atoms[i].kfa_var == KS_FV_EXECNAME &&
+			    tm->kft_atoms[i].kfa_arg == 0 &&
+			    atom_ok(&tm->kft_atoms[i], fs->fs_vars, am);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+/* The aggregating body of plan ap for the slot, behind the body's
+ * prefix, into p; its length (0: none) and plan id in *plan.  comm: the
+ * filter in front leaves the comm at PROV_BPF_COMM_AT. */
+static int agg_body(const fslot_t *fs, const ks_aggplan_t *ap, int comm,
+    struct bpf_insn *p, int *plan)
+{
+	int pre = body_prefix(fs), na;
+
+	memcpy(p, fs->fs_body, (size_t)pre * sizeof(*p));
+	na = prov_bpf_agg_body(p + pre, fs->fs_id, ap, fs->fs_vars,
+	    fs->fs_hasam ? &fs->fs_am : NULL, comm ? PROV_BPF_COMM_AT : 0,
+	    plan);
+	return na > 0 ? na + pre : 0;
+}
+
 /* Load the slot's body (the aggregating one for plan ap if not NULL and
  * it can be made, behind the body's prefix) behind filter f into the
  * array.  0, or -1 if not even the plain record body went in. */
@@ -414,20 +453,25 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f,
     const ks_aggplan_t *ap)
 {
 	static struct bpf_insn abody[PROV_BPF_AGGMAX + 32];
-	int n = 0, na = 0, plan = -1, pfd = -1, rc, pre;
+	int n = 0, na = 0, plan = -1, pfd = -1, rc, comm = 0;
 
 	if (ap != NULL && fs->fs_id != DTRACE_IDNONE) {
-		pre = body_prefix(fs);
-		memcpy(abody, fs->fs_body, (size_t)pre * sizeof(*abody));
-		na = prov_bpf_agg_body(abody + pre, fs->fs_id, ap, fs->fs_vars,
-		    fs->fs_hasam ? &fs->fs_am : NULL, &plan);
-		if (na > 0)
-			na += pre;
+		comm = filter_reads_comm(fs, f);
+		if ((na = agg_body(fs, ap, comm, abody, &plan)) > 0)
+			pfd = load_behind(fs, f, abody, na, &n);
+		if (pfd >= 0 && comm && n == 0) {	/* no filter in front: */
+			close(pfd);			/* no comm there */
+			pfd = -1;
+		}
+		if (pfd < 0 && comm) {
+			comm = 0;
+			if ((na = agg_body(fs, ap, 0, abody, &plan)) > 0)
+				pfd = load_behind(fs, f, abody, na, &n);
+		}
 	}
-	if (na > 0)
-		pfd = load_behind(fs, f, abody, na, &n);
 	if (pfd < 0) {
 		na = 0;
+		comm = 0;
 		pfd = load_behind(fs, f, fs->fs_body, fs->fs_n, &n);
 	}
 	if (pfd < 0)
@@ -445,6 +489,7 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f,
 	if (na > 0)
 		fs->fs_agg = *ap;
 	fs->fs_aggid = fs->fs_id;
+	fs->fs_aggcomm = comm;
 	return 0;
 }
 
@@ -743,7 +788,8 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 			memcpy(out + n, fs->fs_body,
 			    (size_t)pre * sizeof(*out));
 			n += pre;
-			n += prov_bpf_agg_reemit(out + n, fs->fs_plan);
+			n += prov_bpf_agg_reemit(out + n, fs->fs_plan,
+			    fs->fs_aggcomm ? PROV_BPF_COMM_AT : 0);
 		}
 		else if (fs->fs_plan <= 0 && n + fs->fs_n <= max) {
 			memcpy(out + n, fs->fs_body,

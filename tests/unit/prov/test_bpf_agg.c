@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include "live.h"
 #include "bpf_agg.h"
+#include "engine.h"
 
 static dtrace_id_t plan_probe = DTRACE_IDNONE;
 static ks_aggplan_t plan_now;
@@ -235,6 +236,68 @@ static void plan_refused(void **state)
 	live_disable(id);
 }
 
+/* Through the engine and the shim's own plan: an execname predicate
+ * filtered in the kernel leaves the comm on the stack, and the counting
+ * body keys on that copy (one get_current_comm in the program, not two);
+ * the count is exact. */
+static void filter_comm_reused(void **state)
+{
+	static struct bpf_insn prog[4096];
+	char err[256], src[256], comm[16] = "", *text = NULL;
+	size_t len = 0;
+	eng_prog_t *pr;
+	unsigned ncalls = 0;
+	int n, slot, helpers = 0;
+	long got;
+	eng_hdl_t *h;
+	FILE *fp;
+
+	(void)state;
+	live_require();
+	prov_bpf_agg_set_plan_hook(NULL);
+	prov_set_fire_hook(NULL);
+	prctl(PR_GET_NAME, comm);
+	h = eng_open(0, err, sizeof(err));
+	assert_non_null(h);
+	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
+	snprintf(src, sizeof(src), "syscall::getppid:entry /execname == "
+	    "\"%s\"/ { @[execname] = count(); }", comm);
+	pr = eng_compile_str(h, src, NULL, 0, NULL);
+	assert_non_null(pr);
+	assert_int_equal(eng_prog_exec(h, pr, &ncalls), 0);
+	if (eng_go(h) != 0) {
+		print_message("skipped: %s\n", eng_errmsg(h));
+		eng_close(h);
+		eng_prog_free(pr);
+		skip();
+	}
+	slot = prov_bpf_filter_find(live_find("syscall", "", "getppid",
+	    "entry"));
+	assert_true(slot >= 0);
+	assert_true(prov_bpf_filter_agg(slot) > 0);
+	n = prov_bpf_filter_prog(slot, prog, 4096);
+	for (int i = 0; i < n; i++)
+		helpers += prog[i].code == (BPF_JMP | BPF_CALL) &&
+		    prog[i].imm == BPF_FUNC_get_current_comm;
+	assert_int_equal(helpers, 1);
+	for (int i = 0; i < 1000; i++)
+		syscall(SYS_getppid);
+	assert_int_equal(eng_stop(h), 0);
+	fp = open_memstream(&text, &len);
+	assert_int_equal(eng_agg_snap(h), 0);
+	assert_int_equal(eng_agg_print(h, fp), 0);
+	fclose(fp);
+	/* the engine's own threads may make a getppid() or two */
+	got = strrchr(text, ' ') != NULL ? atol(strrchr(text, ' ')) : 0;
+	if (got < 1000 || got > 1005)
+		fail_msg("counted not 1000: <%s>", text);
+	free(text);
+	eng_close(h);
+	eng_prog_free(pr);
+	prov_set_fire_hook(live_hook);
+	prov_bpf_agg_set_plan_hook(plan_hook);
+}
+
 static int setup(void **state)
 {
 	prov_bpf_agg_set_plan_hook(plan_hook);
@@ -250,6 +313,7 @@ int main(void)
 		cmocka_unit_test(plan_changes),
 		cmocka_unit_test(plan_refused),
 		cmocka_unit_test(replaced_plan_fires),
+		cmocka_unit_test(filter_comm_reused),	/* last: the engine */
 	};
 
 	return cmocka_run_group_tests(tests, setup, live_teardown);
