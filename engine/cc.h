@@ -7,7 +7,9 @@
  *   lex.c    bytes -> tokens (the parser chooses the mode: probe
  *            descriptions or expressions); #pragma and #line handled here
  *   parse.c  tokens -> AST (struct eng_node), one function per rule,
- *            binary operators by precedence climbing over one table
+ *            binary operators by precedence climbing over one table;
+ *            parse_decl.c: type names and declarations (typedef, inline,
+ *            translator, provider); parse_impl.h: what the two share
  *   type.c   the type table: C integer types, typedefs, struct/union/enum,
  *            pointers and arrays; declarations
  *   ident.c  built-in variables, functions, identifier tables
