@@ -53,15 +53,6 @@ static struct eng_node *arg(struct eng_node *l, int i)
 	return l;
 }
 
-static const char *tname(const struct eng_type *t)
-{
-	static char b[2][128];
-	static int i;
-
-	i ^= 1;
-	return eng_type_name(t, b[i], sizeof(b[i]));
-}
-
 /* A DIFEXPR action recording the value of e (cooked here). */
 static struct eng_act *difexpr(struct eng_pcb *pc, struct eng_node *e,
     const char *what)
@@ -235,7 +226,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 				    "prototype: %s\n\t  argument: %s", fn, used + 1,
 				    conv, cbuf, c == 's' ? "char [] or string "
 				    "(or use stringof)" : strchr("eEfgG", c) ?
-				    "double" : "int", tname(t));
+				    "double" : "int", eng_type_tname(t));
 			if (c == 's' && i == star && eng_type_is_ptr(t) &&
 			    !eng_type_is_string(t))
 				string_of(pc, a);
@@ -393,7 +384,7 @@ static void act_tracemem(struct eng_pcb *pc, struct eng_node *call)
 	if (!eng_type_is_scalar(addr->n_type))
 		eng_cc_nerror(pc, addr, "D_TRACEMEM_ADDR", "tracemem( ) argument "
 		    "#1 is incompatible with prototype:\n\tprototype: pointer or "
-		    "integer\n\t argument: %s", tname(addr->n_type));
+		    "integer\n\t argument: %s", eng_type_tname(addr->n_type));
 	sz = posconst(pc, size, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 "
 	    "must be a non-zero positive integral constant expression");
 	a = eng_act_new(pc, DTRACEACT_TRACEMEM);
@@ -470,7 +461,7 @@ void eng_act_value(struct eng_pcb *pc, struct eng_node *call,
 	if (!eng_type_is_scalar(v->n_type))
 		eng_cc_nerror(pc, v, "D_PROTO_ARG", "%s( ) argument #1 is "
 		    "incompatible with prototype:\n\tprototype: int\n\t "
-		    "argument: %s", call->n_name, tname(v->n_type));
+		    "argument: %s", call->n_name, eng_type_tname(v->n_type));
 	a->a_difo = eng_cg_difo(pc, v, call->n_name);
 	if (size != 0) {
 		a->a_difo->dd_rtype.dtdt_size = size;

@@ -14,7 +14,8 @@
  *            pointers and arrays; declarations
  *   ident.c  built-in variables, functions, identifier tables
  *   sema.c   identifiers and types of expressions ("cooking"), constant
- *            folding, lvalue and operand checks
+ *            folding, lvalue and operand checks; sema_xlate.c: member
+ *            references through translators; sema_pre.c: the prescan
  *   ast.c    probe description fields, node copies, the AST dump
  *   cg.c     expressions -> DIF instructions (8 registers, forward labels)
  *   act.c    statements -> actions (trace, printf ...), if/else
@@ -401,6 +402,7 @@ void eng_type_add(struct eng_cc *cc, struct eng_type *t);
 struct eng_type *eng_type_new(struct eng_cc *cc, enum eng_tkind k,
     const char *name);
 const char *eng_type_name(const struct eng_type *t, char *buf, size_t len);
+const char *eng_type_tname(const struct eng_type *t);	/* for messages */
 struct eng_type *eng_type_parse_name(struct eng_pcb *pc, const char *s);
 int eng_type_is_int(const struct eng_type *t);
 int eng_type_is_scalar(const struct eng_type *t);
@@ -417,7 +419,13 @@ struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
 struct eng_ident *eng_cc_agg(struct eng_pcb *pc, const char *name,
     int create);
 void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause);
+
+/* sema_xlate.c: xlate<T>(x) member references, xlate inlines */
 void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n);
+void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n);
+void eng_sema_xlate_inline(struct eng_pcb *pc, struct eng_node *n);
+
+/* sema_pre.c: variable types from first assignments, before compiling */
 void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog);
 
 /* Functions: actions, subroutines, aggregating functions (sema.c). */

@@ -8,8 +8,10 @@
  * refuses, with dtrace's tags and words.  Identifiers of variables live in
  * struct eng_cc (they outlive the compile); a global, thread-local,
  * clause-local or associative array comes into being at its first
- * assignment and takes the type of the value assigned.  The function
- * table (actions, subroutines, aggregating functions) is here too.
+ * assignment and takes the type of the value assigned.  Member
+ * references through a translator are cooked in sema_xlate.c, the
+ * prescan that types variables before the clauses are compiled is in
+ * sema_pre.c; the function and built-in variable tables are in ident.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +34,6 @@ static const char *opname(int op)
 	static char b[8];
 
 	return eng_tok_name(op, b, sizeof(b));
-}
-
-static const char *tname(const struct eng_type *t)
-{
-	static char b[2][128];
-	static int i;
-
-	i ^= 1;
-	return eng_type_name(t, b[i], sizeof(b[i]));
 }
 
 static void set_const(struct eng_node *n, uint64_t v)
@@ -280,8 +273,8 @@ static void check_keys(struct eng_pcb *pc, struct eng_node *n,
 		if (eng_type_is_string(want) != eng_type_is_string(k->n_type))
 			eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s%s key #%d is "
 			    "incompatible with previous use: expected %s, "
-			    "found %s", what, id->i_name, i + 1, tname(want),
-			    tname(k->n_type));
+			    "found %s", what, id->i_name, i + 1, eng_type_tname(want),
+			    eng_type_tname(k->n_type));
 	}
 }
 
@@ -354,7 +347,7 @@ pointer:
 	cook(pc, base);
 	if (!eng_type_is_ptr(base->n_type) && base->n_type->t_kind != TY_ARRAY)
 		eng_cc_nerror(pc, n, "D_IDENT_BADREF", "operator [ ] may not "
-		    "be applied to operand of type \"%s\"", tname(base->n_type));
+		    "be applied to operand of type \"%s\"", eng_type_tname(base->n_type));
 	if (n->n_args->n_next != NULL || !eng_type_is_int(n->n_args->n_type))
 		eng_cc_nerror(pc, n, "D_OP_INT", "index must be of integral "
 		    "type");
@@ -436,7 +429,7 @@ static void cook_call(struct eng_pcb *pc, struct eng_node *n)
 			eng_cc_nerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d "
 			    "is incompatible with prototype:\n\tprototype: %s\n"
 			    "\t argument: %s", n->n_name, i + 1, want == 's' ?
-			    "string" : "integer", tname(a->n_type));
+			    "string" : "integer", eng_type_tname(a->n_type));
 	}
 	n->n_int = (uint64_t)f->f_id;
 	n->n_type = f->f_ret != NULL ? eng_type_parse_name(pc, f->f_ret) :
@@ -521,7 +514,8 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 		    eng_type_is_ptr(rt) && rt->t_base->t_size == 1))
 			return;
 		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have "
-		    "incompatible types: \"%s\" = \"%s\"", tname(lt), tname(rt));
+		    "incompatible types: \"%s\" = \"%s\"", eng_type_tname(lt),
+		    eng_type_tname(rt));
 	}
 	if (!is_arith(lt) && !(eng_type_is_ptr(lt) &&
 	    (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ)))
@@ -612,7 +606,8 @@ static void cook_compare(struct eng_pcb *pc, struct eng_node *n)
 		return;
 	}
 	eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
-	    "types: \"%s\" %s \"%s\"", tname(a), opname(n->n_op), tname(b));
+	    "types: \"%s\" %s \"%s\"", eng_type_tname(a), opname(n->n_op),
+	    eng_type_tname(b));
 }
 
 static void cook_op2(struct eng_pcb *pc, struct eng_node *n)
@@ -717,16 +712,16 @@ static void cook_member(struct eng_pcb *pc, struct eng_node *n)
 	if (n->n_kind == N_PTRMEMBER) {
 		if (!eng_type_is_ptr(t))
 			eng_cc_nerror(pc, n, "D_OP_PTR", "operator -> cannot be "
-			    "applied to non-pointer type \"%s\"", tname(t));
+			    "applied to non-pointer type \"%s\"", eng_type_tname(t));
 		t = t->t_base;
 	}
 	if (t == NULL || (t->t_kind != TY_STRUCT && t->t_kind != TY_UNION))
 		eng_cc_nerror(pc, n, "D_OP_SOU", "operator %s cannot be applied "
 		    "to a non-struct/union type \"%s\"", n->n_kind == N_MEMBER ?
-		    "." : "->", tname(t));
+		    "." : "->", eng_type_tname(t));
 	if ((m = eng_type_member(t, n->n_name)) == NULL)
 		eng_cc_nerror(pc, n, "D_TYPE_MEMBER", "%s is not a member of "
-		    "%s", n->n_name, tname(t));
+		    "%s", n->n_name, eng_type_tname(t));
 	n->n_type = m->m_type;
 	n->n_ident = (struct eng_ident *)(void *)m;	/* the member */
 }
@@ -746,7 +741,7 @@ static void cook_cast(struct eng_pcb *pc, struct eng_node *n)
 	    eng_type_is_string(to))) || (eng_type_is_string(to) &&
 	    eng_type_is_int(from)))
 		eng_cc_nerror(pc, n, "D_CAST_INVAL", "invalid cast expression: "
-		    "\"%s\" to \"%s\"", tname(from), tname(to));
+		    "\"%s\" to \"%s\"", eng_type_tname(from), eng_type_tname(to));
 	n->n_type = to;
 	if (n->n_left->n_const && eng_type_is_int(to))
 		set_const(n, norm(to, n->n_left->n_int));
@@ -764,109 +759,12 @@ static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 		n->n_int = (uint64_t)pc->pc_strsize;
 	else if (t->t_size == 0)
 		eng_cc_nerror(pc, n, "D_SIZEOF_TYPE", "cannot apply sizeof to "
-		    "an expression of incomplete type \"%s\"", tname(t));
+		    "an expression of incomplete type \"%s\"", eng_type_tname(t));
 	n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
 	set_const(n, t->t_kind == TY_STRING ? (uint64_t)pc->pc_strsize :
 	    t->t_size);
 }
 
-/* The translator from n's input type to its output type (or *type). */
-static void cook_xlate(struct eng_pcb *pc, struct eng_node *n)
-{
-	struct eng_type *out = n->n_ctype;
-	struct eng_ident *found = NULL;
-
-	cook(pc, n->n_left);
-	if (eng_type_is_ptr(out))
-		out = out->t_base;
-	for (int i = 0; i < ENG_CC_NHASH && found == NULL; i++) {
-		for (struct eng_ident *id = pc->pc_cc->cc_hash[i]; id != NULL;
-		    id = id->i_next) {
-			struct eng_node *x = id->i_inline;
-
-			if (id->i_kind == ID_XLATOR && (x->n_ctype == out ||
-			    (x->n_ctype->t_name && out->t_name &&
-			    !strcmp(x->n_ctype->t_name, out->t_name))) &&
-			    eng_type_compat(x->n_type, n->n_left->n_type)) {
-				found = id;
-				break;
-			}
-		}
-	}
-	if (found == NULL)
-		eng_cc_nerror(pc, n, "D_XLATE_NONE", "translator does not "
-		    "exist: %s -> %s", tname(n->n_left->n_type), tname(out));
-	n->n_ident = found;
-	n->n_type = n->n_ctype;
-}
-
-/* A copy of e (program arena) with identifier name replaced by repl. */
-static struct eng_node *subst(struct eng_pcb *pc, const struct eng_node *e,
-    const char *name, const struct eng_node *repl)
-{
-	struct eng_node *head = NULL, **tail = &head;
-
-	for (; e != NULL; e = e->n_next) {	/* lists iterate */
-		const struct eng_node *src = e;
-		struct eng_node *c;
-
-		if (e->n_kind == N_IDENT && strcmp(e->n_name, name) == 0)
-			src = repl;
-		c = eng_node_new(pc, src->n_kind, src->n_line, src->n_col);
-		*c = *src;
-		c->n_type = NULL;
-		c->n_const = 0;
-		c->n_left = subst(pc, src->n_left, name, repl);
-		c->n_right = subst(pc, src->n_right, name, repl);
-		c->n_third = subst(pc, src->n_third, name, repl);
-		c->n_args = subst(pc, src->n_args, name, repl);
-		c->n_next = NULL;
-		*tail = c;
-		tail = &c->n_next;
-	}
-	return head;
-}
-
-/* xlate<T>(x).m, xlate<T *>(x)->m: the translator's member expression. */
-static void cook_xlmember(struct eng_pcb *pc, struct eng_node *n)
-{
-	struct eng_node *xl = n->n_left, *x, *m, *e, *next = n->n_next;
-
-	cook_xlate(pc, xl);
-	if ((n->n_kind == N_PTRMEMBER) != eng_type_is_ptr(xl->n_ctype))
-		eng_cc_nerror(pc, n, "D_OP_PTR", "operator %s cannot be applied "
-		    "to type \"%s\"", n->n_kind == N_MEMBER ? "." : "->",
-		    tname(xl->n_ctype));
-	x = xl->n_ident->i_inline;
-	for (m = x->n_args; m != NULL; m = m->n_next)
-		if (strcmp(m->n_name, n->n_name) == 0)
-			break;
-	if (m == NULL)
-		eng_cc_nerror(pc, n, "D_XLATE_NOCONV", "translator member %s is "
-		    "not defined", n->n_name);
-	e = subst(pc, m->n_right, x->n_name, xl->n_left);
-	e->n_next = NULL;
-	*n = *e;
-	n->n_next = next;
-	cook(pc, n);
-}
-
-/* An inline whose body is xlate<T *>(x) (curpsinfo) stands for it. */
-static void xlate_inline(struct eng_pcb *pc, struct eng_node *n)
-{
-	struct eng_ident *id = eng_cc_ident(pc, n->n_left->n_name, SC_GLOBAL,
-	    0);
-
-	if (id != NULL && id->i_kind == ID_INLINE &&
-	    id->i_inline->n_kind == N_XLATE)
-		n->n_left = subst(pc, id->i_inline, "", NULL);
-}
-
-/* Cook an xlate<>() that an inline names (not a value on its own). */
-void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n)
-{
-	cook_xlate(pc, n);
-}
 
 /* Give n and its children types; fold constants; check operands. */
 static void cook(struct eng_pcb *pc, struct eng_node *n)
@@ -895,9 +793,9 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	case N_INDEX: cook_index(pc, n, 0); break;
 	case N_MEMBER: case N_PTRMEMBER:
 		if (n->n_left->n_kind == N_IDENT)
-			xlate_inline(pc, n);
+			eng_sema_xlate_inline(pc, n);
 		if (n->n_left->n_kind == N_XLATE)
-			cook_xlmember(pc, n);
+			eng_sema_xlmember(pc, n);
 		else
 			cook_member(pc, n);
 		break;
@@ -911,7 +809,7 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 			m = eng_type_member(n->n_ctype, n->n_name);
 		if (m == NULL)
 			eng_cc_nerror(pc, n, "D_OFFSETOF_TYPE", "offsetof: %s is "
-			    "not a member of %s", n->n_name, tname(n->n_ctype));
+			    "not a member of %s", n->n_name, eng_type_tname(n->n_ctype));
 		n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
 		set_const(n, m->m_off);
 		break;
@@ -926,7 +824,7 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		break;
 	case N_XLATE:
 		eng_cc_nerror(pc, n, "D_XLATE_SOU", "xlate<%s>( ) must be "
-		    "followed by a member reference", tname(n->n_ctype));
+		    "followed by a member reference", eng_type_tname(n->n_ctype));
 	case N_ADDR:
 		cook(pc, n->n_left);
 		if (n->n_left->n_kind != N_DEREF &&
@@ -941,7 +839,7 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	}
 	if (n->n_type != NULL && n->n_type->t_kind == TY_FLOAT)
 		eng_cc_nerror(pc, n, "D_TYPE_FLOAT", "floating-point values "
-		    "are not supported: %s", tname(n->n_type));
+		    "are not supported: %s", eng_type_tname(n->n_type));
 	pc->pc_depth--;
 }
 
@@ -983,72 +881,4 @@ void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause)
 			eng_cc_nerror(pc, clause->n_pred, "D_PRED_SCALAR",
 			    "predicate result must be of scalar type");
 	}
-}
-
-/* The type of e if it is plain without cooking (literal, call, cast...). */
-static struct eng_type *pretype(struct eng_pcb *pc, const struct eng_node *e)
-{
-	const struct eng_func *f;
-	const struct eng_builtin *b;
-	struct eng_ident *id;
-
-	switch (e->n_kind) {
-	case N_STR:
-		return eng_type_string(pc->pc_cc);
-	case N_CAST:
-		return e->n_ctype;
-	case N_STRINGOF:
-		return eng_type_string(pc->pc_cc);
-	case N_CALL:
-		f = eng_sema_func(e->n_name);
-		return f != NULL && f->f_kind == F_SUBR && f->f_ret != NULL ?
-		    eng_type_parse_name(pc, f->f_ret) : NULL;
-	case N_IDENT:
-		if ((b = builtin(e->n_name)) != NULL && !b->array)
-			return eng_type_lookup(pc->pc_cc, b->type);
-		id = eng_cc_ident(pc, e->n_name, SC_GLOBAL, 0);
-		return id != NULL && id->i_kind == ID_VAR ? id->i_type : NULL;
-	case N_VAR:
-		id = eng_cc_ident(pc, e->n_name, e->n_scope, 0);
-		return id != NULL && id->i_kind == ID_VAR ? id->i_type : NULL;
-	default:
-		return NULL;
-	}
-}
-
-static void prescan(struct eng_pcb *pc, const struct eng_node *s)
-{
-	for (; s != NULL; s = s->n_next) {
-		const struct eng_node *e = s->n_left, *l;
-		struct eng_type *t;
-
-		if (s->n_kind == N_BLOCK) {
-			prescan(pc, s->n_args);
-			continue;
-		}
-		if (s->n_kind == N_IF) {
-			prescan(pc, s->n_right);
-			prescan(pc, s->n_third);
-			continue;
-		}
-		if (s->n_kind != N_EXPR_STMT || e->n_kind != N_ASSIGN ||
-		    e->n_op != '=' || (l = e->n_left)->n_kind != N_VAR ||
-		    eng_cc_ident(pc, l->n_name, l->n_scope, 0) != NULL)
-			continue;
-		if ((t = pretype(pc, e->n_right)) != NULL &&
-		    t->t_kind != TY_VOID)
-			eng_cc_ident(pc, l->n_name, l->n_scope, 1)->i_type = t;
-	}
-}
-
-/*
- * Before any clause is compiled, give thread-local and clause-local
- * variables assigned a plainly typed value (self->path = copyinstr(arg0))
- * their type, so a clause earlier in the program that reads them sees it.
- */
-void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog)
-{
-	for (; prog != NULL; prog = prog->n_next)
-		if (prog->n_kind == N_CLAUSE)
-			prescan(pc, prog->n_args);
 }

@@ -262,6 +262,19 @@ const char *eng_type_name(const struct eng_type *t, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The same in one of two static buffers that take turns, for compile
+ * error messages (at most two types per message; not reentrant).
+ */
+const char *eng_type_tname(const struct eng_type *t)
+{
+	static char b[2][128];
+	static int i;
+
+	i ^= 1;
+	return eng_type_name(t, b[i], sizeof(b[i]));
+}
+
 /* A type from a C type string of a probe argument ("const char *"). */
 struct eng_type *eng_type_parse_name(struct eng_pcb *pc, const char *s)
 {

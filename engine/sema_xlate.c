@@ -1,0 +1,113 @@
+/*
+ * sema_xlate.c - translators in expressions: xlate<T>(x).m and
+ * xlate<T *>(x)->m, and inlines whose body is such an xlate (curpsinfo).
+ *
+ * A translator definition (parse_decl.c) is an ID_XLATOR identifier whose
+ * i_inline is the N_XLATOR node: output type n_ctype, input type n_type,
+ * input name n_name, one N_ASSIGN per member in n_args.  A member
+ * reference through xlate<> is replaced, in place, by a copy of that
+ * member's expression with the input name substituted by the operand,
+ * then cooked like any expression (eng_sema_expr); the definition itself
+ * is never modified.  Copies live in the program's arena.
+ */
+#include <string.h>
+#include "cc.h"
+
+/* The translator from n's input type to its output type (or *type). */
+static void cook_xlate(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *out = n->n_ctype;
+	struct eng_ident *found = NULL;
+
+	eng_sema_expr(pc, n->n_left);
+	if (eng_type_is_ptr(out))
+		out = out->t_base;
+	for (int i = 0; i < ENG_CC_NHASH && found == NULL; i++) {
+		for (struct eng_ident *id = pc->pc_cc->cc_hash[i]; id != NULL;
+		    id = id->i_next) {
+			struct eng_node *x = id->i_inline;
+
+			if (id->i_kind == ID_XLATOR && (x->n_ctype == out ||
+			    (x->n_ctype->t_name && out->t_name &&
+			    !strcmp(x->n_ctype->t_name, out->t_name))) &&
+			    eng_type_compat(x->n_type, n->n_left->n_type)) {
+				found = id;
+				break;
+			}
+		}
+	}
+	if (found == NULL)
+		eng_cc_nerror(pc, n, "D_XLATE_NONE", "translator does not "
+		    "exist: %s -> %s", eng_type_tname(n->n_left->n_type),
+		    eng_type_tname(out));
+	n->n_ident = found;
+	n->n_type = n->n_ctype;
+}
+
+/* A copy of e (program arena) with identifier name replaced by repl. */
+static struct eng_node *subst(struct eng_pcb *pc, const struct eng_node *e,
+    const char *name, const struct eng_node *repl)
+{
+	struct eng_node *head = NULL, **tail = &head;
+
+	for (; e != NULL; e = e->n_next) {	/* lists iterate */
+		const struct eng_node *src = e;
+		struct eng_node *c;
+
+		if (e->n_kind == N_IDENT && strcmp(e->n_name, name) == 0)
+			src = repl;
+		c = eng_node_new(pc, src->n_kind, src->n_line, src->n_col);
+		*c = *src;
+		c->n_type = NULL;
+		c->n_const = 0;
+		c->n_left = subst(pc, src->n_left, name, repl);
+		c->n_right = subst(pc, src->n_right, name, repl);
+		c->n_third = subst(pc, src->n_third, name, repl);
+		c->n_args = subst(pc, src->n_args, name, repl);
+		c->n_next = NULL;
+		*tail = c;
+		tail = &c->n_next;
+	}
+	return head;
+}
+
+/* xlate<T>(x).m, xlate<T *>(x)->m: the translator's member expression. */
+void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *xl = n->n_left, *x, *m, *e, *next = n->n_next;
+
+	cook_xlate(pc, xl);
+	if ((n->n_kind == N_PTRMEMBER) != eng_type_is_ptr(xl->n_ctype))
+		eng_cc_nerror(pc, n, "D_OP_PTR", "operator %s cannot be applied "
+		    "to type \"%s\"", n->n_kind == N_MEMBER ? "." : "->",
+		    eng_type_tname(xl->n_ctype));
+	x = xl->n_ident->i_inline;
+	for (m = x->n_args; m != NULL; m = m->n_next)
+		if (strcmp(m->n_name, n->n_name) == 0)
+			break;
+	if (m == NULL)
+		eng_cc_nerror(pc, n, "D_XLATE_NOCONV", "translator member %s is "
+		    "not defined", n->n_name);
+	e = subst(pc, m->n_right, x->n_name, xl->n_left);
+	e->n_next = NULL;
+	*n = *e;
+	n->n_next = next;
+	eng_sema_expr(pc, n);
+}
+
+/* An inline whose body is xlate<T *>(x) (curpsinfo) stands for it. */
+void eng_sema_xlate_inline(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_ident *id = eng_cc_ident(pc, n->n_left->n_name, SC_GLOBAL,
+	    0);
+
+	if (id != NULL && id->i_kind == ID_INLINE &&
+	    id->i_inline->n_kind == N_XLATE)
+		n->n_left = subst(pc, id->i_inline, "", NULL);
+}
+
+/* Cook an xlate<>() that an inline names (not a value on its own). */
+void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n)
+{
+	cook_xlate(pc, n);
+}
