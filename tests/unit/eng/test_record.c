@@ -10,156 +10,168 @@
 #define HDR "CPU     ID                    FUNCTION:NAME\n"
 #define BEGIN0 "  0      1                           :BEGIN "
 
+/* A handle with one dtrace:::BEGIN enabling and a buffer to fire it into. */
+struct rig {
+	eng_hdl_t *h;
+	dtrace_eprobedesc_t *d;
+	struct et_buf b;
+};
+
+/* EPID epid records r[0..n-1]; the buffer starts empty. */
+static void rig_open(struct rig *g, dtrace_epid_t epid,
+    const struct et_rec *r, int n)
+{
+	g->h = et_open();
+	g->d = et_epid(g->h, epid, 1, et_begin, r, n, 1);
+	g->b.len = 0;
+}
+
+static void fire(struct rig *g)
+{
+	et_fire(&g->b, g->d);
+}
+
+static void put(struct rig *g, int i, const void *p, size_t n)
+{
+	et_put(&g->b, g->d, i, p, n);
+}
+
+static void put64(struct rig *g, int i, int64_t v)
+{
+	et_put64(&g->b, g->d, i, v);
+}
+
+/* Decode the buffer as CPU cpu: the text printed must be want. */
+static void expect_text(struct rig *g, int cpu, const char *want)
+{
+	char *s = et_consume(g->h, &g->b, cpu);
+
+	assert_string_equal(s, want);
+	free(s);
+}
+
 static void test_trace_int64_with_header(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
-	char *s;
+	struct rig g;
 
 	(void)state;
-	et_fire(&b, d);
-	et_put64(&b, d, 0, 1);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s, HDR BEGIN0 "                1\n");
-	free(s);
-	eng_close(h);
+	rig_open(&g, 1, r, 1);
+	fire(&g);
+	put64(&g, 0, 1);
+	expect_text(&g, 0, HDR BEGIN0 "                1\n");
+	eng_close(g.h);
 }
 
 static void test_trace_sizes_and_signs(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 4, 0, 0, 0 },
 	    { DTRACEACT_DIFEXPR, 2, 0, 0, 0 }, { DTRACEACT_DIFEXPR, 1, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 3, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 	int32_t v4 = -5;
 	uint16_t v2 = 65535;
 	uint8_t v1 = 255;
-	char *s;
 
 	(void)state;
-	et_fire(&b, d);
-	et_put(&b, d, 0, &v4, 4);
-	et_put(&b, d, 1, &v2, 2);
-	et_put(&b, d, 2, &v1, 1);
-	s = et_consume(h, &b, 1);
-	assert_string_equal(s, HDR
+	rig_open(&g, 1, r, 3);
+	fire(&g);
+	put(&g, 0, &v4, 4);
+	put(&g, 1, &v2, 2);
+	put(&g, 2, &v1, 1);
+	expect_text(&g, 1, HDR
 	    "  1      1                           :BEGIN        -5 65535 255\n");
-	free(s);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static void test_trace_string_padded(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 32, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
-	char *s;
+	struct rig g;
 
 	(void)state;
-	et_fire(&b, d);
-	et_put(&b, d, 0, "hello", 5);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s, HDR BEGIN0
+	rig_open(&g, 1, r, 1);
+	fire(&g);
+	put(&g, 0, "hello", 5);
+	expect_text(&g, 0, HDR BEGIN0
 	    "  hello                            \n");
-	free(s);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static void test_quiet_prints_values_only(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 },
 	    { DTRACEACT_DIFEXPR, 16, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 2, 1);
-	struct et_buf b = { .len = 0 };
-	char *s;
+	struct rig g;
 
 	(void)state;
-	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
-	et_fire(&b, d);
-	et_put64(&b, d, 0, -42);
-	et_put(&b, d, 1, "ab", 2);
-	et_fire(&b, d);
-	et_put64(&b, d, 0, 7);
-	et_put(&b, d, 1, "c", 1);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s, "-42ab7c");
-	free(s);
-	eng_close(h);
+	rig_open(&g, 1, r, 2);
+	assert_int_equal(eng_setopt(g.h, "quiet", NULL), 0);
+	fire(&g);
+	put64(&g, 0, -42);
+	put(&g, 1, "ab", 2);
+	fire(&g);
+	put64(&g, 0, 7);
+	put(&g, 1, "c", 1);
+	expect_text(&g, 0, "-42ab7c");
+	eng_close(g.h);
 }
 
 static void test_bytes_print_as_hex_dump(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 20, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 	unsigned char bytes[20];
-	char *s;
 
 	(void)state;
 	for (int i = 0; i < 20; i++)
 		bytes[i] = (unsigned char)(i == 1 ? 'A' : i);
-	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
-	et_fire(&b, d);
-	et_put(&b, d, 0, bytes, 20);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s,
+	rig_open(&g, 1, r, 1);
+	assert_int_equal(eng_setopt(g.h, "quiet", NULL), 0);
+	fire(&g);
+	put(&g, 0, bytes, 20);
+	expect_text(&g, 0,
 	    "\n             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f"
 	    "  0123456789abcdef\n"
 	    "         0: 00 41 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f"
 	    "  .A..............\n"
 	    "        10: 10 11 12 13                                    "
 	    "  ....\n");
-	free(s);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static void test_printf_record_uses_following_args(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_PRINTF, 0, 0, 2, 3 },
 	    { DTRACEACT_DIFEXPR, 8, 0, 0, 0 }, { DTRACEACT_DIFEXPR, 16, 0, 0, 0 },
 	    { DTRACEACT_DIFEXPR, 4, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 2, 1, et_begin, r, 4, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 	int32_t v = 9;
-	char *s;
 
 	(void)state;
-	et_fmt(h, 3, "n=%d s=%s\n");
-	et_fire(&b, d);
-	et_put64(&b, d, 1, 12);
-	et_put(&b, d, 2, "str", 3);
-	et_put(&b, d, 3, &v, 4);
-	s = et_consume(h, &b, 0);
+	rig_open(&g, 2, r, 4);
+	et_fmt(g.h, 3, "n=%d s=%s\n");
+	fire(&g);
+	put64(&g, 1, 12);
+	put(&g, 2, "str", 3);
+	put(&g, 3, &v, 4);
 	/* the third record is not printf's: it is traced after */
-	assert_string_equal(s, HDR BEGIN0 "n=12 s=str\n        9\n");
-	free(s);
-	eng_close(h);
+	expect_text(&g, 0, HDR BEGIN0 "n=12 s=str\n        9\n");
+	eng_close(g.h);
 }
 
 static void test_exit_record_sets_status(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_EXIT, 4, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 	int32_t st = 3;
-	char *s;
 
 	(void)state;
-	et_fire(&b, d);
-	et_put(&b, d, 0, &st, 4);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s, HDR BEGIN0 "\n");
-	assert_int_equal(eng_exit_status(h), 3);
-	free(s);
-	eng_close(h);
+	rig_open(&g, 1, r, 1);
+	fire(&g);
+	put(&g, 0, &st, 4);
+	expect_text(&g, 0, HDR BEGIN0 "\n");
+	assert_int_equal(eng_exit_status(g.h), 3);
+	eng_close(g.h);
 }
 
 static void test_flowindent_entry_return(void **state)
@@ -191,86 +203,74 @@ static void test_flowindent_entry_return(void **state)
 
 static void test_tracemem_dynamic_size(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = {
 	    { DTRACEACT_TRACEMEM, 8, DTRACE_TRACEMEM_DYNAMIC, 0, 0 },
 	    { DTRACEACT_TRACEMEM, 8, DTRACE_TRACEMEM_SIZE, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 2, 1);
-	struct et_buf b = { .len = 0 };
-	char *s;
+	struct rig g;
 
 	(void)state;
-	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
-	et_fire(&b, d);
-	et_put(&b, d, 0, "hi there", 8);
-	et_put64(&b, d, 1, 2);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s,
+	rig_open(&g, 1, r, 2);
+	assert_int_equal(eng_setopt(g.h, "quiet", NULL), 0);
+	fire(&g);
+	put(&g, 0, "hi there", 8);
+	put64(&g, 1, 2);
+	expect_text(&g, 0,
 	    "\n             0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f"
 	    "  0123456789abcdef\n"
 	    "         0: 68 69                                          "
 	    "  hi\n");
-	free(s);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static void test_padding_epid_skipped(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 8 };
-	char *s;
+	struct rig g;
 
 	(void)state;
-	memset(b.data, 0, 8);
-	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
-	et_fire(&b, d);
-	et_put64(&b, d, 0, 5);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s, "5");
-	free(s);
-	eng_close(h);
+	rig_open(&g, 1, r, 1);
+	memset(g.b.data, 0, 8);		/* EPID 0: padding */
+	g.b.len = 8;
+	assert_int_equal(eng_setopt(g.h, "quiet", NULL), 0);
+	fire(&g);
+	put64(&g, 0, 5);
+	expect_text(&g, 0, "5");
+	eng_close(g.h);
 }
 
 static void test_truncated_record_is_refused(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 	FILE *fp = fopen("/dev/null", "w");
 
 	(void)state;
-	et_fire(&b, d);
-	assert_int_equal(eng_rec_consume(h, fp, 0, b.data, 16), -1);
-	assert_non_null(strstr(eng_errmsg(h), "corrupt record"));
+	rig_open(&g, 1, r, 1);
+	fire(&g);
+	assert_int_equal(eng_rec_consume(g.h, fp, 0, g.b.data, 16), -1);
+	assert_non_null(strstr(eng_errmsg(g.h), "corrupt record"));
 	fclose(fp);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static void test_json_firing(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 },
 	    { DTRACEACT_DIFEXPR, 16, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 2, 1);
-	struct et_buf b = { .len = 0 };
-	char *s;
+	struct rig g;
 
 	(void)state;
-	assert_int_equal(eng_setopt(h, "oformat", "json"), 0);
-	et_fire(&b, d);
-	et_put64(&b, d, 0, 42);
-	et_put(&b, d, 1, "a\"b", 3);
-	s = et_consume(h, &b, 0);
-	assert_string_equal(s, "{\"type\":\"probe\",\"cpu\":0,\"id\":1,"
+	rig_open(&g, 1, r, 2);
+	assert_int_equal(eng_setopt(g.h, "oformat", "json"), 0);
+	fire(&g);
+	put64(&g, 0, 42);
+	put(&g, 1, "a\"b", 3);
+	expect_text(&g, 0, "{\"type\":\"probe\",\"cpu\":0,\"id\":1,"
 	    "\"epid\":1,\"timestamp\":1000,\"probe\":{\"provider\":\"dtrace\","
 	    "\"module\":\"\",\"function\":\"\",\"name\":\"BEGIN\"},\"records\":"
 	    "[{\"action\":\"trace\",\"value\":42},{\"action\":\"trace\","
 	    "\"string\":\"a\\\"b\"}]}\n");
-	free(s);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static char bufout[512];
@@ -288,40 +288,38 @@ static void on_buffered(const eng_bufdata_t *bd, void *arg)
 
 static void test_buffered_handler_gets_each_firing(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_DIFEXPR, 8, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 
 	(void)state;
 	bufout[0] = '\0';
-	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
-	eng_handle_buffered(h, on_buffered, NULL);
-	et_fire(&b, d);
-	et_put64(&b, d, 0, 4);
-	et_fire(&b, d);
-	et_put64(&b, d, 0, 5);
-	assert_int_equal(eng_rec_consume(h, NULL, 1, b.data, b.len), 0);
+	rig_open(&g, 1, r, 1);
+	assert_int_equal(eng_setopt(g.h, "quiet", NULL), 0);
+	eng_handle_buffered(g.h, on_buffered, NULL);
+	fire(&g);
+	put64(&g, 0, 4);
+	fire(&g);
+	put64(&g, 0, 5);
+	assert_int_equal(eng_rec_consume(g.h, NULL, 1, g.b.data, g.b.len), 0);
 	assert_string_equal(bufout, "45");
 	assert_int_equal(bufcpu, 1);
-	eng_close(h);
+	eng_close(g.h);
 }
 
 static void test_exit_seen_without_output(void **state)
 {
-	eng_hdl_t *h = et_open();
 	struct et_rec r[] = { { DTRACEACT_EXIT, 4, 0, 0, 0 } };
-	dtrace_eprobedesc_t *d = et_epid(h, 1, 1, et_begin, r, 1, 1);
-	struct et_buf b = { .len = 0 };
+	struct rig g;
 	int32_t st = 9;
 
 	(void)state;
-	et_fire(&b, d);
-	et_put(&b, d, 0, &st, 4);
+	rig_open(&g, 1, r, 1);
+	fire(&g);
+	put(&g, 0, &st, 4);
 	/* no FILE and no handler: nothing printed, exit() still noted */
-	assert_int_equal(eng_rec_consume(h, NULL, 0, b.data, b.len), 0);
-	assert_int_equal(eng_exit_status(h), 9);
-	eng_close(h);
+	assert_int_equal(eng_rec_consume(g.h, NULL, 0, g.b.data, g.b.len), 0);
+	assert_int_equal(eng_exit_status(g.h), 9);
+	eng_close(g.h);
 }
 
 int main(void)
