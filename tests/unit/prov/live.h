@@ -2,11 +2,14 @@
  * live.h - helpers for the provider tests that run real workloads as
  * root: find and enable probes through the shim's registry, record every
  * firing through the providers' fire hook, run a child that waits for a
- * go signal.  Header-only, included by one test file each.
+ * go signal (started once probes are on, or traced through the ptrace
+ * route), and the checks that the perf and ptrace routes share.
+ * Header-only, included by one test file each.
  */
 #ifndef TEST_PROV_LIVE_H
 #define TEST_PROV_LIVE_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -152,10 +155,14 @@ static void live_reset(void)
 	pthread_mutex_unlock(&live_lk);
 }
 
-/* Run fn in a child once probes are on; return its pid after it exited
- * and the drain thread caught up. */
+/*
+ * Run fn in a child that waits for a go; its pid once it exited and every
+ * firing was delivered.  traced: the child is a target of the ptrace route
+ * (prov_target_add(), then time for the helper to attach); otherwise it
+ * starts once the probes are on.
+ */
 __attribute__((unused))
-static pid_t live_run(void (*fn)(void))
+static pid_t live_spawn(void (*fn)(void), int traced)
 {
 	int go[2];
 	char c;
@@ -172,14 +179,24 @@ static pid_t live_run(void (*fn)(void))
 		_exit(0);
 	}
 	close(go[0]);
-	usleep(20000);
+	if (traced && prov_target_add(pid) != 0)
+		fail_msg("prov_target_add: %s", strerror(errno));
+	usleep(traced ? 100000 : 20000);
 	if (write(go[1], "g", 1) != 1)
 		return -1;
 	close(go[1]);
 	waitpid(pid, NULL, 0);
-	usleep(50000);
+	if (!traced)
+		usleep(50000);	/* the drain thread catches up */
 	prov_flush();		/* everything up to here has fired */
 	return pid;
+}
+
+/* Run fn in a child once probes are on (live_spawn, not traced). */
+__attribute__((unused))
+static pid_t live_run(void (*fn)(void))
+{
+	return live_spawn(fn, 0);
 }
 
 /* Firings of id by process pid (tid too when tid != 0). */
@@ -194,6 +211,72 @@ static int live_count(dtrace_id_t id, pid_t pid)
 			n++;
 	pthread_mutex_unlock(&live_lk);
 	return n;
+}
+
+/* The child forks a shell that exits with 7, waits, and exits with 3. */
+__attribute__((unused))
+static void live_fork_exec(void)
+{
+	pid_t kid = fork();
+
+	if (kid == 0) {
+		execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(kid, NULL, 0);
+	_exit(3);
+}
+
+/*
+ * proc:::create, exec-success and exit around live_fork_exec() started by
+ * run (live_run, or the ptrace route's): create names the shell's pid,
+ * the shell execs once and exits with 7, the child exits with 3.  The
+ * exec's path must be exec_path (and the execname "sh"), or, when
+ * exec_path is NULL, contain "sh".
+ */
+__attribute__((unused))
+static void live_check_fork_exec(pid_t (*run)(void (*)(void)),
+    const char *exec_path)
+{
+	dtrace_id_t cr, ex, xt;
+	pid_t pid, kid = 0;
+	int execs = 0, exits = 0;
+
+	cr = live_enable("proc", "", "", "create");
+	ex = live_enable("proc", "", "", "exec-success");
+	xt = live_enable("proc", "", "", "exit");
+	pid = run(live_fork_exec);
+	live_disable(cr);
+	live_disable(ex);
+	live_disable(xt);
+	for (int i = 0; i < live_n; i++)
+		if (live_recs[i].lr_id == cr && live_recs[i].lr_pid == pid)
+			kid = (pid_t)live_recs[i].lr_args[0];
+	assert_true(kid > 0);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_id == ex && r->lr_pid == kid) {
+			if (exec_path != NULL) {
+				assert_string_equal(r->lr_str, exec_path);
+				assert_string_equal(r->lr_exec, "sh");
+			} else {
+				assert_non_null(strstr(r->lr_str, "sh"));
+			}
+			execs++;
+		}
+		if (r->lr_id == xt && r->lr_pid == kid) {
+			assert_int_equal(r->lr_args[0], 1);	/* CLD_EXITED */
+			assert_int_equal(r->lr_args[1], 7);
+			exits++;
+		}
+		if (r->lr_id == xt && r->lr_pid == pid) {
+			assert_int_equal(r->lr_args[1], 3);
+			exits++;
+		}
+	}
+	assert_int_equal(execs, 1);
+	assert_int_equal(exits, 2);
 }
 
 #endif /* TEST_PROV_LIVE_H */

@@ -92,57 +92,11 @@ static void test_openat_paths_and_errno(void **state)
 	assert_int_equal(fails, NPATHS);
 }
 
-static void do_fork_exec(void)
-{
-	pid_t kid = fork();
-
-	if (kid == 0) {
-		execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
-		_exit(127);
-	}
-	waitpid(kid, NULL, 0);
-	_exit(3);
-}
-
 static void test_proc_lifecycle(void **state)
 {
-	dtrace_id_t cr, ex, xt;
-	pid_t pid, kid = 0;
-	int execs = 0, exits = 0;
-
 	live_require();
 	live_reset();
-	cr = live_enable("proc", "", "", "create");
-	ex = live_enable("proc", "", "", "exec-success");
-	xt = live_enable("proc", "", "", "exit");
-	pid = live_run(do_fork_exec);
-	live_disable(cr);
-	live_disable(ex);
-	live_disable(xt);
-	for (int i = 0; i < live_n; i++)
-		if (live_recs[i].lr_id == cr && live_recs[i].lr_pid == pid)
-			kid = (pid_t)live_recs[i].lr_args[0];
-	assert_true(kid > 0);
-	for (int i = 0; i < live_n; i++) {
-		live_rec_t *r = &live_recs[i];
-
-		if (r->lr_id == ex && r->lr_pid == kid) {
-			assert_string_equal(r->lr_str, "/bin/sh");
-			assert_string_equal(r->lr_exec, "sh");
-			execs++;
-		}
-		if (r->lr_id == xt && r->lr_pid == kid) {
-			assert_int_equal(r->lr_args[0], 1);	/* CLD_EXITED */
-			assert_int_equal(r->lr_args[1], 7);
-			exits++;
-		}
-		if (r->lr_id == xt && r->lr_pid == pid) {
-			assert_int_equal(r->lr_args[1], 3);
-			exits++;
-		}
-	}
-	assert_int_equal(execs, 1);
-	assert_int_equal(exits, 2);
+	live_check_fork_exec(live_run, "/bin/sh");
 }
 
 static void do_sleeps(void)

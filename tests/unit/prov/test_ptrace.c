@@ -19,34 +19,10 @@
 #define NCALLS 500
 #define NPATHS 100
 
-/* Run fn in a child traced through prov_target_add; its pid once it
- * exited and every message was fired. */
+/* Run fn in a child traced through the ptrace route (live_spawn). */
 static pid_t run_target(void (*fn)(void))
 {
-	int go[2];
-	char c;
-	pid_t pid;
-
-	if (pipe(go) != 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(99);
-		fn();
-		_exit(0);
-	}
-	close(go[0]);
-	if (prov_target_add(pid) != 0)
-		fail_msg("prov_target_add: %s", strerror(errno));
-	usleep(100000);			/* the helper attaches */
-	if (write(go[1], "g", 1) != 1)
-		return -1;
-	close(go[1]);
-	waitpid(pid, NULL, 0);
-	prov_flush();
-	return pid;
+	return live_spawn(fn, 1);
 }
 
 static int setup(void **state)
@@ -154,55 +130,10 @@ static void test_paths_and_errno(void **state)
 	assert_int_equal(fails, NPATHS);
 }
 
-static void do_fork_exec(void)
-{
-	pid_t kid = fork();
-
-	if (kid == 0) {
-		execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
-		_exit(127);
-	}
-	waitpid(kid, NULL, 0);
-	_exit(3);
-}
-
 static void test_proc_descendants(void **state)
 {
-	dtrace_id_t cr, ex, xt;
-	pid_t pid, kid = 0;
-	int execs = 0, exits = 0;
-
 	live_reset();
-	cr = live_enable("proc", "", "", "create");
-	ex = live_enable("proc", "", "", "exec-success");
-	xt = live_enable("proc", "", "", "exit");
-	pid = run_target(do_fork_exec);
-	live_disable(cr);
-	live_disable(ex);
-	live_disable(xt);
-	for (int i = 0; i < live_n; i++)
-		if (live_recs[i].lr_id == cr && live_recs[i].lr_pid == pid)
-			kid = (pid_t)live_recs[i].lr_args[0];
-	assert_true(kid > 0);
-	for (int i = 0; i < live_n; i++) {
-		live_rec_t *r = &live_recs[i];
-
-		if (r->lr_id == ex && r->lr_pid == kid) {
-			assert_non_null(strstr(r->lr_str, "sh"));
-			execs++;
-		}
-		if (r->lr_id == xt && r->lr_pid == kid) {
-			assert_int_equal(r->lr_args[0], 1);
-			assert_int_equal(r->lr_args[1], 7);
-			exits++;
-		}
-		if (r->lr_id == xt && r->lr_pid == pid) {
-			assert_int_equal(r->lr_args[1], 3);
-			exits++;
-		}
-	}
-	assert_int_equal(execs, 1);
-	assert_int_equal(exits, 2);
+	live_check_fork_exec(run_target, NULL);
 }
 
 /* i386 calls (int $0x80 from this 64-bit process), buffer below 4 GB. */
