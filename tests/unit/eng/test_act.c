@@ -138,6 +138,27 @@ static void test_speculation_order(void **state)
 	eng_close(h);
 }
 
+/* The other rules of what may follow what, and what stays allowed. */
+static void test_action_order_rules(void **state)
+{
+	eng_hdl_t *h = ct_open();
+
+	(void)state;
+	ct_err(h, "BEGIN { trace(1); commit(1); }", "D_COMM_DREC");
+	ct_err(h, "BEGIN { speculate(1); speculate(2); }", "D_SPEC_SPEC");
+	ct_err(h, "BEGIN { commit(1); @a = count(); }", "D_AGG_COMM");
+	ct_err(h, "BEGIN { commit(1); trace(1); }", "D_DREC_COMM");
+	ct_err(h, "BEGIN { commit(1); exit(0); }", "D_DREC_COMM");
+	/* a discard, or a destructive action, after commit() is fine */
+	eng_prog_free(ct_ok(h, "BEGIN { commit(1); discard(2); }"));
+	assert_int_equal(eng_setopt(h, "destructive", NULL), 0);
+	eng_prog_free(ct_ok(h, "BEGIN { commit(1); raise(9); }"));
+	ct_err(h, "BEGIN { speculate(1); raise(9); }", "D_ACT_SPEC");
+	/* data-recording actions may follow aggregations */
+	eng_prog_free(ct_ok(h, "BEGIN { @a = count(); trace(1); }"));
+	eng_close(h);
+}
+
 static void test_aggregation_parameters(void **state)
 {
 	eng_hdl_t *h = ct_open();
@@ -173,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_printf_checks),
 		cmocka_unit_test(test_printf_charptr_string),
 		cmocka_unit_test(test_speculation_order),
+		cmocka_unit_test(test_action_order_rules),
 		cmocka_unit_test(test_aggregation_parameters),
 	};
 
