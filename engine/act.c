@@ -70,55 +70,83 @@ static struct eng_act *difexpr(struct eng_pcb *pc, struct eng_node *e,
 
 /* ---- data-recording rules (dtrace's dt_stmt_append) --------------------- */
 
+/* What a new action is, for the rules below. */
+enum aclass { AC_COMMIT, AC_SPECULATE, AC_AGG, AC_DESTRUCTIVE, AC_EXIT,
+	      AC_DATA, AC_FREE };
+/* What the clause did before it (pc_speculate, pc_commit, pc_datarec). */
+enum prior { PR_SPECULATE, PR_COMMIT, PR_DATAREC };
+
+/*
+ * Which actions may not follow what, checked in this order (the first
+ * rule broken is reported); exit() is a data-recording action that also
+ * has its own rule.
+ */
+static const struct order {
+	enum aclass o_class;
+	enum prior o_prior;
+	const char *o_tag;
+	const char *o_msg;
+} orders[] = {
+	{ AC_COMMIT, PR_COMMIT, "D_COMM_COMM",
+	  "commit( ) may not follow commit( )" },
+	{ AC_COMMIT, PR_DATAREC, "D_COMM_DREC",
+	  "commit( ) may not follow data-recording action(s)" },
+	{ AC_SPECULATE, PR_SPECULATE, "D_SPEC_SPEC",
+	  "speculate( ) may not follow speculate( )" },
+	{ AC_SPECULATE, PR_COMMIT, "D_SPEC_COMM",
+	  "speculate( ) may not follow commit( )" },
+	{ AC_SPECULATE, PR_DATAREC, "D_SPEC_DREC",
+	  "speculate( ) may not follow data-recording action(s)" },
+	{ AC_AGG, PR_SPECULATE, "D_AGG_SPEC",
+	  "aggregating actions may not follow speculate( )" },
+	{ AC_AGG, PR_COMMIT, "D_AGG_COMM",
+	  "aggregating actions may not follow commit( )" },
+	{ AC_DESTRUCTIVE, PR_SPECULATE, "D_ACT_SPEC",
+	  "destructive actions may not follow speculate( )" },
+	{ AC_EXIT, PR_SPECULATE, "D_EXIT_SPEC",
+	  "exit( ) may not follow speculate( )" },
+	{ AC_EXIT, PR_COMMIT, "D_DREC_COMM",
+	  "data-recording actions may not follow commit( )" },
+	{ AC_DATA, PR_COMMIT, "D_DREC_COMM",
+	  "data-recording actions may not follow commit( )" },
+};
+
+static enum aclass classify(uint32_t kind)
+{
+	if (kind == DTRACEACT_COMMIT)
+		return AC_COMMIT;
+	if (kind == DTRACEACT_SPECULATE)
+		return AC_SPECULATE;
+	if (DTRACEACT_ISAGG(kind))
+		return AC_AGG;
+	if (DTRACEACT_ISDESTRUCTIVE(kind))
+		return AC_DESTRUCTIVE;
+	if (kind == DTRACEACT_EXIT)
+		return AC_EXIT;
+	if (kind == DTRACEACT_DISCARD || kind == DTRACEACT_NONE)
+		return AC_FREE;
+	return AC_DATA;
+}
+
+/* Refuse an action of kind where the rules forbid it; note what it was. */
 void eng_act_order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind)
 {
-	if (kind == DTRACEACT_COMMIT) {
-		if (pc->pc_commit)
-			eng_cc_nerror(pc, n, "D_COMM_COMM", "commit( ) may not "
-			    "follow commit( )");
-		if (pc->pc_datarec)
-			eng_cc_nerror(pc, n, "D_COMM_DREC", "commit( ) may not "
-			    "follow data-recording action(s)");
+	enum aclass c = classify(kind);
+	const int prior[] = { [PR_SPECULATE] = pc->pc_speculate,
+	    [PR_COMMIT] = pc->pc_commit, [PR_DATAREC] = pc->pc_datarec };
+
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++)
+		if (orders[i].o_class == c && prior[orders[i].o_prior])
+			eng_cc_nerror(pc, n, orders[i].o_tag, "%s",
+			    orders[i].o_msg);
+	if (c == AC_COMMIT)
 		pc->pc_commit = 1;
-		return;
-	}
-	if (kind == DTRACEACT_SPECULATE) {
-		if (pc->pc_speculate)
-			eng_cc_nerror(pc, n, "D_SPEC_SPEC", "speculate( ) may not "
-			    "follow speculate( )");
-		if (pc->pc_commit)
-			eng_cc_nerror(pc, n, "D_SPEC_COMM", "speculate( ) may not "
-			    "follow commit( )");
-		if (pc->pc_datarec)
-			eng_cc_nerror(pc, n, "D_SPEC_DREC", "speculate( ) may not "
-			    "follow data-recording action(s)");
+	else if (c == AC_SPECULATE)
 		pc->pc_speculate = 1;
-		return;
-	}
-	if (DTRACEACT_ISAGG(kind)) {
-		if (pc->pc_speculate)
-			eng_cc_nerror(pc, n, "D_AGG_SPEC", "aggregating actions "
-			    "may not follow speculate( )");
-		if (pc->pc_commit)
-			eng_cc_nerror(pc, n, "D_AGG_COMM", "aggregating actions "
-			    "may not follow commit( )");
+	else if (c == AC_AGG)
 		pc->pc_datarec = 1;
-		return;
-	}
-	if (pc->pc_speculate && DTRACEACT_ISDESTRUCTIVE(kind))
-		eng_cc_nerror(pc, n, "D_ACT_SPEC", "destructive actions may not "
-		    "follow speculate( )");
-	if (pc->pc_speculate && kind == DTRACEACT_EXIT)
-		eng_cc_nerror(pc, n, "D_EXIT_SPEC", "exit( ) may not follow "
-		    "speculate( )");
-	if (DTRACEACT_ISDESTRUCTIVE(kind) || kind == DTRACEACT_DISCARD ||
-	    kind == DTRACEACT_NONE)
-		return;
-	if (pc->pc_commit)
-		eng_cc_nerror(pc, n, "D_DREC_COMM", "data-recording actions may "
-		    "not follow commit( )");
-	if (!pc->pc_speculate)
-		pc->pc_datarec = 1;
+	else if ((c == AC_DATA || c == AC_EXIT) && !pc->pc_speculate)
+		pc->pc_datarec = 1;	/* speculative data is not */
 }
 
 /* ---- printf formats ------------------------------------------------------- */
