@@ -56,6 +56,7 @@
 #include "ptrace_impl.h"
 
 #define MAXT 4096			/* threads the helper tracks */
+#define HOLD_NS 200000000ull		/* longest wait for a creator's event */
 #define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
 	PTRACE_O_TRACEEXIT | PTRACE_O_TRACESECCOMP)
@@ -66,6 +67,9 @@ typedef struct tinfo {			/* helper side */
 	uint8_t ti_filt;		/* under our seccomp filter */
 	uint8_t ti_inent;		/* in a syscall-entry stop's call */
 	uint8_t ti_keep;		/* passive: 0 unknown, 1 keep, 2 let go */
+	uint8_t ti_held;		/* new task stopped, not yet resumed:
+					 * its creator's event is to come */
+	uint64_t ti_hns;		/* when it was held (monotonic ns) */
 	int32_t ti_sbase;		/* Seccomp_filters when attached */
 	char ti_comm[16];
 } tinfo_t;
@@ -74,6 +78,7 @@ static prov_ptshared_t *sh;
 static int evfd = -1, ackfd = -1;
 static tinfo_t tinfo[MAXT];
 static uint64_t nstops;			/* wait stops handled */
+static int nheld;			/* tasks with ti_held set */
 
 /* Which argument of a system call is a path (x86_64), -1 if none. */
 static int path_arg(const char *name)
@@ -174,16 +179,21 @@ static void read_regs(prov_ptmsg_t *m, pid_t tid)
 #endif
 }
 
-static void send_msg(prov_ptmsg_t *m, const tinfo_t *t, uint32_t kind)
+static uint64_t now_ns(void)
 {
 	struct timespec ts;
-	int cpu = sched_getcpu();
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void send_msg(prov_ptmsg_t *m, const tinfo_t *t, uint32_t kind)
+{
+	int cpu = sched_getcpu();
+
 	m->pm_kind = kind;
 	m->pm_cpu = cpu < 0 ? 0 : (uint32_t)cpu;
-	m->pm_time = (uint64_t)ts.tv_sec * 1000000000ull +
-	    (uint64_t)ts.tv_nsec;
+	m->pm_time = now_ns();
 	m->pm_pid = t->ti_pid;
 	m->pm_tid = t->ti_tid;
 	m->pm_ppid = t->ti_ppid;
@@ -301,6 +311,21 @@ static int covered(void)
 	return 1;
 }
 
+/* Resume t after a stop, delivering sig: PTRACE_SYSCALL while a syscall
+ * probe needs syscall stops, else PTRACE_CONT. */
+static void resume(tinfo_t *t, int sig)
+{
+	int req;
+
+	if (__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) == 0)
+		req = PTRACE_CONT;
+	else if (t->ti_filt && covered() && !t->ti_inent)
+		req = t->ti_nr != UINT32_MAX ? PTRACE_SYSCALL : PTRACE_CONT;
+	else
+		req = PTRACE_SYSCALL;
+	ptrace(req, t->ti_tid, 0, (void *)(uintptr_t)sig);
+}
+
 static void on_syscall(tinfo_t *t)
 {
 	struct ptrace_syscall_info si;
@@ -371,6 +396,11 @@ static void on_newtask(tinfo_t *t, int event)
 	m.pm_args[0] = msg;
 	if (sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
 		send_msg(&m, t, thread ? PM_LWP_CREATE : PM_CREATE);
+	if (c->ti_held) {		/* its first stop came first */
+		c->ti_held = 0;
+		nheld--;
+		resume(c, 0);
+	}
 }
 
 static void on_exec(tinfo_t *t)
@@ -420,12 +450,73 @@ static void on_exit_event(tinfo_t *t)
 		send_msg(&m, t, last ? PM_EXIT : PM_LWP_EXIT);
 }
 
+/*
+ * A new task's first stop can reach us before its creator's clone, fork
+ * or vfork event (the kernel queues both; waitpid() reports the newest
+ * tracee first).  The task is held in that stop until the event has
+ * given it its pid, parent and filter state (on_newtask), so that none
+ * of its calls is reported under a wrong pid and create/lwp-create come
+ * first.  If the event does not come (the creator died with a fatal
+ * signal pending: no event stop), unhold() takes what /proc says.
+ */
+static void hold(tinfo_t *t)
+{
+	t->ti_held = 1;
+	t->ti_hns = now_ns();
+	nheld++;
+}
+
+/* Fill in a task we saw no creator's event for, from /proc. */
+static void resolve(tinfo_t *t)
+{
+	int32_t tgid = tgid_of(t->ti_tid);
+	tinfo_t *p;
+
+	t->ti_pid = tgid > 0 ? tgid : t->ti_tid;
+	t->ti_ppid = status_num(t->ti_tid, "\nPPid:", 0);
+	p = tget(t->ti_pid != t->ti_tid ? t->ti_pid : t->ti_ppid, 0);
+	if (p != NULL) {
+		if (t->ti_pid != t->ti_tid)
+			t->ti_ppid = p->ti_ppid;
+		t->ti_filt = p->ti_filt;
+		t->ti_sbase = p->ti_sbase;
+	}
+	read_comm(t);
+}
+
+/* Let go, as /proc describes them (resolve), the tasks held since
+ * before 'before' (monotonic ns; UINT64_MAX: all). */
+static void unhold(uint64_t before)
+{
+	for (int i = 0; i < MAXT && nheld > 0; i++) {
+		tinfo_t *t = &tinfo[i];
+
+		if (t->ti_tid <= 0 || !t->ti_held || t->ti_hns >= before)
+			continue;
+		t->ti_held = 0;
+		nheld--;
+		resolve(t);
+		resume(t, 0);
+	}
+}
+
 /* Handle one wait status of tid and resume it. */
 static void on_stop(pid_t tid, int st)
 {
-	tinfo_t *t = tget(tid, 1);
-	int sig = 0, event = st >> 16, req;
+	tinfo_t *t = tget(tid, 0);
+	int sig = 0, event = st >> 16;
 
+	if (t == NULL && WIFSTOPPED(st) && event == PTRACE_EVENT_STOP) {
+		nstops++;
+		hold(tget(tid, 1));	/* new: its creator's event is due */
+		return;
+	}
+	if (t == NULL)
+		t = tget(tid, 1);
+	if (t->ti_held) {		/* killed while held */
+		t->ti_held = 0;
+		nheld--;
+	}
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
 		t->ti_tid = 0;
 		return;
@@ -448,13 +539,7 @@ static void on_stop(pid_t tid, int st)
 		on_exit_event(t);
 	else if (event == 0)
 		sig = WSTOPSIG(st);	/* a signal to deliver */
-	if (__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) == 0)
-		req = PTRACE_CONT;
-	else if (t->ti_filt && covered() && !t->ti_inent)
-		req = t->ti_nr != UINT32_MAX ? PTRACE_SYSCALL : PTRACE_CONT;
-	else
-		req = PTRACE_SYSCALL;
-	ptrace(req, tid, 0, (void *)(uintptr_t)sig);
+	resume(t, sig);
 }
 
 /* Seize every thread of pid and stop it once to start syscall stops. */
@@ -550,6 +635,7 @@ static void helper_release(void)
 	tid = waitpid(-1, &st, __WALL | WNOHANG);
 	if (tid < 0 && errno == ECHILD)
 		_exit(0);		/* no tracee: dtrace reaps us */
+	unhold(UINT64_MAX);
 	__atomic_store_n(&sh->sh_passive, 1, __ATOMIC_RELEASE);
 	if (tid > 0)
 		passive_stop(tid, st);
@@ -583,7 +669,9 @@ static void helper_main(int cmd, int sigfd)
 
 		while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
 			on_stop(tid, st);
-		if (poll(pf, 2, 1000) < 0 && errno != EINTR)
+		if (nheld > 0)		/* creator's event overdue */
+			unhold(now_ns() - HOLD_NS);
+		if (poll(pf, 2, nheld > 0 ? 20 : 1000) < 0 && errno != EINTR)
 			_exit(1);
 		if (pf[0].revents & (POLLIN | POLLHUP)) {
 			int32_t pid;
