@@ -289,7 +289,14 @@ static int sys_enable(void *parg, dtrace_id_t id, void *arg)
 		sh->sh_return[v / 2] = 1;
 	else
 		sh->sh_entry[v / 2] = 1;
-	__atomic_add_fetch(&sh->sh_nsys, 1, __ATOMIC_SEQ_CST);
+	/* The first syscall probe: tracees resumed with PTRACE_CONT (no
+	 * syscall stops) must stop once to be resumed with PTRACE_SYSCALL. */
+	if (__atomic_add_fetch(&sh->sh_nsys, 1, __ATOMIC_SEQ_CST) == 1 &&
+	    helper > 0) {
+		int32_t c = PT_CMD_RESTOP;
+
+		(void)!write(cmdfd, &c, sizeof(c));
+	}
 	return 0;
 }
 

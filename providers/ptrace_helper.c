@@ -70,6 +70,7 @@ typedef struct tinfo {			/* helper side */
 	uint8_t ti_held;		/* new task stopped, not yet resumed:
 					 * its creator's event is to come */
 	uint64_t ti_hns;		/* when it was held (monotonic ns) */
+	uint8_t ti_prexec;		/* dtrace's -c child before its exec */
 	int32_t ti_sbase;		/* Seccomp_filters when attached */
 	char ti_comm[16];
 } tinfo_t;
@@ -411,6 +412,7 @@ static void on_exec(tinfo_t *t)
 
 	read_comm(t);
 	t->ti_nr = UINT32_MAX;
+	t->ti_prexec = 0;
 	if (!sh->sh_proc[PM_EXEC_SUCCESS])
 		return;
 	memset(&m, 0, sizeof(m));
@@ -563,6 +565,7 @@ static void attach(pid_t pid)
 		t->ti_pid = pid;
 		t->ti_ppid = status_num(tid, "\nPPid:", 0);
 		t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
+		t->ti_prexec = t->ti_ppid == getppid();
 		ptrace(PTRACE_INTERRUPT, tid, 0, 0);
 	}
 	closedir(dir);
@@ -659,6 +662,19 @@ static void helper_release(void)
 	}
 }
 
+/* Syscall probes were enabled while none were: a tracee resumed with
+ * PTRACE_CONT makes no syscall stops; interrupt each (its next stop
+ * resumes it with PTRACE_SYSCALL).  A held task waits for its event;
+ * dtrace's -c child before its exec is left alone (its calls there are
+ * dtrace's, not the command's: they are not traced, as in dtrace(1M)). */
+static void restop(void)
+{
+	for (int i = 0; i < MAXT; i++)
+		if (tinfo[i].ti_tid > 0 && !tinfo[i].ti_held &&
+		    !tinfo[i].ti_prexec)
+			ptrace(PTRACE_INTERRUPT, tinfo[i].ti_tid, 0, 0);
+}
+
 static void helper_main(int cmd, int sigfd)
 {
 	struct pollfd pf[2] = { { cmd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
@@ -678,6 +694,10 @@ static void helper_main(int cmd, int sigfd)
 
 			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
 				helper_release();
+			if (pid == PT_CMD_RESTOP) {
+				restop();
+				continue;
+			}
 			attach(pid);
 			__atomic_add_fetch(&sh->sh_attached, 1,
 			    __ATOMIC_RELEASE);

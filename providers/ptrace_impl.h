@@ -49,9 +49,14 @@ typedef struct prov_ptshared {
 	uint8_t sh_uregs;		/* send user registers (uregs[]) */
 } prov_ptshared_t;
 
+/* On the command pipe instead of a pid: syscall probes were just
+ * enabled (none were): stop every tracee once, so that one resumed with
+ * PTRACE_CONT before is resumed with PTRACE_SYSCALL. */
+#define PT_CMD_RESTOP (-1)
+
 /* Fork the helper over page sh, with its ends of the pipes: cmd (pids to
- * attach; EOF: release), ev (messages out), ack (one byte per pm_sync
- * message).  Returns the helper's pid here (-1: fork failed); in the
+ * attach, or PT_CMD_RESTOP; EOF: release), ev (messages out), ack (one
+ * byte per pm_sync message).  Returns the helper's pid here (-1: fork failed); in the
  * helper it never returns. */
 pid_t prov_pt_helper_fork(prov_ptshared_t *sh, int cmd, int ev, int ack);
 

@@ -13,7 +13,7 @@ build lwps
 N=${N:-40}
 RUNS=${RUNS:-3}
 script='
-syscall::getpgid:entry /arg0 >= 1000000/
+syscall::getpgid:entry /arg0 >= 1000000 && arg0 < 3000000/
 {
 	self->m = arg0 - 999999;
 	@m[arg0 - 1000000, tid == pid ? (ppid == $target ? "c" : "?") :
@@ -55,14 +55,31 @@ while [ $i -lt "$RUNS" ]; do
 	    -c "$W/lwps $N" -n "$script" 2>&1) ||
 	    fail "root -c: dtrace failed: $out"
 	check "$out" "root -c"
-	(cd / && exec $NOBODY "$W/lwps" $N 1) &
+	# -p: the workload waits (calling getpgid(3000000)) until dtrace
+	# has seen one of those calls; syscall probes are enabled after
+	# the attach there.
+	rm -f "$W/go"
+	(cd / && exec $NOBODY "$W/lwps" $N "$W/go") &
 	wp=$!
-	out=$(cd / && timeout 60 $NOBODY $DTRACE -q -p $wp \
-	    -n "$script" 2>&1)
+	(cd / && exec timeout 60 $NOBODY $DTRACE -q -p $wp -n "int ready;
+$script
+syscall::getpgid:entry /arg0 == 3000000 && !ready/
+{ ready = 1; printf(\"ready\\n\"); }" > "$W/pout" 2>&1) &
+	dp=$!
+	k=0
+	while [ $k -lt 200 ] && ! grep -q '^ready$' "$W/pout"; do
+		sleep 0.05
+		k=$((k + 1))
+	done
+	touch "$W/go"
+	wait $dp
 	rc=$?
 	wait $wp
+	out=$(cat "$W/pout")
 	[ $rc -eq 0 ] || fail "nobody -p: dtrace failed: $out"
-	check "$out" "nobody -p"
+	echo "$out" | grep -q '^ready$' ||
+	    fail "nobody -p: no syscall seen before the workload went on: $out"
+	check "$(echo "$out" | grep -v '^ready$')" "nobody -p"
 	i=$((i + 1))
 done
 exit 0

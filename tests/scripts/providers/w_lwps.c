@@ -1,5 +1,5 @@
 /*
- * w_lwps.c [n] [wait] - threads created in quick succession, each making
+ * w_lwps.c [n] [file] - threads created in quick succession, each making
  * a known number of system calls, for exact counts through the ptrace
  * route.  Thread i (0 <= i < n) first calls getpgid(1000000 + i) (a
  * marker: no such process), then getppid() 1 + i % 5 times, and exits;
@@ -8,32 +8,16 @@
  * child process that calls getpgid(2000000 + i), then getppid() twice,
  * and exits (the thread waits for it).  Expected: marker i once per
  * thread, getppid 1 + i % 5 times under marker i, 2 under marker
- * 1000 + i for each child.  With wait = 1 the program first waits (up to
- * 10 s) until a tracer holds it, then 300 ms more (for dtrace -p).
+ * 1000000 + i for each child.  With a file name (for dtrace -p) the program
+ * first calls getpgid(3000000) every 20 ms until that file exists (up to
+ * 20 s): the tracer says when it sees those calls.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-
-static int traced(void)
-{
-	char buf[4096], *p;
-	FILE *f = fopen("/proc/self/status", "r");
-	size_t n;
-
-	if (f == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strstr(buf, "TracerPid:");
-	return p != NULL && atoi(p + 10) != 0;
-}
 
 static void *work(void *arg)
 {
@@ -64,10 +48,10 @@ int main(int argc, char **argv)
 
 	if (n <= 0 || (t = calloc((size_t)n, sizeof(*t))) == NULL)
 		return 1;
-	if (argc > 2 && atoi(argv[2]) == 1) {
-		for (int i = 0; i < 1000 && !traced(); i++)
-			usleep(10000);
-		usleep(300000);
+	for (int i = 0; argc > 2 && i < 1000 && access(argv[2], F_OK) != 0;
+	    i++) {
+		syscall(SYS_getpgid, 3000000);
+		usleep(20000);
 	}
 	for (long i = 0; i < n; i++)
 		if (pthread_create(&t[i], NULL, work, (void *)i) != 0)
