@@ -25,7 +25,8 @@
  * catches the exit when that call's return probe is enabled.  Otherwise
  * (-p, or more probes enabled later) PTRACE_SYSCALL as before; a seccomp
  * stop after a syscall-entry stop is then ignored.  DTUI_PTRACE_STOPS=1
- * in the environment makes the helper print its stop count at exit.
+ * in the environment makes the helper print its stop count at exit,
+ * and how many new tasks it held (see hold()).
  *
  * Only stops whose filter data is PROV_SECCOMP_DATA count (a process may
  * have a filter of its own).  The filter also traps every i386 and x32
@@ -80,6 +81,7 @@ static int evfd = -1, ackfd = -1;
 static tinfo_t tinfo[MAXT];
 static uint64_t nstops;			/* wait stops handled */
 static int nheld;			/* tasks with ti_held set */
+static uint64_t nholds, nunheard;	/* tasks held; let go without event */
 
 /* Which argument of a system call is a path (x86_64), -1 if none. */
 static int path_arg(const char *name)
@@ -466,6 +468,7 @@ static void hold(tinfo_t *t)
 	t->ti_held = 1;
 	t->ti_hns = now_ns();
 	nheld++;
+	nholds++;
 }
 
 /* Fill in a task we saw no creator's event for, from /proc. */
@@ -497,6 +500,7 @@ static void unhold(uint64_t before)
 			continue;
 		t->ti_held = 0;
 		nheld--;
+		nunheard++;
 		resolve(t);
 		resume(t, 0);
 	}
@@ -632,13 +636,18 @@ static void helper_release(void)
 	int st, fd;
 	pid_t tid;
 
-	if (e != NULL && *e == '1')
-		dprintf(2, "dtrace: ptrace helper: %llu stops\n",
-		    (unsigned long long)nstops);
 	tid = waitpid(-1, &st, __WALL | WNOHANG);
 	if (tid < 0 && errno == ECHILD)
-		_exit(0);		/* no tracee: dtrace reaps us */
+		nheld = 0;		/* no tracee: nothing held */
 	unhold(UINT64_MAX);
+	if (e != NULL && *e == '1')
+		dprintf(2, "dtrace: ptrace helper: %llu stops\n"
+		    "dtrace: ptrace helper: %llu new tasks held for their "
+		    "creator's event, %llu let go without it\n",
+		    (unsigned long long)nstops, (unsigned long long)nholds,
+		    (unsigned long long)nunheard);
+	if (tid < 0 && errno == ECHILD)
+		_exit(0);		/* no tracee: dtrace reaps us */
 	__atomic_store_n(&sh->sh_passive, 1, __ATOMIC_RELEASE);
 	if (tid > 0)
 		passive_stop(tid, st);
