@@ -58,16 +58,22 @@ while [ $i -lt "$RUNS" ]; do
 	# -p: the workload waits (calling getpgid(3000000)) until dtrace
 	# has seen one of those calls; syscall probes are enabled after
 	# the attach there.
-	rm -f "$W/go"
+	rm -f "$W/go" "$W/pout"
 	(cd / && exec $NOBODY "$W/lwps" $N "$W/go") &
 	wp=$!
+	k=0			# attach once it runs the workload as nobody
+	while [ $k -lt 200 ] &&
+	    [ "$(readlink "/proc/$wp/exe")" != "$W/lwps" ]; do
+		sleep 0.05
+		k=$((k + 1))
+	done
 	(cd / && exec timeout 60 $NOBODY $DTRACE -q -p $wp -n "int ready;
 $script
 syscall::getpgid:entry /arg0 == 3000000 && !ready/
 { ready = 1; printf(\"ready\\n\"); }" > "$W/pout" 2>&1) &
 	dp=$!
 	k=0
-	while [ $k -lt 200 ] && ! grep -q '^ready$' "$W/pout"; do
+	while [ $k -lt 200 ] && ! grep -qs '^ready$' "$W/pout"; do
 		sleep 0.05
 		k=$((k + 1))
 	done
