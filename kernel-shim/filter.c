@@ -443,6 +443,19 @@ int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)
 	return 0;
 }
 
+int ks_probe_busy(dtrace_id_t id)
+{
+	ks_probe_t *p = ks_probe_get(id);
+	int busy;
+
+	if (p == NULL)
+		return 0;
+	pthread_mutex_lock(&ks_fire_lock);
+	busy = p->kp_ecbs != NULL;
+	pthread_mutex_unlock(&ks_fire_lock);
+	return busy;
+}
+
 int ks_filter_pending(void)
 {
 	return __atomic_load_n(&pending, __ATOMIC_ACQUIRE) != 0;

@@ -20,6 +20,13 @@
  * being processed every filter reads "always true", and the watcher is
  * called at its start too: ECBs attached by it are never filtered by a
  * filter that did not know them.
+ *
+ * A provider may do better for a probe that has no ECB yet (it is being
+ * started by the ENABLE): no firing before the ENABLE ends is owed to the
+ * new ECBs, so it may drop every firing until the watcher runs with
+ * ks_filter_pending() 0 or ks_probe_busy() 1 (the new ECBs are linked
+ * before ks_filter_end calls the watcher), then install the exact filter.
+ * A probe with ECBs must keep the "always" rule: they are owed firings.
  */
 #ifndef KS_FILTER_H
 #define KS_FILTER_H
@@ -80,6 +87,12 @@ int ks_probe_filter(dtrace_id_t id, ks_filter_t *out);
 uint64_t ks_filter_gen(void);
 /* Call fn (NULL: none) after every change; one watcher. */
 void ks_filter_watch(void (*fn)(void));
+/* Nonzero while some ENABLE is being processed (filters read "always"). */
+int ks_filter_pending(void);
+/* 1 if some ECB (of any state, active or not) is on probe id now, else 0
+ * (also for no such probe).  Takes the fire lock: not from probe
+ * context. */
+int ks_probe_busy(dtrace_id_t id);
 
 /* Translate one predicate (NULL: none) into term[] (at most max); the
  * number of terms, or -1 when the predicate must count as always true.

@@ -27,6 +27,17 @@
  * ECBs could fire unfiltered-out.  Failing to load a filtered program
  * leaves the plain body in the slot: correctness first.
  *
+ * A probe being started by an ENABLE has no ECB yet, and no firing before
+ * the ENABLE ends is owed to the ECBs it adds: "always" would let a flood
+ * through (e.g. another process hammering the same system call) that
+ * overruns the perf rings before the exact filter arrives.  So a slot told
+ * its probe(s) while an ENABLE is pending (ks_filter_pending) and none of
+ * them has an ECB (ks_probe_busy) is held: its entry holds the program
+ * that returns 1 and does nothing (fs_held), until the watcher finds the
+ * ENABLE over or an ECB linked, and installs the exact filter and plan at
+ * once.  A slot whose probe has ECBs keeps the "always" rule (they are
+ * owed every firing).  A slot not told its probe is never held.
+ *
  * A slot may feed several probes (a shared tracepoint, given by
  * prov_bpf_filter_probes): its filter is then the OR of their filters,
  * each rewritten by bpf_fmerge.c for the way that probe reads the event;
@@ -66,6 +77,8 @@
 extern int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)
     __attribute__((weak));
 extern void ks_filter_watch(void (*fn)(void)) __attribute__((weak));
+extern int ks_filter_pending(void) __attribute__((weak));
+extern int ks_probe_busy(dtrace_id_t id) __attribute__((weak));
 
 typedef struct fslot {
 	struct bpf_insn *fs_body;	/* bpf.c's program */
@@ -82,6 +95,7 @@ typedef struct fslot {
 	dtrace_id_t fs_aggid;		/* the probe and plan it counts */
 	ks_aggplan_t fs_agg;
 	int fs_aggcomm;			/* its key copies the filter's comm */
+	int fs_held;			/* dropping until the ENABLE ends */
 } fslot_t;
 
 static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
@@ -529,6 +543,38 @@ static int same_agg(const fslot_t *fs, const ks_aggplan_t *ap)
 	    fs->fs_agg.kap_args == ap->kap_args;
 }
 
+static int noop_prog(void);
+
+/* Must the slot drop everything now: an ENABLE is pending and none of
+ * its probes has an ECB (see the top; flk)? */
+static int must_hold(const fslot_t *fs)
+{
+	if (ks_filter_pending == NULL || ks_probe_busy == NULL ||
+	    fs->fs_id == DTRACE_IDNONE || !ks_filter_pending())
+		return 0;
+	if (fs->fs_nmulti == 0)
+		return !ks_probe_busy(fs->fs_id);
+	for (int i = 0; i < fs->fs_nmulti; i++)
+		if (ks_probe_busy(fs->fs_multi[i].pbp_id))
+			return 0;
+	return 1;
+}
+
+/* Hold the slot: the do-nothing program in its entry (flk).  Its
+ * installed filter reads "unknown" so that the next refilter installs. */
+static void hold(fslot_t *fs)
+{
+	if (fs->fs_held || noop_prog() < 0 ||
+	    array_set(fs->fs_map, fs->fs_key, noop_prog()) != 0)
+		return;
+	fs->fs_held = 1;
+	memset(&fs->fs_cur, 0, sizeof(fs->fs_cur));
+	fs->fs_cur.kf_nterms = -1;
+	fs->fs_plan = -1;
+	fs->fs_aggcomm = 0;
+	memset(&fs->fs_agg, 0, sizeof(fs->fs_agg));
+}
+
 /* Bring slot's program up to its probe's filter and plan now (flk);
  * 1 if it stopped counting under a plan it counted under before. */
 static int refilter(int slot)
@@ -540,6 +586,11 @@ static int refilter(int slot)
 
 	if (fs == NULL)
 		return 0;
+	if (must_hold(fs)) {
+		was = fs->fs_plan;
+		hold(fs);
+		return was >= 0 && fs->fs_plan != was;
+	}
 	if (fs->fs_nmulti > 0)
 		multi_filter(fs, &f);
 	else if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
@@ -552,9 +603,11 @@ static int refilter(int slot)
 	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
 		return 0;
 	was = fs->fs_plan;
-	(void)install(slot, fs, f.kf_always ? NULL : &f, agg ? &ap : NULL);
+	if (install(slot, fs, f.kf_always ? NULL : &f, agg ? &ap : NULL) == 0)
+		fs->fs_held = 0;
 	/* install() falls back to the plain body; if even that cannot
-	 * load, the old program stays (the body never changes) */
+	 * load, the old program stays (the body never changes; a held
+	 * slot stays held and is retried at the next change) */
 	return was >= 0 && fs->fs_plan != was;
 }
 
@@ -778,7 +831,13 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 	if (slot < 0 || slot >= MAX_FSLOTS)
 		return -1;
 	pthread_mutex_lock(&flk);
-	if ((fs = fslots[slot]) != NULL) {
+	if ((fs = fslots[slot]) != NULL && fs->fs_held) {
+		n = max >= 2 ? 2 : -1;	/* the do-nothing program */
+		if (n == 2) {
+			out[0] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
+			out[1] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		}
+	} else if (fs != NULL) {
 		n = fs->fs_cur.kf_always ? 0 : prov_bpf_filter_emit(out,
 		    &fs->fs_cur, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
 		    NULL);

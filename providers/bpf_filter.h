@@ -128,7 +128,9 @@ void prov_tp_filter_fp(const char *sys, const char *event,
  * see prov_bpf_filter_prog). */
 int prov_tp_attachment(const char *sys, const char *event);
 
-/* The instructions currently installed for slot (tests); count or -1. */
+/* The instructions currently installed for slot (tests); count or -1.
+ * A slot held during an ENABLE (bpf_filter.c) shows its do-nothing
+ * program: r0 = 1; exit. */
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max);
 /* The plan (bpf_agg.c) whose aggregating body slot runs, or -1 when it
  * delivers records; the slot filtering for probe id, or -1 (tests). */

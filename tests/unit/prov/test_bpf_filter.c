@@ -269,15 +269,16 @@ static void exec_src(eng_hdl_t *h, const char *src)
 
 /* A clause enabled while tracing (as the TUI does) on a probe whose
  * kernel filter drops everything so far still sees every event: the
- * filter is replaced before the new ECB can fire. */
-static void live_new_clause(void **state)
+ * filter is replaced before the new ECB can fire.  outer: inside another
+ * ENABLE all along (ks_filter_begin), so the probe, which has ECBs, must
+ * stay unfiltered ("always"), never held like a probe without any. */
+static void new_clause(int outer)
 {
 	char err[256], src[256], *text = NULL;
 	size_t len = 0;
 	eng_hdl_t *h;
 	FILE *fp;
 
-	(void)state;
 	need_root();
 	h = eng_open(0, err, sizeof(err));
 	assert_non_null(h);
@@ -291,11 +292,17 @@ static void live_new_clause(void **state)
 	for (int i = 0; i < 500; i++)
 		syscall(SYS_getppid);
 	usleep(300000);			/* drained before the new clause */
+	if (outer)
+		ks_filter_begin();
 	snprintf(src, sizeof(src), "syscall::getppid:entry /pid == %d/ "
 	    "{ @b = count(); }", (int)getpid());
 	exec_src(h, src);
 	for (int i = 0; i < 1000; i++)
 		syscall(SYS_getppid);
+	if (outer) {
+		usleep(300000);		/* drained inside the ENABLE */
+		ks_filter_end();
+	}
 	assert_int_equal(eng_stop(h), 0);
 	fp = open_memstream(&text, &len);
 	assert_int_equal(eng_agg_snap(h), 0);
@@ -307,6 +314,18 @@ static void live_new_clause(void **state)
 	eng_close(h);
 }
 
+static void live_new_clause(void **state)
+{
+	(void)state;
+	new_clause(0);
+}
+
+static void live_new_clause_in_enable(void **state)
+{
+	(void)state;
+	new_clause(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +334,7 @@ int main(void)
 		cmocka_unit_test(run_execname),
 		cmocka_unit_test(run_args_terms),
 		cmocka_unit_test(live_new_clause),
+		cmocka_unit_test(live_new_clause_in_enable),
 	};
 
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

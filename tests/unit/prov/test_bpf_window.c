@@ -1,0 +1,133 @@
+/*
+ * test_bpf_window.c - the window of an ENABLE (root only): a probe that
+ * an ENABLE starts drops every firing in the kernel until the ENABLE
+ * ends (bpf_filter.c's hold), so a flood from another process during it
+ * neither reaches the drain thread nor overruns the (small) rings; once
+ * the ENABLE is over the probe delivers every firing again (kept plus
+ * reported ring drops: the rings are small).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+#include "live.h"
+#include "ks_filter.h"
+#include "bpf_filter.h"
+
+#define NFLOOD 300000
+#define NAFTER 1000
+
+/* A system call nobody else makes (it fails with EINVAL). */
+static void flood(void)
+{
+	for (int i = 0; i < NFLOOD; i++)
+		syscall(SYS_sched_get_priority_max, 12345);
+}
+
+static void after(void)
+{
+	for (int i = 0; i < NAFTER; i++)
+		syscall(SYS_sched_get_priority_max, 12345);
+}
+
+/* Report every ring's losses (the kernel does so with the next record
+ * it writes there): one event of ours on every CPU. */
+static void nudge_every_cpu(void)
+{
+	cpu_set_t old, one;
+
+	sched_getaffinity(0, sizeof(old), &old);
+	for (int c = 0; c < prov_perf_ncpus(); c++) {
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			syscall(SYS_sched_get_priority_max, 12345);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	usleep(50000);
+	prov_flush();
+}
+
+static void test_flood_during_enable(void **state)
+{
+	struct bpf_insn prog[PROV_BPF_FMAX + 600];
+	uint64_t before, drops;
+	dtrace_id_t in;
+	int kept, slot;
+	pid_t pid;
+
+	(void)state;
+	live_require();
+	live_reset();
+	before = prov_drops(-1);
+	ks_filter_begin();		/* as DTRACEIOC_ENABLE does */
+	in = live_enable("syscall", "", "sched_get_priority_max", "entry");
+	slot = prov_bpf_filter_find(in);
+	if (slot < 0) {
+		ks_filter_end();
+		live_disable(in);
+		print_message("no BPF route for syscall probes here\n");
+		skip();
+	}
+	assert_int_equal(prov_bpf_filter_prog(slot, prog, PROV_BPF_FMAX +
+	    600), 2);			/* held: r0 = 1; exit */
+	pid = live_run(flood);
+	nudge_every_cpu();
+	kept = live_count(in, pid);
+	drops = prov_drops(-1) - before;
+	print_message("during the ENABLE: kept %d dropped %llu of %d\n",
+	    kept, (unsigned long long)drops, NFLOOD);
+	ks_filter_end();
+	assert_int_equal(kept, 0);
+	assert_int_equal(drops, 0);
+	assert_int_not_equal(prov_bpf_filter_prog(slot, prog,
+	    PROV_BPF_FMAX + 600), 2);	/* released */
+	before = prov_drops(-1);
+	pid = live_run(after);
+	nudge_every_cpu();
+	kept = live_count(in, pid);
+	drops = prov_drops(-1) - before;
+	live_disable(in);
+	assert_true(kept > 0);
+	assert_int_equal(kept + drops, NAFTER);
+}
+
+/* Outside an ENABLE a probe without ECBs is never held. */
+static void test_no_hold_outside_enable(void **state)
+{
+	uint64_t before = prov_drops(-1), drops;
+	dtrace_id_t in;
+	pid_t pid;
+	int kept;
+
+	(void)state;
+	live_require();
+	live_reset();
+	in = live_enable("syscall", "", "sched_get_priority_max", "entry");
+	pid = live_run(after);
+	nudge_every_cpu();
+	kept = live_count(in, pid);
+	drops = prov_drops(-1) - before;
+	live_disable(in);
+	assert_true(kept > 0);
+	assert_int_equal(kept + drops, NAFTER);
+}
+
+static int setup_small(void **state)
+{
+	prov_set_ring_kb(8);
+	return live_setup(state);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flood_during_enable),
+		cmocka_unit_test(test_no_hold_outside_enable),
+	};
+	return cmocka_run_group_tests_name("prov_bpf_window", tests,
+	    setup_small, live_teardown);
+}
