@@ -36,7 +36,19 @@
  * Entries are never deleted while programs run (a program may hold an
  * element's pointer): the drain keeps the last value read per (map, key,
  * cpu) in last[] and fires the difference, as ks_probe_fire_n(ctx, n)
- * with ctx rebuilt from the key on that CPU.  The drain thread calls
+ * with ctx rebuilt from the key on that CPU.
+ *
+ * Reclaiming: bpf_filter.c holds a plan while a slot's installed program
+ * counts under it (prov_bpf_agg_hold before the program goes in,
+ * prov_bpf_agg_release after it is replaced or its slot is gone).  A plan
+ * nobody has held for RECLAIM_NS (far longer than the RCU grace period
+ * after which no program that had it can still run) has its keys drained
+ * one last time, then deleted from the map and from last[], so sessions
+ * that come and go (dtui's :restart, new clauses) do not fill the maps
+ * with dead keys.  A plan held again later (same probe and layout) starts
+ * from empty keys and zero last values, consistently.  The check and the
+ * deletions are made under rlk, which a hold takes too: a program can
+ * only start counting under a plan after its deletions are done.  The drain thread calls
  * prov_bpf_agg_drain(0) after every pass (it drains every DRAIN_NS), and
  * prov_flush calls prov_bpf_agg_drain(1) so counts made before END or STOP
  * are in the aggregations before they are printed.
@@ -65,6 +77,7 @@
 #define DEFAULT_KEYS 65536
 #define BATCH 256
 #define DRAIN_NS 100000000ULL
+#define RECLAIM_NS 1000000000ULL
 
 extern void ks_provider_aggdrops(uint32_t cpu, uint64_t n)
     __attribute__((weak));
@@ -79,6 +92,8 @@ typedef struct aplan {
 	int16_t ap_arg[DTRACE_MAXARGS];
 	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
 					 * return value's in the record */
+	int ap_refs;			/* rlk: slots counting under it */
+	uint64_t ap_idle;		/* rlk: ns since unheld (0: held) */
 } aplan_t;
 
 /* The last count read of one key, per CPU. */
@@ -90,6 +105,8 @@ typedef struct last {
 
 static pthread_mutex_t plk = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t dlk = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t rlk = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t reclaim_ns = RECLAIM_NS;
 static aplan_t *plans[MAX_PLANS];
 static uint32_t nextplan = 1;		/* plk */
 static int kmaps[2] = { -1, -1 }, dropmap = -1;
@@ -105,6 +122,8 @@ static uint64_t *dlast;
 static uint64_t lastdrain, nfired, ncalls, ndrops;
 static uint8_t *bkeys;
 static uint64_t *bvals;
+static uint8_t *dead;			/* keys to reclaim after a pass */
+static size_t ndead, deadcap;
 
 static const int ksize[2] = { KEY_SMALL, KEY_BIG };
 
@@ -555,6 +574,81 @@ static last_t *last_get(int m, const uint8_t *key)
 	return ltab[j];
 }
 
+/* Forget (m, key): backward-shift deletion keeps every other key
+ * reachable from its home slot. */
+static void last_del(int m, const uint8_t *key)
+{
+	size_t j, k, h;
+
+	if (lcap == 0)
+		return;
+	j = key_hash(m, key) & (lcap - 1);
+	for (; ltab[j] != NULL; j = (j + 1) & (lcap - 1))
+		if (ltab[j]->lk_map == m &&
+		    memcmp(ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
+			break;
+	if (ltab[j] == NULL)
+		return;
+	free(ltab[j]);
+	ltab[j] = NULL;
+	lcount--;
+	for (k = (j + 1) & (lcap - 1); ltab[k] != NULL; k = (k + 1) & (lcap - 1)) {
+		h = key_hash(ltab[k]->lk_map, ltab[k]->lk_key) & (lcap - 1);
+		if (j < k ? (h <= j || h > k) : (h <= j && h > k)) {
+			ltab[j] = ltab[k];
+			ltab[k] = NULL;
+			j = k;
+		}
+	}
+}
+
+/* May plan ap's keys go (rlk, or a hint without it)? */
+static int reclaimable(const aplan_t *ap, uint64_t now)
+{
+	return ap->ap_refs == 0 && ap->ap_idle != 0 &&
+	    now - ap->ap_idle >= reclaim_ns;
+}
+
+/* Queue key of map m for reclaim() after this pass. */
+static void queue_dead(int m, const uint8_t *key)
+{
+	if (ndead == deadcap) {
+		size_t cap = deadcap ? deadcap * 2 : 64;
+		uint8_t *d = realloc(dead, cap * (KEY_BIG + 1));
+
+		if (d == NULL)
+			return;			/* next pass retries */
+		dead = d;
+		deadcap = cap;
+	}
+	dead[ndead * (KEY_BIG + 1)] = (uint8_t)m;
+	memcpy(dead + ndead * (KEY_BIG + 1) + 1, key, (size_t)ksize[m]);
+	ndead++;
+}
+
+/* Delete the queued keys whose plans are still unheld (dlk held). */
+static void reclaim(uint64_t now)
+{
+	union bpf_attr at;
+
+	pthread_mutex_lock(&rlk);
+	for (size_t i = 0; i < ndead; i++) {
+		const uint8_t *e = dead + i * (KEY_BIG + 1);
+		uint32_t id;
+
+		memcpy(&id, e + 1, 4);
+		if (plans[id] == NULL || !reclaimable(plans[id], now))
+			continue;
+		memset(&at, 0, sizeof(at));
+		at.map_fd = (uint32_t)kmaps[e[0]];
+		at.key = (uint64_t)(uintptr_t)(e + 1);
+		(void)sysbpf(BPF_MAP_DELETE_ELEM, &at);
+		last_del(e[0], e + 1);
+	}
+	pthread_mutex_unlock(&rlk);
+	ndead = 0;
+}
+
 /* Fire n firings of key's plan on cpu. */
 static void fire(const aplan_t *ap, const uint8_t *key, int cpu, uint64_t n,
     uint64_t now, uint64_t wall)
@@ -613,6 +707,8 @@ static void take(int m, const uint8_t *key, const uint64_t *vals,
 		lk->lk_v[c] = vals[c];
 		fire(ap, key, c, d, now, wall);
 	}
+	if (reclaimable(ap, now))
+		queue_dead(m, key);
 }
 
 /* Read map m one key at a time (kernels without batch lookups). */
@@ -711,6 +807,8 @@ void prov_bpf_agg_drain(int force)
 		lastdrain = now;
 		drain_map(0, now, wall);
 		drain_map(1, now, wall);
+		if (ndead > 0)
+			reclaim(now);
 		drain_drops();
 	}
 	pthread_mutex_unlock(&dlk);
@@ -743,11 +841,63 @@ void prov_bpf_agg_shutdown(void)
 	free(bkeys);
 	free(bvals);
 	free(dlast);
+	free(dead);
+	dead = NULL;
+	ndead = deadcap = 0;
 	bkeys = NULL;
 	bvals = NULL;
 	dlast = NULL;
 	pthread_mutex_unlock(&dlk);
 	pthread_mutex_unlock(&plk);
+}
+
+void prov_bpf_agg_hold(int planid)
+{
+	aplan_t *ap;
+
+	if (planid <= 0 || planid >= MAX_PLANS ||
+	    (ap = __atomic_load_n(&plans[planid], __ATOMIC_ACQUIRE)) == NULL)
+		return;
+	pthread_mutex_lock(&rlk);
+	ap->ap_refs++;
+	ap->ap_idle = 0;
+	pthread_mutex_unlock(&rlk);
+}
+
+void prov_bpf_agg_release(int planid)
+{
+	aplan_t *ap;
+
+	if (planid <= 0 || planid >= MAX_PLANS ||
+	    (ap = __atomic_load_n(&plans[planid], __ATOMIC_ACQUIRE)) == NULL)
+		return;
+	pthread_mutex_lock(&rlk);
+	if (ap->ap_refs > 0 && --ap->ap_refs == 0)
+		ap->ap_idle = ks_gethrtime() | 1;
+	pthread_mutex_unlock(&rlk);
+}
+
+void prov_bpf_agg_set_reclaim(uint64_t ns)
+{
+	pthread_mutex_lock(&rlk);
+	reclaim_ns = ns ? ns : RECLAIM_NS;
+	pthread_mutex_unlock(&rlk);
+}
+
+size_t prov_bpf_agg_nkeys(int planid)
+{
+	size_t n = 0;
+	uint32_t id;
+
+	pthread_mutex_lock(&dlk);
+	for (size_t i = 0; i < lcap; i++) {
+		if (ltab[i] == NULL)
+			continue;
+		memcpy(&id, ltab[i]->lk_key, 4);
+		n += planid == 0 || id == (uint32_t)planid;
+	}
+	pthread_mutex_unlock(&dlk);
+	return n;
 }
 
 void prov_bpf_agg_set_maxkeys(uint32_t n)

@@ -7,6 +7,7 @@
 #ifndef PROV_BPF_AGG_H
 #define PROV_BPF_AGG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/bpf.h>
 #include "bpf_filter.h"
@@ -41,6 +42,17 @@ int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at);
  * it after every pass); 1: now (prov_flush).  Callable from any thread
  * holding no shim lock. */
 void prov_bpf_agg_drain(int force);
+
+/* A slot's program counts under planid from now (call before it goes in)
+ * / no longer (call after it was replaced or its slot went away).  A plan
+ * unheld for a while has its keys drained and deleted (see the top of
+ * bpf_agg.c). */
+void prov_bpf_agg_hold(int planid);
+void prov_bpf_agg_release(int planid);
+/* Tests: how long a plan must be unheld before its keys go (0: the
+ * default, 1 s); keys the drain knows of plan planid (0: all plans). */
+void prov_bpf_agg_set_reclaim(uint64_t ns);
+size_t prov_bpf_agg_nkeys(int planid);
 /* Close the maps and forget the counts; after every program is detached
  * and the drain thread stopped.  Plan ids stay unique in the process. */
 void prov_bpf_agg_shutdown(void);

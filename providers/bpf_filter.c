@@ -490,10 +490,17 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f,
 	}
 	if (pfd < 0)
 		return -1;
+	if (na > 0)			/* before it can count: see bpf_agg.c */
+		prov_bpf_agg_hold(plan);
 	rc = array_set(fs->fs_map, fs->fs_key, pfd);
 	close(pfd);
-	if (rc != 0)
+	if (rc != 0) {
+		if (na > 0)
+			prov_bpf_agg_release(plan);
 		return -1;
+	}
+	if (fs->fs_plan > 0)		/* the old program is out */
+		prov_bpf_agg_release(fs->fs_plan);
 	memset(&fs->fs_cur, 0, sizeof(fs->fs_cur));
 	if (n > 0)
 		fs->fs_cur = *f;
@@ -692,8 +699,11 @@ static fslot_t *fslot_new(const struct bpf_insn *body, int n, int map,
 	return fs;
 }
 
+/* Free a slot whose program is out of the array (or never went in). */
 static void fslot_free(fslot_t *fs)
 {
+	if (fs->fs_plan > 0)
+		prov_bpf_agg_release(fs->fs_plan);
 	free(fs->fs_multi);
 	free(fs->fs_body);
 	free(fs);

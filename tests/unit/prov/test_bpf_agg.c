@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 #include "live.h"
 #include "bpf_agg.h"
 #include "engine.h"
@@ -219,6 +220,84 @@ static void replaced_plan_fires(void **state)
 	live_disable(id);
 }
 
+/* A plan no slot holds any more has its keys drained one last time and
+ * deleted after the reclaim delay (so sessions that come and go do not
+ * fill the maps); held again (same probe and layout: same plan id), it
+ * counts from empty keys.  Exact both times. */
+static void unheld_plan_reclaimed(void **state)
+{
+	dtrace_id_t id;
+	pid_t a, b;
+	int plan;
+
+	(void)state;
+	live_require();
+	prov_bpf_agg_set_reclaim(50000000);	/* 50 ms */
+	id = live_enable("syscall", "", "getppid", "entry");
+	set_plan(id, 1, PROV_FV(KS_FV_PID), 0);
+	plan = slot_plan(id);
+	assert_true(plan > 0);
+	live_reset();
+	nloops = 500;
+	a = live_run(getppids);
+	prov_bpf_agg_drain(1);
+	assert_true(prov_bpf_agg_nkeys(plan) >= 1);
+	set_plan(id, 0, 0, 0);			/* records: plan unheld */
+	usleep(100000);
+	prov_bpf_agg_drain(1);
+	assert_int_equal(prov_bpf_agg_nkeys(plan), 0);
+	set_plan(id, 1, PROV_FV(KS_FV_PID), 0);
+	assert_int_equal(slot_plan(id), plan);
+	nloops = 300;
+	b = live_run(getppids);
+	assert_int_equal(live_count(id, a), 500);
+	assert_int_equal(live_count(id, b), 300);
+	set_plan(id, 0, 0, 0);
+	prov_bpf_agg_set_reclaim(0);
+	live_disable(id);
+}
+
+static void manywho(void)
+{
+	for (int i = 0; i < 400; i++)		/* 400 keys, no such process */
+		syscall(SYS_getpriority, PRIO_PROCESS, 900000000 + i);
+}
+
+/* Reclaiming 400 keys of one plan leaves the keys of another plan that
+ * share last[] reachable: they are drained again afterwards (their map
+ * entries stay) and must not fire their counts a second time. */
+static void reclaim_keeps_other_keys(void **state)
+{
+	dtrace_id_t id;
+	pid_t a, b;
+	int p1;
+
+	(void)state;
+	live_require();
+	prov_bpf_agg_set_reclaim(50000000);
+	id = live_enable("syscall", "", "getpriority", "entry");
+	set_plan(id, 1, PROV_FV(KS_FV_PID) | PROV_FV(KS_FV_ARG), 1u << 1);
+	p1 = slot_plan(id);
+	assert_true(p1 > 0);
+	live_reset();
+	a = live_run(manywho);
+	assert_true(prov_bpf_agg_nkeys(p1) >= 400);
+	set_plan(id, 1, PROV_FV(KS_FV_PID), 0);	/* p1 unheld */
+	assert_true(slot_plan(id) != p1);
+	nloops = 0;
+	b = live_run(getpriorities);
+	usleep(100000);
+	prov_bpf_agg_drain(1);			/* p1's keys go */
+	assert_int_equal(prov_bpf_agg_nkeys(p1), 0);
+	prov_bpf_agg_drain(1);			/* b's key read again */
+	prov_bpf_agg_drain(1);
+	assert_int_equal(live_count(id, a), 400);
+	assert_int_equal(live_count(id, b), 600);
+	set_plan(id, 0, 0, 0);
+	prov_bpf_agg_set_reclaim(0);
+	live_disable(id);
+}
+
 /* Plans the slot cannot serve install records. */
 static void plan_refused(void **state)
 {
@@ -313,6 +392,8 @@ int main(void)
 		cmocka_unit_test(plan_changes),
 		cmocka_unit_test(plan_refused),
 		cmocka_unit_test(replaced_plan_fires),
+		cmocka_unit_test(unheld_plan_reclaimed),
+		cmocka_unit_test(reclaim_keeps_other_keys),
 		cmocka_unit_test(filter_comm_reused),	/* last: the engine */
 	};
 
