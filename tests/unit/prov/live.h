@@ -10,12 +10,14 @@
 #define TEST_PROV_LIVE_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "ks_impl.h"
 #include "providers.h"
@@ -277,6 +279,69 @@ static void live_check_fork_exec(pid_t (*run)(void (*)(void)),
 	}
 	assert_int_equal(execs, 1);
 	assert_int_equal(exits, 2);
+}
+
+/* What live_open_paths() opens: live_npaths missing files, live_path-N. */
+static int live_npaths;
+static const char *live_path;
+
+/* Open live_npaths different missing files through one reused buffer. */
+__attribute__((unused))
+static void live_open_paths(void)
+{
+	char path[64];
+
+	for (int i = 0; i < live_npaths; i++) {
+		snprintf(path, sizeof(path), "%s-%d", live_path, i);
+		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+	}
+}
+
+/*
+ * syscall::openat:entry and return around live_open_paths() of n paths
+ * named path-0 ... started by run: each return is -1 with ENOENT, the
+ * entries captured the paths in order.  A path not captured fails the
+ * test, or skips it when may_skip (the perf route without BPF).
+ */
+__attribute__((unused))
+static void live_check_open_paths(pid_t (*run)(void (*)(void)),
+    const char *path, int n, int may_skip)
+{
+	dtrace_id_t in, out;
+	int next = 0, fails = 0;
+	char want[64];
+	pid_t pid;
+
+	live_path = path;
+	live_npaths = n;
+	in = live_enable("syscall", "", "openat", "entry");
+	out = live_enable("syscall", "", "openat", "return");
+	pid = run(live_open_paths);
+	live_disable(in);
+	live_disable(out);
+	for (int i = 0; i < live_n; i++) {
+		live_rec_t *r = &live_recs[i];
+
+		if (r->lr_pid != pid)
+			continue;
+		if (r->lr_id == out) {
+			assert_int_equal((int64_t)r->lr_args[0], -1);
+			assert_int_equal((int64_t)r->lr_args[1], -1);
+			assert_int_equal(r->lr_errno, ENOENT);
+			fails++;
+			continue;
+		}
+		snprintf(want, sizeof(want), "%s-%d", path, next);
+		if (may_skip && strcmp(r->lr_str, want) != 0) {
+			print_message("no capture (BPF unavailable?): "
+			    "\"%s\"\n", r->lr_str);
+			skip();
+		}
+		assert_string_equal(r->lr_str, want);
+		next++;
+	}
+	assert_int_equal(next, n);
+	assert_int_equal(fails, n);
 }
 
 #endif /* TEST_PROV_LIVE_H */

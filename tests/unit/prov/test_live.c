@@ -43,53 +43,11 @@ static void test_syscall_count(void **state)
 	assert_int_equal(live_count(out, pid), NCALLS);
 }
 
-/* Open NPATHS different missing files through one reused buffer. */
-static void do_open_paths(void)
-{
-	char path[64];
-
-	for (int i = 0; i < NPATHS; i++) {
-		snprintf(path, sizeof(path), "/nonexistent/dtui-prov-%d", i);
-		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
-	}
-}
-
 static void test_openat_paths_and_errno(void **state)
 {
-	dtrace_id_t in, out;
-	int next = 0, fails = 0;
-	pid_t pid;
-	char want[64];
-
 	live_require();
 	live_reset();
-	in = live_enable("syscall", "", "openat", "entry");
-	out = live_enable("syscall", "", "openat", "return");
-	pid = live_run(do_open_paths);
-	live_disable(in);
-	live_disable(out);
-	for (int i = 0; i < live_n; i++) {
-		live_rec_t *r = &live_recs[i];
-
-		if (r->lr_pid != pid)
-			continue;
-		if (r->lr_id == out) {
-			assert_int_equal((int64_t)r->lr_args[0], -1);
-			assert_int_equal((int64_t)r->lr_args[1], -1);
-			assert_int_equal(r->lr_errno, ENOENT);
-			fails++;
-			continue;
-		}
-		snprintf(want, sizeof(want), "/nonexistent/dtui-prov-%d", next);
-		if (strcmp(r->lr_str, want) != 0) {
-			print_message("no capture (BPF unavailable?): "
-			    "\"%s\"\n", r->lr_str);
-			skip();
-		}
-		next++;
-	}
-	assert_int_equal(next, NPATHS);
-	assert_int_equal(fails, NPATHS);
+	live_check_open_paths(live_run, "/nonexistent/dtui-prov", NPATHS, 1);
 }
 
 static void test_proc_lifecycle(void **state)

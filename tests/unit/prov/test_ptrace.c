@@ -89,45 +89,10 @@ static void test_syscall_count(void **state)
 	assert_int_equal(live_count(out, pid), NCALLS);
 }
 
-static void do_open_paths(void)
-{
-	char path[64];
-
-	for (int i = 0; i < NPATHS; i++) {
-		snprintf(path, sizeof(path), "/nonexistent/dtui-pt-%d", i);
-		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
-	}
-}
-
 static void test_paths_and_errno(void **state)
 {
-	dtrace_id_t in, out;
-	int next = 0, fails = 0;
-	char want[64];
-	pid_t pid;
-
 	live_reset();
-	in = live_enable("syscall", "", "openat", "entry");
-	out = live_enable("syscall", "", "openat", "return");
-	pid = run_target(do_open_paths);
-	live_disable(in);
-	live_disable(out);
-	for (int i = 0; i < live_n; i++) {
-		live_rec_t *r = &live_recs[i];
-
-		if (r->lr_pid != pid)
-			continue;
-		if (r->lr_id == out) {
-			assert_int_equal((int64_t)r->lr_args[0], -1);
-			assert_int_equal(r->lr_errno, ENOENT);
-			fails++;
-			continue;
-		}
-		snprintf(want, sizeof(want), "/nonexistent/dtui-pt-%d", next++);
-		assert_string_equal(r->lr_str, want);
-	}
-	assert_int_equal(next, NPATHS);
-	assert_int_equal(fails, NPATHS);
+	live_check_open_paths(run_target, "/nonexistent/dtui-pt", NPATHS, 0);
 }
 
 static void test_proc_descendants(void **state)
