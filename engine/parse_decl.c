@@ -107,12 +107,94 @@ static uint32_t anonymous(struct eng_pcb *pc, struct eng_type *base,
 	return at + base->t_size;
 }
 
-/* struct-declaration = type declarator [":" bits] ";" */
+/* Where the members laid out so far end. */
+struct layout {
+	uint32_t off;		/* next free byte (a struct's) */
+	uint32_t bitpos;	/* bits used of the current bit-field unit */
+	uint32_t maxa;		/* the largest alignment */
+	int is_union;
+};
+
+/* member-declarator = { "*" } (name | "(" "*" name ")" "(" ... ")")
+ *                     { "[" [size] "]" } [ ":" bits ] */
+static struct eng_member *member(struct eng_pcb *pc, struct eng_type *base)
+{
+	struct eng_member *m = eng_cc_palloc(pc, sizeof(*m));
+	struct eng_type *t = base;
+
+	while (accept(pc, '*'))
+		t = eng_type_ptr(pc, t);
+	if (accept(pc, '(')) {	/* (*name)(params): a pointer */
+		expect(pc, '*');
+		m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
+		expect(pc, ')');
+		skip_balanced(pc, '(', ')');
+		t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc, "void"));
+	} else {
+		m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
+	}
+	while (accept(pc, '[')) {
+		uint64_t n = is(pc, ']') ? 0 : const_size(pc);
+
+		expect(pc, ']');
+		t = eng_type_array(pc, t, (uint32_t)n);
+	}
+	m->m_type = t;
+	if (accept(pc, ':')) {
+		struct eng_token *b = expect(pc, T_INT);
+
+		if (b->tk_int == 0 || b->tk_int > t->t_size * 8 ||
+		    !eng_type_is_int(t))
+			eng_cc_error(pc, b->tk_line, b->tk_col, "D_DECL_BFSIZE",
+			    "bit-field size of %s is invalid", m->m_name);
+		m->m_bits = (int)b->tk_int;
+	}
+	return m;
+}
+
+/*
+ * Give m of struct or union st its offset after what lo laid out: a
+ * bit-field shares the unit of its type's size with the bit-fields
+ * before it while they fit; a union's members all start at 0.
+ */
+static void place(struct layout *lo, struct eng_member *m,
+    struct eng_type *st)
+{
+	struct eng_type *t = m->m_type;
+	uint32_t a = t->t_align ? t->t_align : 1;
+
+	if (m->m_bits != 0 && !lo->is_union) {
+		uint32_t unit = lo->off - lo->off % a;
+
+		if (lo->bitpos + (uint32_t)m->m_bits > t->t_size * 8 ||
+		    lo->bitpos == 0) {
+			unit = (lo->off + a - 1) / a * a;
+			lo->bitpos = 0;
+		}
+		m->m_off = unit;
+		m->m_bitoff = (int)lo->bitpos;
+		lo->bitpos += (uint32_t)m->m_bits;
+		lo->off = unit + (lo->bitpos + 7) / 8;
+	} else {
+		lo->bitpos = 0;
+		lo->off = lo->is_union ? 0 : (lo->off + a - 1) / a * a;
+		m->m_off = lo->off;
+		if (!lo->is_union)
+			lo->off += t->t_size;
+		else if (t->t_size > st->t_size)
+			st->t_size = t->t_size;
+	}
+	if (a > lo->maxa)
+		lo->maxa = a;
+}
+
+/* struct-body = "{" { type member-declarator {"," member-declarator} ";"
+ *                   | struct-or-union ";" } "}" */
 static void members(struct eng_pcb *pc, struct eng_type *st)
 {
 	struct eng_member **tail = &st->t_members;
-	uint32_t off = 0, maxa = 1, bitpos = 0;
-	int is_union = st->t_kind == TY_UNION;
+	struct layout lo = { .off = 0, .bitpos = 0, .maxa = 1,
+	    .is_union = st->t_kind == TY_UNION };
 
 	expect(pc, '{');
 	while (!accept(pc, '}')) {
@@ -120,82 +202,27 @@ static void members(struct eng_pcb *pc, struct eng_type *st)
 
 		if ((base->t_kind == TY_STRUCT || base->t_kind == TY_UNION) &&
 		    accept(pc, ';')) {
-			off = anonymous(pc, base, &tail, off, is_union, st);
-			bitpos = 0;
-			if (base->t_align > maxa)
-				maxa = base->t_align;
+			lo.off = anonymous(pc, base, &tail, lo.off, lo.is_union,
+			    st);
+			lo.bitpos = 0;
+			if (base->t_align > lo.maxa)
+				lo.maxa = base->t_align;
 			continue;
 		}
 		do {
-			struct eng_member *m = eng_cc_palloc(pc, sizeof(*m));
-			struct eng_type *t = base;
+			struct eng_member *m = member(pc, base);
 
-			while (accept(pc, '*'))
-				t = eng_type_ptr(pc, t);
-			if (accept(pc, '(')) {	/* (*name)(params): a pointer */
-				expect(pc, '*');
-				m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
-				expect(pc, ')');
-				skip_balanced(pc, '(', ')');
-				t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc,
-				    "void"));
-			} else {
-				m->m_name = eng_cc_pstrdup(pc,
-				    expect_ident(pc));
-			}
-			while (accept(pc, '[')) {
-				uint64_t n = is(pc, ']') ? 0 : const_size(pc);
-
-				expect(pc, ']');
-				t = eng_type_array(pc, t, (uint32_t)n);
-			}
-			m->m_type = t;
-			if (accept(pc, ':')) {
-				struct eng_token *b = expect(pc, T_INT);
-
-				if (b->tk_int == 0 || b->tk_int > t->t_size * 8 ||
-				    !eng_type_is_int(t))
-					eng_cc_error(pc, b->tk_line, b->tk_col,
-					    "D_DECL_BFSIZE", "bit-field size "
-					    "of %s is invalid", m->m_name);
-				m->m_bits = (int)b->tk_int;
-			}
-			uint32_t a = t->t_align ? t->t_align : 1;
-			if (m->m_bits != 0 && !is_union) {
-				uint32_t unit = off - off % a;
-
-				if (bitpos + (uint32_t)m->m_bits > t->t_size * 8 ||
-				    bitpos == 0) {
-					unit = (off + a - 1) / a * a;
-					bitpos = 0;
-				}
-				m->m_off = unit;
-				m->m_bitoff = (int)bitpos;
-				bitpos += (uint32_t)m->m_bits;
-				off = unit + (bitpos + 7) / 8;
-				if (off < unit + t->t_size && bitpos < t->t_size * 8)
-					off = unit + (bitpos + 7) / 8;
-			} else {
-				bitpos = 0;
-				off = is_union ? 0 : (off + a - 1) / a * a;
-				m->m_off = off;
-				if (!is_union)
-					off += t->t_size;
-				else if (t->t_size > st->t_size)
-					st->t_size = t->t_size;
-			}
-			if (a > maxa)
-				maxa = a;
+			place(&lo, m, st);
 			*tail = m;
 			tail = &m->m_next;
 		} while (accept(pc, ','));
 		expect(pc, ';');
 	}
-	if (!is_union)
-		st->t_size = off;
-	st->t_align = maxa;
-	st->t_size = (st->t_size + maxa - 1) / maxa * maxa;
-	st->t_kind = is_union ? TY_UNION : TY_STRUCT;
+	if (!lo.is_union)
+		st->t_size = lo.off;
+	st->t_align = lo.maxa;
+	st->t_size = (st->t_size + lo.maxa - 1) / lo.maxa * lo.maxa;
+	st->t_kind = lo.is_union ? TY_UNION : TY_STRUCT;
 }
 
 /* enum-body = "{" name ["=" const] {"," name ["=" const]} "}" */
