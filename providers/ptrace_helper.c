@@ -3,7 +3,7 @@
  * the overview): it attaches to targets, turns each ptrace stop into one
  * prov_ptmsg_t on the event pipe, and resumes the thread.  Forked from a
  * threaded process, it uses no malloc; its thread table (tinfo) is a fixed
- * array indexed by tid.  It runs in its own session, ignoring terminal
+ * array, hashed by tid (tget).  It runs in its own session, ignoring terminal
  * signals, holding none of dtrace's descriptors but its pipes (and stderr
  * until release).
  *
@@ -57,6 +57,7 @@
 #include "ptrace_impl.h"
 
 #define MAXT 4096			/* threads the helper tracks */
+#define TI_GONE (-1)			/* ti_tid of a freed tinfo entry */
 #define HOLD_NS 200000000ull		/* longest wait for a creator's event */
 #define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
@@ -112,14 +113,35 @@ static int path_arg(const char *name)
 
 /* ---- the helper process ---- */
 
+/*
+ * The entry of tid (create: a new one if there is none).  Open
+ * addressing from tid % MAXT: a slot is free (ti_tid 0, ends a search),
+ * freed (TI_GONE, skipped) or used; two live tids never share an entry.
+ * With every slot used, a new tid gets a scratch entry (its state is not
+ * kept).
+ */
 static tinfo_t *tget(int32_t tid, int create)
 {
-	tinfo_t *t = &tinfo[(uint32_t)tid % MAXT];
+	static tinfo_t scratch;
+	tinfo_t *t = NULL;
 
-	if (t->ti_tid == tid)
-		return t;
+	for (uint32_t i = 0, h = (uint32_t)tid % MAXT; i < MAXT; i++) {
+		tinfo_t *e = &tinfo[(h + i) % MAXT];
+
+		if (e->ti_tid == tid)
+			return e;
+		if (e->ti_tid == TI_GONE && t == NULL)
+			t = e;
+		if (e->ti_tid == 0) {
+			if (t == NULL)
+				t = e;
+			break;
+		}
+	}
 	if (!create)
 		return NULL;
+	if (t == NULL)
+		t = &scratch;
 	memset(t, 0, sizeof(*t));
 	t->ti_tid = tid;
 	t->ti_pid = tid;
@@ -512,19 +534,21 @@ static void on_stop(pid_t tid, int st)
 	tinfo_t *t = tget(tid, 0);
 	int sig = 0, event = st >> 16;
 
-	if (t == NULL && WIFSTOPPED(st) && event == PTRACE_EVENT_STOP) {
-		nstops++;
-		hold(tget(tid, 1));	/* new: its creator's event is due */
-		return;
-	}
-	if (t == NULL)
+	if (t == NULL) {
 		t = tget(tid, 1);
+		if (WIFSTOPPED(st) && event == PTRACE_EVENT_STOP &&
+		    t >= tinfo && t < tinfo + MAXT) {
+			nstops++;
+			hold(t);	/* new: its creator's event is due */
+			return;
+		}
+	}
 	if (t->ti_held) {		/* killed while held */
 		t->ti_held = 0;
 		nheld--;
 	}
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
-		t->ti_tid = 0;
+		t->ti_tid = TI_GONE;
 		return;
 	}
 	if (!WIFSTOPPED(st))
@@ -595,7 +619,7 @@ static void passive_stop(pid_t tid, int st)
 	int event = st >> 16, sig = 0;
 
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
-		t->ti_tid = 0;
+		t->ti_tid = TI_GONE;
 		return;
 	}
 	if (!WIFSTOPPED(st))
