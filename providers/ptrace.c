@@ -55,7 +55,8 @@ static uint64_t fired;			/* messages handled here */
 static pthread_t reader;
 static ks_provider_id_t sys_prov, proc_prov, sched_prov, sdt_prov;
 static dtrace_id_t sys_ids[PT_NSYS][2], proc_ids[PM_NKINDS];
-static int ntargets;
+static int ntargets;			/* targets the helper holds */
+static uint32_t nreqs;			/* attach requests sent */
 
 /* Fork the helper with its pipes. */
 static int helper_start(void)
@@ -216,7 +217,7 @@ static void reap_passive(pid_t pid)
 
 int prov_ptrace_target_add(int pid)
 {
-	int32_t p = pid;
+	int32_t p = pid, err;
 
 	if (sh == NULL) {
 		errno = ENOTSUP;
@@ -231,11 +232,17 @@ int prov_ptrace_target_add(int pid)
 	}
 	if (write(cmdfd, &p, sizeof(p)) != sizeof(p))
 		return -1;
-	ntargets++;
+	nreqs++;
 	/* Return once the helper holds it: the caller may let it run. */
 	for (int i = 0; i < 4000 && __atomic_load_n(&sh->sh_attached,
-	    __ATOMIC_ACQUIRE) < (uint32_t)ntargets; i++)
+	    __ATOMIC_ACQUIRE) < nreqs; i++)
 		usleep(500);
+	if (__atomic_load_n(&sh->sh_attached, __ATOMIC_ACQUIRE) >= nreqs &&
+	    (err = __atomic_load_n(&sh->sh_atterr, __ATOMIC_RELAXED)) != 0) {
+		errno = err;		/* none of its threads is ours */
+		return -1;
+	}
+	ntargets++;
 	return 0;
 }
 

@@ -572,31 +572,56 @@ static void on_stop(pid_t tid, int st)
 	resume(t, sig);
 }
 
-/* Seize every thread of pid and stop it once to start syscall stops. */
-static void attach(pid_t pid)
+/* Seize tid (a thread of pid) and stop it once to start syscall stops.
+ * Returns 0 or errno. */
+static int seize(pid_t pid, pid_t tid)
+{
+	tinfo_t *t;
+
+	if (ptrace(PTRACE_SEIZE, tid, 0, PT_OPTS) != 0)
+		return errno;
+	t = tget(tid, 1);
+	t->ti_pid = pid;
+	t->ti_ppid = status_num(tid, "\nPPid:", 0);
+	t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
+	t->ti_prexec = t->ti_ppid == getppid();
+	ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+	return 0;
+}
+
+/* Seize every thread of pid; again while a pass seizes one (a thread not
+ * yet seized may have made more; those of seized ones come by their
+ * creator's event).  Returns 0 once one is ours, else errno (ESRCH: no
+ * such process; EPERM: not allowed, or traced by another). */
+static int attach(pid_t pid)
 {
 	char path[64];
-	struct dirent *d;
-	DIR *dir;
+	int err = ESRCH, again = 1;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (dir == NULL)
-		return;
-	while ((d = readdir(dir)) != NULL) {
-		pid_t tid = (pid_t)atoi(d->d_name);
-		tinfo_t *t;
+	for (int pass = 0; again && pass < 16; pass++) {
+		struct dirent *d;
+		DIR *dir = opendir(path);
 
-		if (tid <= 0 || ptrace(PTRACE_SEIZE, tid, 0, PT_OPTS) != 0)
-			continue;
-		t = tget(tid, 1);
-		t->ti_pid = pid;
-		t->ti_ppid = status_num(tid, "\nPPid:", 0);
-		t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
-		t->ti_prexec = t->ti_ppid == getppid();
-		ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+		if (dir == NULL)
+			break;
+		again = 0;
+		while ((d = readdir(dir)) != NULL) {
+			pid_t tid = (pid_t)atoi(d->d_name);
+			int e;
+
+			if (tid <= 0)
+				continue;
+			if (tget(tid, 0) != NULL)
+				e = 0;
+			else if ((e = seize(pid, tid)) == 0)
+				again = 1;
+			if (err != 0)
+				err = e;
+		}
+		closedir(dir);
 	}
-	closedir(dir);
+	return err;
 }
 
 /* Passive: should tid stay traced?  Only threads under our seccomp
@@ -731,7 +756,8 @@ static void helper_main(int cmd, int sigfd)
 				restop();
 				continue;
 			}
-			attach(pid);
+			__atomic_store_n(&sh->sh_atterr, attach(pid),
+			    __ATOMIC_RELAXED);
 			__atomic_add_fetch(&sh->sh_attached, 1,
 			    __ATOMIC_RELEASE);
 		}

@@ -47,6 +47,8 @@ typedef struct prov_ptshared {
 	uint32_t sh_passive;		/* the helper stays after release */
 	uint8_t sh_vtime;		/* send CPU time (vtimestamp) */
 	uint8_t sh_uregs;		/* send user registers (uregs[]) */
+	int32_t sh_atterr;		/* last attach: 0, or errno (set
+					 * before sh_attached counts it) */
 } prov_ptshared_t;
 
 /* On the command pipe instead of a pid: syscall probes were just
