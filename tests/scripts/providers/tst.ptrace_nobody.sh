@@ -32,6 +32,7 @@ proc:::exec-success { printf("exec [%s] %s\n", args[0], execname); }' 2>&1) ||
 echo "$out" | grep -Eq '^exec \[(/usr)?/bin/true\] true$' ||
     fail "exec-success path: $out"
 # -p of a process nobody may not trace is refused, not traced silently
-out=$(cd / && timeout 20 asnobody $DTRACE -q -p 1 -n '
+out=$(cd / && timeout 20 setpriv --reuid=nobody --regid=nogroup \
+    --clear-groups $DTRACE -q -p 1 -n '
 syscall::getppid:entry { @ = count(); } tick-1s { exit(0); }' 2>&1)
 echo "$out" | grep -q "failed to trace pid 1" || fail "-p 1: $out"
