@@ -436,6 +436,12 @@ static void on_exec(tinfo_t *t)
 
 	read_comm(t);
 	t->ti_nr = UINT32_MAX;
+	/* dtrace's -c child installed our filter just before this exec:
+	 * no need to wait for its first seccomp stop (threads it makes
+	 * before that one would not know either) */
+	if (t->ti_prexec && status_num(t->ti_tid, "\nSeccomp_filters:", 0) >
+	    t->ti_sbase)
+		t->ti_filt = 1;
 	t->ti_prexec = 0;
 	if (!sh->sh_proc[PM_EXEC_SUCCESS])
 		return;
