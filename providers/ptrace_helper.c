@@ -80,6 +80,7 @@ typedef struct tinfo {			/* helper side */
 static prov_ptshared_t *sh;
 static int evfd = -1, ackfd = -1;
 static tinfo_t tinfo[MAXT];
+static tinfo_t tscratch;		/* tget's entry when tinfo is full */
 static uint64_t nstops;			/* wait stops handled */
 static int nheld;			/* tasks with ti_held set */
 static uint64_t nholds, nunheard;	/* tasks held; let go without event */
@@ -122,7 +123,6 @@ static int path_arg(const char *name)
  */
 static tinfo_t *tget(int32_t tid, int create)
 {
-	static tinfo_t scratch;
 	tinfo_t *t = NULL;
 
 	for (uint32_t i = 0, h = (uint32_t)tid % MAXT; i < MAXT; i++) {
@@ -141,7 +141,7 @@ static tinfo_t *tget(int32_t tid, int create)
 	if (!create)
 		return NULL;
 	if (t == NULL)
-		t = &scratch;
+		t = &tscratch;
 	memset(t, 0, sizeof(*t));
 	t->ti_tid = tid;
 	t->ti_pid = tid;
@@ -543,7 +543,7 @@ static void on_stop(pid_t tid, int st)
 	if (t == NULL) {
 		t = tget(tid, 1);
 		if (WIFSTOPPED(st) && event == PTRACE_EVENT_STOP &&
-		    t >= tinfo && t < tinfo + MAXT) {
+		    t != &tscratch) {
 			nstops++;
 			hold(t);	/* new: its creator's event is due */
 			return;
@@ -688,11 +688,12 @@ static void passive_stop(pid_t tid, int st)
 static void helper_release(void)
 {
 	const char *e = getenv("DTUI_PTRACE_STOPS");
-	int st, fd;
+	int st, fd, none;
 	pid_t tid;
 
 	tid = waitpid(-1, &st, __WALL | WNOHANG);
-	if (tid < 0 && errno == ECHILD)
+	none = tid < 0 && errno == ECHILD;
+	if (none)
 		nheld = 0;		/* no tracee: nothing held */
 	unhold(UINT64_MAX);
 	if (e != NULL && *e == '1')
@@ -701,7 +702,7 @@ static void helper_release(void)
 		    "creator's event, %llu let go without it\n",
 		    (unsigned long long)nstops, (unsigned long long)nholds,
 		    (unsigned long long)nunheard);
-	if (tid < 0 && errno == ECHILD)
+	if (none)
 		_exit(0);		/* no tracee: dtrace reaps us */
 	__atomic_store_n(&sh->sh_passive, 1, __ATOMIC_RELEASE);
 	if (tid > 0)
