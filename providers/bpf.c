@@ -39,6 +39,25 @@
  * raw_syscalls dispatch arrays instead: no perf event of their own
  * (sl_efd -1, sl_sys set); releasing one deletes that entry.
  *
+ * Slots are reused.  A slot's tag is its index in the low 32 bits and its
+ * generation (sl_gen, one more at every new owner, never 0) in the high
+ * 32: a record of an old owner still in a ring (or written by its
+ * program until the deferred close of its event detaches it) carries an
+ * old generation and is dropped by the drain thread, which reads the
+ * owner like a sequence lock (sl_gen 0 while the slot changes hands).
+ * bpf_filter.c's stubs check their own generation too, so an old stub
+ * never tail-calls a new owner's program.  A freed slot waits in a FIFO
+ * at least QUARANTINE_NS before it is given again (fresh slots first),
+ * slot_lk guards allocation and the owner fields' writes.
+ *
+ * A released stub's event is not closed at once: a tracepoint holds at
+ * most 64 BPF programs, and closed events leave only when the background
+ * close gets to them (~60 ms each), so a probe enabled and disabled 64
+ * times in a row would run out.  Up to IDLE_PER_TP released stubs per
+ * tracepoint (IDLE_MAX in all) stay attached, inert, and keep their slot
+ * (sl_idle); the next attachment to that tracepoint takes one over with a
+ * new generation (prov_bpf_frevive), which also saves its open and close.
+ *
  * Every record is {tag, comm[16], payload}: the comm is the task's name at
  * the event, so execname is right even for a process that has exited (or
  * exec'd again) before the drain thread reads the record.  The drain
@@ -51,6 +70,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -62,13 +82,23 @@
 #define NINSN 96
 #define MAX_SLOTS 4096
 #define MAX_COPY 440
+#define QUARANTINE_NS 100000000ULL	/* a freed slot rests 100 ms */
+#define IDLE_PER_TP 2
+#define IDLE_MAX 64
 
 typedef struct slot {
 	prov_perf_cb_t *sl_cb;		/* NULL: free */
 	void *sl_arg;
+	uint32_t sl_gen;		/* the owner's generation, 0: none */
+	uint32_t sl_lastgen;		/* the last one given */
 	int sl_efd;			/* attachment event */
 	int sl_sys;			/* in bpf_sys.c's arrays: its
 					 * direction + 1, else 0 */
+	int sl_next;			/* free FIFO link, -1: last */
+	uint64_t sl_freed;		/* CLOCK_MONOTONIC ns of its release */
+	int sl_tpid;			/* its tracepoint (stubs) */
+	int sl_stub;			/* sl_efd is a bpf_filter.c stub */
+	int sl_idle;			/* a released stub kept (no owner) */
 } slot_t;
 
 /* Where a program runs: tracepoint tpid, or (map >= 0) entry key of
@@ -85,6 +115,12 @@ static int outmaps[NOUT] = { -1, -1, -1, -1 };
 static prov_perf_src_t *outsrcs[NOUT];
 static int bpf_broken;			/* tried and failed: do not retry */
 static slot_t slots[MAX_SLOTS];
+static pthread_mutex_t slot_lk = PTHREAD_MUTEX_INITIALIZER;
+static int slot_max = MAX_SLOTS;	/* prov_bpf_set_maxslots */
+static int slot_fresh;			/* never given below this */
+static int free_head = -1, free_tail = -1;
+static uint64_t slot_reused;		/* times a freed slot was given */
+static int nidle;			/* slots with sl_idle */
 
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -230,25 +266,32 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 {
 	prov_perf_sample_t copy = *s;
 	prov_perf_cb_t *cb;
+	void *cbarg;
 	uint64_t tag;
-
+	uint32_t idx, gen;
 	char comm[16];
 
 	if (s->pps_rawlen < 24)
 		return;
 	memcpy(&tag, s->pps_raw, 8);
-	if (tag >= MAX_SLOTS)
-		return;
-	cb = __atomic_load_n(&slots[tag].sl_cb, __ATOMIC_ACQUIRE);
-	if (cb == NULL)
-		return;
+	idx = (uint32_t)tag;
+	gen = (uint32_t)(tag >> 32);
+	if (idx >= MAX_SLOTS || gen == 0 ||
+	    __atomic_load_n(&slots[idx].sl_gen, __ATOMIC_ACQUIRE) != gen)
+		return;			/* free, or another owner's now */
+	cb = __atomic_load_n(&slots[idx].sl_cb, __ATOMIC_RELAXED);
+	cbarg = __atomic_load_n(&slots[idx].sl_arg, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (cb == NULL ||
+	    __atomic_load_n(&slots[idx].sl_gen, __ATOMIC_RELAXED) != gen)
+		return;			/* changed hands while we read */
 	memcpy(comm, s->pps_raw + 8, 15);
 	comm[15] = '\0';
 	if (comm[0] != '\0' && s->pps_tid > 0)
 		prov_pcache_comm(s->pps_tid, s->pps_pid, comm);
 	copy.pps_raw = s->pps_raw + 24;
 	copy.pps_rawlen = s->pps_rawlen - 24;
-	cb(slots[tag].sl_arg, &copy);
+	cb(cbarg, &copy);
 }
 
 static int map_cpu(int outmap, int cpu, int fd)
@@ -332,15 +375,114 @@ static int load_attach(struct bpf_insn *prog, int n, int tpid)
 	return efd;
 }
 
-/* Slots are never reused: records of a released attachment may still
- * sit in a ring and must not reach a new owner. */
 static void sys_put(int ret);
+static void close_later(int fd);
+static void slot_free(int s);
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* A slot for a new owner (slot_lk): a fresh one, else the oldest freed
+ * once its quarantine is over (waiting for it if need be), else -1.  Its
+ * generation is chosen (sl_lastgen) but not yet published. */
 static int slot_new(void)
 {
-	static int next;
+	uint64_t now;
+	int s;
 
-	return next < MAX_SLOTS ? next++ : -1;
+	if (slot_fresh < slot_max) {
+		s = slot_fresh++;
+	} else if ((s = free_head) >= 0) {
+		now = now_ns();
+		if (now < slots[s].sl_freed + QUARANTINE_NS)
+			usleep((useconds_t)((slots[s].sl_freed +
+			    QUARANTINE_NS - now) / 1000 + 1));
+		free_head = slots[s].sl_next;
+		if (free_head < 0)
+			free_tail = -1;
+		slot_reused++;
+	} else if (nidle > 0) {		/* close an idle stub, wait */
+		for (s = 0; !slots[s].sl_idle; s++)
+			;
+		close_later(slots[s].sl_efd);
+		slot_free(s);
+		nidle--;
+		return slot_new();
+	} else {
+		return -1;
+	}
+	return s;
+}
+
+/* No record reaches s's owner any more (slot_lk). */
+static void slot_unpublish(int s)
+{
+	__atomic_store_n(&slots[s].sl_gen, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&slots[s].sl_cb, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&slots[s].sl_arg, NULL, __ATOMIC_RELAXED);
+}
+
+/* Give s up (slot_lk): it joins the free FIFO. */
+static void slot_free(int s)
+{
+	slot_unpublish(s);
+	slots[s].sl_efd = -1;
+	slots[s].sl_stub = 0;
+	slots[s].sl_idle = 0;
+	slots[s].sl_sys = 0;
+	slots[s].sl_freed = now_ns();
+	slots[s].sl_next = -1;
+	if (free_tail >= 0)
+		slots[free_tail].sl_next = s;
+	else
+		free_head = s;
+	free_tail = s;
+}
+
+/* An idle stub on tracepoint tpid, taken (slot_lk): its slot or -1. */
+static int idle_take(int tpid)
+{
+	for (int s = 0; nidle > 0 && s < slot_fresh; s++)
+		if (slots[s].sl_idle && slots[s].sl_tpid == tpid) {
+			slots[s].sl_idle = 0;
+			nidle--;
+			return s;
+		}
+	return -1;
+}
+
+/* Keep released stub s attached for its tracepoint (slot_lk)?  1 if
+ * kept (idle), 0 if the caller closes it. */
+static int idle_keep(int s)
+{
+	int n = 0;
+
+	for (int i = 0; i < slot_fresh && nidle < IDLE_MAX; i++)
+		n += slots[i].sl_idle && slots[i].sl_tpid == slots[s].sl_tpid;
+	if (nidle >= IDLE_MAX || n >= IDLE_PER_TP)
+		return 0;
+	slot_unpublish(s);
+	slots[s].sl_idle = 1;
+	nidle++;
+	return 1;
+}
+
+/* The owner's callback goes live (slot_lk): cb/arg, then sl_gen, a new
+ * generation. */
+static void slot_publish(int s, prov_perf_cb_t *cb, void *arg)
+{
+	if (++slots[s].sl_lastgen == 0)
+		slots[s].sl_lastgen = 1;
+	__atomic_store_n(&slots[s].sl_cb, cb, __ATOMIC_RELAXED);
+	__atomic_store_n(&slots[s].sl_arg, arg, __ATOMIC_RELAXED);
+	__atomic_store_n(&slots[s].sl_gen, slots[s].sl_lastgen,
+	    __ATOMIC_RELEASE);
 }
 
 /* Load prog for slot s where t says; the slot's efd, 0 when it has none
@@ -355,9 +497,44 @@ static int load_at(const target_t *t, struct bpf_insn *prog, int n, int s)
 		    0 : -1;
 	}
 	efd = prov_bpf_fload(prog, n, t->tpid, s);	/* filterable route */
+	slots[s].sl_stub = efd >= 0;
+	slots[s].sl_tpid = t->tpid;
 	if (efd < 0)
 		efd = load_attach(prog, n, t->tpid);
 	return efd;
+}
+
+/* The program for slot s's current generation (capture: 0 copy, 1
+ * string, 2 argv); its length. */
+static int build(struct bpf_insn *p, int s, int capture, int recsize,
+    int stroff, int outmap)
+{
+	uint64_t tag = (uint64_t)slots[s].sl_lastgen << 32 | (uint32_t)s;
+
+	if (capture == 2)
+		return build_argv(p, tag, outmap, stroff);
+	if (capture)
+		return build_capture(p, tag, outmap, stroff, recsize);
+	return build_copy(p, tag, outmap, recsize);
+}
+
+/* Take idle stub s over for a new owner (slot_lk); 0, or -1 (s's owner
+ * fields are then unpublished again). */
+static int revive(int s, int capture, int recsize, int stroff, int outmap,
+    prov_perf_cb_t *cb, void *arg)
+{
+	struct bpf_insn prog[NINSN];
+	int n;
+
+	slot_publish(s, cb, arg);
+	n = build(prog, s, capture, recsize, stroff, outmap);
+	if (prov_bpf_frevive(prog, n, s) != 0) {
+		slot_unpublish(s);
+		return -1;
+	}
+	ioctl(slots[s].sl_efd, PERF_EVENT_IOC_ENABLE, 0);
+	slot_reused++;
+	return 0;
 }
 
 static int attach(const target_t *t, int capture, int recsize, int stroff,
@@ -374,25 +551,31 @@ static int attach(const target_t *t, int capture, int recsize, int stroff,
 	outmap = outmaps[chain];
 	if (t->map >= 0 && (n = prov_bpf_sys_prologue(prog)) < 0)
 		return -1;
-	if ((s = slot_new()) < 0)
+	pthread_mutex_lock(&slot_lk);
+	s = t->map < 0 ? idle_take(t->tpid) : -1;
+	if (s >= 0) {
+		if (revive(s, capture, recsize, stroff, outmap, cb, arg) == 0) {
+			pthread_mutex_unlock(&slot_lk);
+			return s;
+		}
+		close_later(slots[s].sl_efd);	/* a fresh one instead */
+		slot_free(s);
+	}
+	if ((s = slot_new()) < 0) {
+		pthread_mutex_unlock(&slot_lk);
 		return -1;
-	if (capture == 2)
-		n += build_argv(prog + n, (uint64_t)s, outmap, stroff);
-	else if (capture)
-		n += build_capture(prog + n, (uint64_t)s, outmap, stroff,
-		    recsize);
-	else
-		n += build_copy(prog + n, (uint64_t)s, outmap, recsize);
-	slots[s].sl_arg = arg;
+	}
 	slots[s].sl_efd = -1;
 	slots[s].sl_sys = 0;
-	__atomic_store_n(&slots[s].sl_cb, cb, __ATOMIC_RELEASE);
+	slot_publish(s, cb, arg);
+	n += build(prog + n, s, capture, recsize, stroff, outmap);
 	if ((efd = load_at(t, prog, n, s)) < 0) {
-		slots[s].sl_sys = 0;
-		__atomic_store_n(&slots[s].sl_cb, NULL, __ATOMIC_RELEASE);
+		slot_free(s);
+		pthread_mutex_unlock(&slot_lk);
 		return -1;
 	}
 	slots[s].sl_efd = efd;
+	pthread_mutex_unlock(&slot_lk);
 	return s;
 }
 
@@ -561,22 +744,48 @@ static void sys_put(int ret)
 
 void prov_bpf_release(int att)
 {
+	int sys = 0;
+
 	if (att < 0 || att >= MAX_SLOTS)
 		return;
-	if (slots[att].sl_sys) {	/* an array entry: cheap to delete */
-		prov_bpf_funload(att);
-		__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
-		sys_put(slots[att].sl_sys - 1);
-		slots[att].sl_sys = 0;
+	pthread_mutex_lock(&slot_lk);
+	if (slots[att].sl_gen == 0) {	/* not given */
+		pthread_mutex_unlock(&slot_lk);
 		return;
 	}
-	if (slots[att].sl_efd <= 0)
-		return;
-	ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
-	close_later(slots[att].sl_efd);
-	prov_bpf_funload(att);
-	__atomic_store_n(&slots[att].sl_cb, NULL, __ATOMIC_RELEASE);
-	slots[att].sl_efd = -1;
+	if (slots[att].sl_sys) {	/* an array entry: cheap to delete */
+		sys = slots[att].sl_sys;
+		prov_bpf_funload(att);
+	} else if (slots[att].sl_efd > 0) {
+		ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
+		prov_bpf_funload(att);
+		if (slots[att].sl_stub && idle_keep(att)) {
+			pthread_mutex_unlock(&slot_lk);
+			return;
+		}
+		close_later(slots[att].sl_efd);
+	}
+	slot_free(att);
+	pthread_mutex_unlock(&slot_lk);
+	if (sys)
+		sys_put(sys - 1);
+}
+
+void prov_bpf_set_maxslots(int n)
+{
+	pthread_mutex_lock(&slot_lk);
+	slot_max = n > 0 && n < MAX_SLOTS ? n : MAX_SLOTS;
+	pthread_mutex_unlock(&slot_lk);
+}
+
+uint64_t prov_bpf_slots_reused(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&slot_lk);
+	n = slot_reused;
+	pthread_mutex_unlock(&slot_lk);
+	return n;
 }
 
 uint32_t prov_bpf_caplen(int64_t pbr_len)
@@ -599,6 +808,14 @@ void prov_bpf_shutdown(void)
 		close_later(fds[i]);
 	for (int i = 0; i < MAX_SLOTS; i++)
 		prov_bpf_release(i);
+	pthread_mutex_lock(&slot_lk);
+	for (int i = 0; i < MAX_SLOTS; i++)
+		if (slots[i].sl_idle) {
+			close_later(slots[i].sl_efd);
+			slot_free(i);
+			nidle--;
+		}
+	pthread_mutex_unlock(&slot_lk);
 	prov_bpf_sys_close();
 	prov_bpf_close_deferred();
 	for (int c = 0; c < NOUT; c++) {

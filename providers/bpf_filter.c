@@ -62,6 +62,16 @@
  * microseconds).  So prov_bpf_funload empties a shared-array entry by
  * putting a program that returns 1 (what the stub returns for an empty
  * entry) into it, and deletes only entries of callers' arrays.
+ *
+ * Slots are reused (bpf.c), but a released stub stays attached to its
+ * tracepoint until the deferred close of its event: it must never
+ * tail-call the program of the slot's next owner (with another
+ * tracepoint's record).  So each stub carries its generation (fgen[],
+ * one more at every prov_bpf_fload of the slot) and tail-calls only while
+ * the ARRAY genmap holds it at key slot; prov_bpf_funload zeroes it
+ * first.  (bpf.c rests a freed slot QUARANTINE_NS before giving it
+ * again, so a stub that read its generation just before the release has
+ * long finished when the next owner's program goes in.)
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -102,6 +112,8 @@ static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fonce = PTHREAD_ONCE_INIT;
 static fslot_t *fslots[MAX_FSLOTS];
 static int progarray = -1;
+static int genmap = -1;			/* slot -> its live stub's generation */
+static uint32_t fgen[MAX_FSLOTS];
 
 static struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src,
     int16_t off, int32_t imm)
@@ -644,25 +656,56 @@ static void fstart(void)
 	at.value_size = 4;
 	at.max_entries = MAX_FSLOTS;
 	progarray = (int)sysbpf(BPF_MAP_CREATE, &at);
+	at.map_type = BPF_MAP_TYPE_ARRAY;
+	genmap = progarray >= 0 ? (int)sysbpf(BPF_MAP_CREATE, &at) : -1;
+	if (genmap < 0 && progarray >= 0) {
+		close(progarray);
+		progarray = -1;
+	}
 	if (progarray >= 0 && ks_filter_watch != NULL)
 		ks_filter_watch(watch);
 }
 
-/* The stub: tail_call(ctx, progarray, slot); return 1 */
-static int attach_stub(int tpid, int slot)
+/* genmap[slot] = gen (0: no stub may tail-call slot); 0 or -1. */
+static int gen_set(int slot, uint32_t gen)
 {
-	struct bpf_insn p[6];
+	union bpf_attr at;
+	uint32_t key = (uint32_t)slot;
+
+	memset(&at, 0, sizeof(at));
+	at.map_fd = (uint32_t)genmap;
+	at.key = (uint64_t)(uintptr_t)&key;
+	at.value = (uint64_t)(uintptr_t)&gen;
+	return (int)sysbpf(BPF_MAP_UPDATE_ELEM, &at);
+}
+
+/* The stub: if genmap[slot] == gen, tail_call(ctx, progarray, slot);
+ * return 1 */
+static int attach_stub(int tpid, int slot, uint32_t gen)
+{
+	struct bpf_insn p[17];
 	struct perf_event_attr a;
 	int pfd, efd;
 
-	p[0] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0,
+	p[0] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	p[1] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, slot);
+	p[2] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, genmap);
+	p[3] = ins(0, 0, 0, 0, 0);
+	p[4] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	p[5] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	p[6] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	p[7] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 7, 0);
+	p[8] = ins(BPF_LDX | BPF_MEM | BPF_W, 1, 0, 0, 0);
+	p[9] = ins(BPF_JMP32 | BPF_JNE | BPF_K, 1, 0, 5, (int32_t)gen);
+	p[10] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	p[11] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0,
 	    progarray);
-	p[1] = ins(0, 0, 0, 0, 0);
-	p[2] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, slot);
-	p[3] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
-	p[4] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
-	p[5] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	if ((pfd = prog_load(p, 6)) < 0)
+	p[12] = ins(0, 0, 0, 0, 0);
+	p[13] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, slot);
+	p[14] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
+	p[15] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
+	p[16] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if ((pfd = prog_load(p, 17)) < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -719,10 +762,14 @@ int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 	    (fs = fslot_new(body, n, progarray, slot)) == NULL)
 		return -1;
 	pthread_mutex_lock(&flk);
+	if (++fgen[slot] == 0)
+		fgen[slot] = 1;
 	if (install(slot, fs, NULL, NULL) == 0 &&
-	    (efd = attach_stub(tpid, slot)) >= 0) {
+	    gen_set(slot, fgen[slot]) == 0 &&
+	    (efd = attach_stub(tpid, slot, fgen[slot])) >= 0) {
 		fslots[slot] = fs;
 	} else {
+		(void)gen_set(slot, 0);
 		(void)array_set(progarray, slot, -1);
 		fslot_free(fs);
 	}
@@ -745,6 +792,29 @@ int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
 		fslots[slot] = fs;
 		rc = 0;
 	} else {
+		fslot_free(fs);
+	}
+	pthread_mutex_unlock(&flk);
+	return rc;
+}
+
+int prov_bpf_frevive(const struct bpf_insn *body, int n, int slot)
+{
+	fslot_t *fs;
+	int rc = -1;
+
+	if (progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
+	    fgen[slot] == 0 ||
+	    (fs = fslot_new(body, n, progarray, slot)) == NULL)
+		return -1;
+	pthread_mutex_lock(&flk);
+	if (fslots[slot] == NULL && install(slot, fs, NULL, NULL) == 0 &&
+	    gen_set(slot, fgen[slot]) == 0) {
+		fslots[slot] = fs;
+		rc = 0;
+	} else {
+		if (fslots[slot] == NULL)
+			(void)gen_set(slot, 0);
 		fslot_free(fs);
 	}
 	pthread_mutex_unlock(&flk);
@@ -774,6 +844,8 @@ void prov_bpf_funload(int slot)
 	pthread_mutex_lock(&flk);
 	fs = fslots[slot];
 	fslots[slot] = NULL;
+	if (fs != NULL && fs->fs_map == progarray)
+		(void)gen_set(slot, 0);	/* its stub goes inert first */
 	if (fs != NULL && (fs->fs_map != progarray || noop_prog() < 0 ||
 	    array_set(fs->fs_map, fs->fs_key, noop_prog()) != 0))
 		(void)array_set(fs->fs_map, fs->fs_key, -1);

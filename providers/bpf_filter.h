@@ -45,6 +45,9 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
  * attachment is gone. */
 int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot);
 void prov_bpf_funload(int slot);
+/* Slot's stub, released by prov_bpf_funload but still attached, runs
+ * body (n instructions, the slot's new tag in it) again: 0 or -1. */
+int prov_bpf_frevive(const struct bpf_insn *body, int n, int slot);
 /* The same without a stub: slot's program goes into entry key of the
  * caller's PROG_ARRAY map (which the caller's own program tail-calls);
  * prov_bpf_funload deletes that entry.  0 or -1. */
@@ -127,6 +130,12 @@ void prov_tp_filter_fp(const char *sys, const char *event,
 /* tp.c: the BPF attachment of tracepoint sys:event, -1 if none (tests:
  * see prov_bpf_filter_prog). */
 int prov_tp_attachment(const char *sys, const char *event);
+
+/* bpf.c's slots (tests): give at most n (0: all, 4096) from now on, so
+ * that freed ones are reused sooner; how many times a freed one was
+ * given again so far. */
+void prov_bpf_set_maxslots(int n);
+uint64_t prov_bpf_slots_reused(void);
 
 /* The instructions currently installed for slot (tests); count or -1.
  * A slot held during an ENABLE (bpf_filter.c) shows its do-nothing
