@@ -223,8 +223,7 @@ static void many_cycles(void **state)
  * in turn: freed slots go to other tracepoints (idle stubs closed, slots
  * rested) and every enabling still counts exactly on the BPF route. */
 static const char *const calls[] = { "getppid", "getpgid", "getuid",
-	"geteuid", "getgid", "getegid", "getpgrp", "getsid", "getpriority",
-	"sched_yield" };
+	"geteuid", "getgid" };
 #define NPROBES (int)(sizeof(calls) / sizeof(calls[0]))
 
 static void all_calls(void)
@@ -235,11 +234,6 @@ static void all_calls(void)
 		syscall(SYS_getuid);
 		syscall(SYS_geteuid);
 		syscall(SYS_getgid);
-		syscall(SYS_getegid);
-		syscall(SYS_getpgrp);
-		syscall(SYS_getsid, 0);
-		syscall(SYS_getpriority, 0, 0);
-		syscall(SYS_sched_yield);
 	}
 }
 
@@ -252,8 +246,8 @@ static void few_slots_many_probes(void **state)
 
 	(void)state;
 	live_require();
-	prov_bpf_set_maxslots(3);
-	for (int round = 0; round < 4; round++)
+	prov_bpf_set_maxslots(2);
+	for (int round = 0; round < 3; round++)
 		for (int k = 0; k < NPROBES; k++) {
 			id = live_enable("syscall", "", calls[k], "entry");
 			if (prov_bpf_filter_find(id) < 0)
@@ -271,7 +265,17 @@ static void few_slots_many_probes(void **state)
 	print_message("%llu slots reused\n", (unsigned long long)
 	    (prov_bpf_slots_reused() - reused));
 	assert_int_equal(bad, 0);
-	assert_true(prov_bpf_slots_reused() - reused >= 4 * NPROBES - 3);
+	assert_true(prov_bpf_slots_reused() - reused >= 3 * NPROBES - 2);
+}
+
+/* The events closed in the background (bpf.c) hold a kernel-wide mutex
+ * ~60 ms each: let them go before the next test binary attaches. */
+static int teardown(void **state)
+{
+	int rc = live_teardown(state);
+
+	sleep(3);
+	return rc;
 }
 
 int main(void)
@@ -283,5 +287,5 @@ int main(void)
 		cmocka_unit_test(few_slots_many_probes),
 	};
 	return cmocka_run_group_tests_name("prov_bpf_slots", tests,
-	    live_setup, live_teardown);
+	    live_setup, teardown);
 }
