@@ -265,6 +265,9 @@ static void return_filter_raw(void **state)
 
 #define CALLS 20000
 
+/* CALLS getppid calls with getuid between them, then getuid calls
+ * until the parent closes its end of wfd (its new probes are on by
+ * then, however long their ENABLE took on a busy machine). */
 static void child_calls(int wfd)
 {
 	char c;
@@ -277,6 +280,12 @@ static void child_calls(int wfd)
 			syscall(SYS_getuid);
 			usleep(1000);
 		}
+	}
+	fcntl(wfd, F_SETFL, O_NONBLOCK);
+	for (int i = 0; i < 10000 && read(wfd, &c, 1) < 0 && errno == EAGAIN;
+	    i++) {
+		syscall(SYS_getuid);
+		usleep(1000);
 	}
 	_exit(0);
 }
@@ -308,8 +317,9 @@ static void enable_while_counting(void **state)
 	snprintf(src, sizeof(src), "syscall::get*:entry,syscall::get*:return "
 	    "/pid == %d/ { @b[probefunc] = count(); }", (int)pid);
 	exec_src(h, src);
+	usleep(20000);
+	close(go[1]);			/* the child may stop */
 	waitpid(pid, &st, 0);
-	close(go[1]);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	text = finish(h);
 	if (!exact(strtol(text, NULL, 10), CALLS))	/* @a prints first */
