@@ -589,6 +589,8 @@ static void hold(fslot_t *fs)
 	fs->fs_held = 1;
 	memset(&fs->fs_cur, 0, sizeof(fs->fs_cur));
 	fs->fs_cur.kf_nterms = -1;
+	if (fs->fs_plan > 0)		/* the old program is out */
+		prov_bpf_agg_release(fs->fs_plan);
 	fs->fs_plan = -1;
 	fs->fs_aggcomm = 0;
 	memset(&fs->fs_agg, 0, sizeof(fs->fs_agg));
