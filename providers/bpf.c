@@ -77,6 +77,7 @@
 #include <sys/wait.h>
 #include <linux/bpf.h>
 #include "prov_impl.h"
+#include "bpf_util.h"
 #include "bpf_filter.h"
 
 #define NINSN 96
@@ -122,26 +123,12 @@ static int free_head = -1, free_tail = -1;
 static uint64_t slot_reused;		/* times a freed slot was given */
 static int nidle;			/* slots with sl_idle */
 
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-}
-
-static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src,
-    int16_t off, int32_t imm)
-{
-	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
-	    .off = off, .imm = imm };
-
-	return i;
-}
-
 /* r1 = tag; *(u64 *)(fp + at) = r1 (three instructions) */
 static int emit_tag(struct bpf_insn *p, uint64_t tag, int16_t at)
 {
-	p[0] = insn(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)tag);
-	p[1] = insn(0, 0, 0, 0, (int32_t)(tag >> 32));
-	p[2] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 1, at, 0);
+	p[0] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)tag);
+	p[1] = ins(0, 0, 0, 0, (int32_t)(tag >> 32));
+	p[2] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1, at, 0);
 	return 3;
 }
 
@@ -150,26 +137,26 @@ static int emit_output(struct bpf_insn *p, int map, int16_t at, int size)
 {
 	int n = 0;
 
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
-	p[n++] = insn(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
-	p[n++] = insn(0, 0, 0, 0, 0);
-	p[n++] = insn(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, at);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, size);
-	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
-	p[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
+	p[n++] = ins(0, 0, 0, 0, 0);
+	p[n++] = ins(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, at);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, size);
+	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
+	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	return n;
 }
 
 /* get_current_comm(fp + at, 16) (four instructions) */
 static int emit_comm(struct bpf_insn *p, int16_t at)
 {
-	p[0] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
-	p[1] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, at);
-	p[2] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16);
-	p[3] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_comm);
+	p[0] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[1] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, at);
+	p[2] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16);
+	p[3] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_comm);
 	return 4;
 }
 
@@ -180,15 +167,15 @@ static int build_copy(struct bpf_insn *p, uint64_t tag, int map, int size)
 	int16_t top = (int16_t)(comm - 8);
 	int n = 0;
 
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_tag(p + n, tag, top);
 	n += emit_comm(p + n, comm);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, data);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, size);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 3, 6, 0, 0);
-	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
-	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, data, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, data);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, size);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 3, 6, 0, 0);
+	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0, data, 0);
 	n += emit_output(p + n, map, top, size + 24);
 	return n;
 }
@@ -201,29 +188,29 @@ static int build_capture(struct bpf_insn *p, uint64_t tag, int map,
 	int16_t rec = (int16_t)(top + 24), str = (int16_t)(rec + 64);
 	int n = 0;
 
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_tag(p + n, tag, top);
 	n += emit_comm(p + n, (int16_t)(top + 8));
-	p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, rec, 0);
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0, rec, 0);
 	for (int i = 1; i < 8; i++) {
 		if (8 * i + 8 > recsize) {	/* the kernel refuses reads
 						 * past the record */
-			p[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0,
+			p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0,
 			    (int16_t)(rec + 8 * i), 0);
 			continue;
 		}
-		p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, (int16_t)(8 * i),
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, (int16_t)(8 * i),
 		    0);
-		p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
+		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
 		    (int16_t)(rec + 8 * i), 0);
 	}
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, str);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 256);
-	p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)stroff, 0);
-	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, str);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 256);
+	p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)stroff, 0);
+	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0,
 	    BPF_FUNC_probe_read_user_str);
-	p[n++] = insn(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
 	n += emit_output(p + n, map, top, (int)sizeof(prov_bpf_rec_t) + 24);
 	return n;
 }
@@ -237,24 +224,24 @@ static int build_argv(struct bpf_insn *p, uint64_t tag, int map,
 	int16_t strs = (int16_t)(ptrs + 8 * PROV_ARGV_PTRS);
 	int n = 0;
 
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_tag(p + n, tag, top);
 	n += emit_comm(p + n, (int16_t)(top + 8));
-	p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)argvoff, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
-	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, ptrs);
-	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0,
+	p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 3, 6, (int16_t)argvoff, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, ptrs);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0,
 	    8 * PROV_ARGV_PTRS);
-	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_user);
+	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_user);
 	for (int i = 0; i < PROV_ARGV_STRS; i++) {
-		p[n++] = insn(BPF_LDX | BPF_MEM | BPF_DW, 3, 10,
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 3, 10,
 		    (int16_t)(ptrs + 8 * i), 0);
-		p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
-		p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0,
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+		p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0,
 		    strs + i * PROV_ARGV_LEN);
-		p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0,
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0,
 		    PROV_ARGV_LEN);
-		p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
+		p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0,
 		    BPF_FUNC_probe_read_user_str);
 	}
 	n += emit_output(p + n, map, top, size);
@@ -303,7 +290,7 @@ static int map_cpu(int outmap, int cpu, int fd)
 	at.map_fd = (uint32_t)outmap;
 	at.key = (uint64_t)(uintptr_t)&key;
 	at.value = (uint64_t)(uintptr_t)&fd;
-	return (int)sys_bpf(BPF_MAP_UPDATE_ELEM, &at);
+	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
 }
 
 /* Create an output map and its BPF_OUTPUT events on first use. */
@@ -320,7 +307,7 @@ static int out_start(int chain)
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = (uint32_t)ncpu;
-	outmaps[chain] = (int)sys_bpf(BPF_MAP_CREATE, &at);
+	outmaps[chain] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
 	if (outmaps[chain] < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
@@ -350,15 +337,9 @@ fail:
 static int load_attach(struct bpf_insn *prog, int n, int tpid)
 {
 	struct perf_event_attr a;
-	union bpf_attr at;
 	int pfd, efd;
 
-	memset(&at, 0, sizeof(at));
-	at.prog_type = BPF_PROG_TYPE_TRACEPOINT;
-	at.insns = (uint64_t)(uintptr_t)prog;
-	at.insn_cnt = (uint32_t)n;
-	at.license = (uint64_t)(uintptr_t)"GPL";
-	pfd = (int)sys_bpf(BPF_PROG_LOAD, &at);
+	pfd = prov_bpf_prog_load(prog, n);
 	if (pfd < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));

@@ -36,7 +36,10 @@
  * Entries are never deleted while programs run (a program may hold an
  * element's pointer): the drain keeps the last value read per (map, key,
  * cpu) in last[] and fires the difference, as ks_probe_fire_n(ctx, n)
- * with ctx rebuilt from the key on that CPU.
+ * with ctx rebuilt from the key on that CPU.  The drain thread calls
+ * prov_bpf_agg_drain(0) after every pass (it drains every DRAIN_NS), and
+ * prov_flush calls prov_bpf_agg_drain(1) so counts made before END or STOP
+ * are in the aggregations before they are printed.
  *
  * Reclaiming: bpf_filter.c holds a plan while a slot's installed program
  * counts under it (prov_bpf_agg_hold before the program goes in,
@@ -48,10 +51,7 @@
  * with dead keys.  A plan held again later (same probe and layout) starts
  * from empty keys and zero last values, consistently.  The check and the
  * deletions are made under rlk, which a hold takes too: a program can
- * only start counting under a plan after its deletions are done.  The drain thread calls
- * prov_bpf_agg_drain(0) after every pass (it drains every DRAIN_NS), and
- * prov_flush calls prov_bpf_agg_drain(1) so counts made before END or STOP
- * are in the aggregations before they are printed.
+ * only start counting under a plan after its deletions are done.
  *
  * Locks: plk guards plan creation and the maps' creation (taken under
  * bpf_filter.c's flk, never the other way); dlk guards last[] and the drop
@@ -67,6 +67,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "bpf_agg.h"
+#include "bpf_util.h"
 
 #define MAX_PLANS 65536
 #define KEY_SMALL 32
@@ -126,20 +127,6 @@ static uint8_t *dead;			/* keys to reclaim after a pass */
 static size_t ndead, deadcap;
 
 static const int ksize[2] = { KEY_SMALL, KEY_BIG };
-
-static long sysbpf(int cmd, union bpf_attr *at)
-{
-	return syscall(SYS_bpf, cmd, at, sizeof(*at));
-}
-
-static struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src,
-    int16_t off, int32_t imm)
-{
-	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
-	    .off = off, .imm = imm };
-
-	return i;
-}
 
 /* ---- plans and maps ---- */
 
@@ -223,20 +210,6 @@ static int possible_cpus(void)
 	return max >= 0 ? (int)max + 1 : prov_perf_ncpus();
 }
 
-static int map_create(uint32_t type, uint32_t ks, uint32_t vs, uint32_t max,
-    uint32_t flags)
-{
-	union bpf_attr at;
-
-	memset(&at, 0, sizeof(at));
-	at.map_type = type;
-	at.key_size = ks;
-	at.value_size = vs;
-	at.max_entries = max;
-	at.map_flags = flags;
-	return (int)sysbpf(BPF_MAP_CREATE, &at);
-}
-
 /* Create the maps and the drain's buffers on first use (plk held). */
 static int maps_start(void)
 {
@@ -250,9 +223,9 @@ static int maps_start(void)
 	bvals = malloc((size_t)BATCH * 8 * (size_t)ncpu);
 	dlast = calloc((size_t)ncpu, sizeof(*dlast));
 	for (int m = 0; m < 2; m++)
-		kmaps[m] = map_create(BPF_MAP_TYPE_PERCPU_HASH,
+		kmaps[m] = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
 		    (uint32_t)ksize[m], 8, maxkeys, BPF_F_NO_PREALLOC);
-	dropmap = map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0);
+	dropmap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0);
 	if (bkeys == NULL || bvals == NULL || dlast == NULL || kmaps[0] < 0 ||
 	    kmaps[1] < 0 || dropmap < 0) {
 		prov_bpf_agg_shutdown();
@@ -642,7 +615,7 @@ static void reclaim(uint64_t now)
 		memset(&at, 0, sizeof(at));
 		at.map_fd = (uint32_t)kmaps[e[0]];
 		at.key = (uint64_t)(uintptr_t)(e + 1);
-		(void)sysbpf(BPF_MAP_DELETE_ELEM, &at);
+		(void)prov_bpf_call(BPF_MAP_DELETE_ELEM, &at);
 		last_del(e[0], e + 1);
 	}
 	pthread_mutex_unlock(&rlk);
@@ -723,7 +696,7 @@ static void drain_keys(int m, uint64_t now, uint64_t wall)
 		at.map_fd = (uint32_t)kmaps[m];
 		at.key = first ? 0 : (uint64_t)(uintptr_t)key;
 		at.next_key = (uint64_t)(uintptr_t)next;
-		if (sysbpf(BPF_MAP_GET_NEXT_KEY, &at) != 0)
+		if (prov_bpf_call(BPF_MAP_GET_NEXT_KEY, &at) != 0)
 			return;
 		first = 0;
 		memcpy(key, next, (size_t)ksize[m]);
@@ -731,7 +704,7 @@ static void drain_keys(int m, uint64_t now, uint64_t wall)
 		at.map_fd = (uint32_t)kmaps[m];
 		at.key = (uint64_t)(uintptr_t)key;
 		at.value = (uint64_t)(uintptr_t)bvals;
-		if (sysbpf(BPF_MAP_LOOKUP_ELEM, &at) == 0)
+		if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) == 0)
 			take(m, key, bvals, now, wall);
 	}
 }
@@ -750,7 +723,7 @@ static void drain_map(int m, uint64_t now, uint64_t wall)
 		at.batch.keys = (uint64_t)(uintptr_t)bkeys;
 		at.batch.values = (uint64_t)(uintptr_t)bvals;
 		at.batch.count = BATCH;
-		err = sysbpf(BPF_MAP_LOOKUP_BATCH, &at) == 0 ? 0 : errno;
+		err = prov_bpf_call(BPF_MAP_LOOKUP_BATCH, &at) == 0 ? 0 : errno;
 		if (err != 0 && err != ENOENT) {
 			if (first)		/* no batches here */
 				drain_keys(m, now, wall);
@@ -776,7 +749,7 @@ static void drain_drops(void)
 	at.map_fd = (uint32_t)dropmap;
 	at.key = (uint64_t)(uintptr_t)&key;
 	at.value = (uint64_t)(uintptr_t)bvals;
-	if (sysbpf(BPF_MAP_LOOKUP_ELEM, &at) != 0)
+	if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) != 0)
 		return;
 	for (int c = 0; c < ncpu; c++) {
 		uint64_t d = bvals[c] - dlast[c];

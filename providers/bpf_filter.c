@@ -81,6 +81,7 @@
 #include <sys/syscall.h>
 #include "bpf_filter.h"
 #include "bpf_agg.h"
+#include "bpf_util.h"
 
 #define MAX_FSLOTS 4096
 
@@ -114,15 +115,6 @@ static fslot_t *fslots[MAX_FSLOTS];
 static int progarray = -1;
 static int genmap = -1;			/* slot -> its live stub's generation */
 static uint32_t fgen[MAX_FSLOTS];
-
-static struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src,
-    int16_t off, int32_t imm)
-{
-	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
-	    .off = off, .imm = imm };
-
-	return i;
-}
 
 /* ---- code generation ---- */
 
@@ -365,23 +357,6 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
 
 /* ---- loading and replacing ---- */
 
-static long sysbpf(int cmd, union bpf_attr *at)
-{
-	return syscall(SYS_bpf, cmd, at, sizeof(*at));
-}
-
-static int prog_load(const struct bpf_insn *p, int n)
-{
-	union bpf_attr at;
-
-	memset(&at, 0, sizeof(at));
-	at.prog_type = BPF_PROG_TYPE_TRACEPOINT;
-	at.insns = (uint64_t)(uintptr_t)p;
-	at.insn_cnt = (uint32_t)n;
-	at.license = (uint64_t)(uintptr_t)"GPL";
-	return (int)sysbpf(BPF_PROG_LOAD, &at);
-}
-
 static int array_set(int map, int slot, int pfd)
 {
 	union bpf_attr at;
@@ -391,9 +366,9 @@ static int array_set(int map, int slot, int pfd)
 	at.map_fd = (uint32_t)map;
 	at.key = (uint64_t)(uintptr_t)&key;
 	if (pfd < 0)
-		return (int)sysbpf(BPF_MAP_DELETE_ELEM, &at);
+		return (int)prov_bpf_call(BPF_MAP_DELETE_ELEM, &at);
 	at.value = (uint64_t)(uintptr_t)&pfd;
-	return (int)sysbpf(BPF_MAP_UPDATE_ELEM, &at);
+	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
 }
 
 /* Load body (nb instructions) behind filter f (none if it cannot be);
@@ -409,11 +384,11 @@ static int load_behind(const fslot_t *fs, const ks_filter_t *f,
 		    fs->fs_hasam ? &fs->fs_am : NULL);
 	if (n > 0) {
 		memcpy(prog + n, body, (size_t)nb * sizeof(*prog));
-		pfd = prog_load(prog, n + nb);
+		pfd = prov_bpf_prog_load(prog, n + nb);
 	}
 	if (pfd < 0) {
 		n = 0;
-		pfd = prog_load(body, nb);
+		pfd = prov_bpf_prog_load(body, nb);
 	}
 	*np = n;
 	return pfd;
@@ -657,9 +632,9 @@ static void fstart(void)
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = MAX_FSLOTS;
-	progarray = (int)sysbpf(BPF_MAP_CREATE, &at);
+	progarray = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
 	at.map_type = BPF_MAP_TYPE_ARRAY;
-	genmap = progarray >= 0 ? (int)sysbpf(BPF_MAP_CREATE, &at) : -1;
+	genmap = progarray >= 0 ? (int)prov_bpf_call(BPF_MAP_CREATE, &at) : -1;
 	if (genmap < 0 && progarray >= 0) {
 		close(progarray);
 		progarray = -1;
@@ -678,7 +653,7 @@ static int gen_set(int slot, uint32_t gen)
 	at.map_fd = (uint32_t)genmap;
 	at.key = (uint64_t)(uintptr_t)&key;
 	at.value = (uint64_t)(uintptr_t)&gen;
-	return (int)sysbpf(BPF_MAP_UPDATE_ELEM, &at);
+	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
 }
 
 /* The stub: if genmap[slot] == gen, tail_call(ctx, progarray, slot);
@@ -707,7 +682,7 @@ static int attach_stub(int tpid, int slot, uint32_t gen)
 	p[14] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
 	p[15] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
 	p[16] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	if ((pfd = prog_load(p, 17)) < 0)
+	if ((pfd = prov_bpf_prog_load(p, 17)) < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -832,7 +807,7 @@ static int noop_prog(void)
 	if (fd < 0) {
 		p[0] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
 		p[1] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-		fd = prog_load(p, 2);
+		fd = prov_bpf_prog_load(p, 2);
 	}
 	return fd;
 }

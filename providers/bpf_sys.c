@@ -64,6 +64,7 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include "prov_impl.h"
+#include "bpf_util.h"
 
 #define SYS_MAXNR 1024			/* entries of each array */
 #define TS_COMPAT 0x0002		/* x86 thread_info.status bit */
@@ -74,20 +75,6 @@ static int sysefds[2] = { -1, -1 };
 static int users[2];			/* holds of prov_bpf_sys_map */
 static int compat_off = -2;		/* -2: not looked up, -1: none */
 static int broken;			/* failed once: do not retry */
-
-static struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src,
-    int16_t off, int32_t imm)
-{
-	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
-	    .off = off, .imm = imm };
-
-	return i;
-}
-
-static long sysbpf(int cmd, union bpf_attr *at)
-{
-	return syscall(SYS_bpf, cmd, at, sizeof(*at));
-}
 
 /* ---- system call numbers ---- */
 
@@ -253,18 +240,6 @@ int prov_bpf_sys_prologue(struct bpf_insn *p)
 
 /* ---- the arrays and the stubs ---- */
 
-static int prog_load(const struct bpf_insn *p, int n)
-{
-	union bpf_attr at;
-
-	memset(&at, 0, sizeof(at));
-	at.prog_type = BPF_PROG_TYPE_TRACEPOINT;
-	at.insns = (uint64_t)(uintptr_t)p;
-	at.insn_cnt = (uint32_t)n;
-	at.license = (uint64_t)(uintptr_t)"GPL";
-	return (int)sysbpf(BPF_PROG_LOAD, &at);
-}
-
 /* Attach the stub of direction ret to its raw tracepoint: event fd. */
 static int attach_stub(int ret, int map)
 {
@@ -283,7 +258,7 @@ static int attach_stub(int ret, int map)
 	p[4] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
 	p[5] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[6] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	if ((pfd = prog_load(p, 7)) < 0)
+	if ((pfd = prov_bpf_prog_load(p, 7)) < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
@@ -312,7 +287,7 @@ static int start(int ret)
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = SYS_MAXNR;
-	sysmaps[ret] = (int)sysbpf(BPF_MAP_CREATE, &at);
+	sysmaps[ret] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
 	if (sysmaps[ret] < 0)
 		return -1;
 	sysefds[ret] = attach_stub(ret, sysmaps[ret]);

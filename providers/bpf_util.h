@@ -1,0 +1,33 @@
+/*
+ * bpf_util.h - the few bpf(2) building blocks every BPF file of the
+ * providers uses (bpf.c, bpf_filter.c, bpf_sys.c, bpf_agg.c): the system
+ * call, one instruction, loading a tracepoint program, making a map.
+ * Private to providers/.
+ */
+#ifndef PROV_BPF_UTIL_H
+#define PROV_BPF_UTIL_H
+
+#include <stdint.h>
+#include <linux/bpf.h>
+
+/* bpf(2): its result, -1 with errno on failure. */
+long prov_bpf_call(int cmd, union bpf_attr *at);
+
+/* Load n instructions as a GPL tracepoint program: its fd, or -1. */
+int prov_bpf_prog_load(const struct bpf_insn *p, int n);
+
+/* Make a map: its fd, or -1. */
+int prov_bpf_map_create(uint32_t type, uint32_t key_size,
+    uint32_t value_size, uint32_t max_entries, uint32_t flags);
+
+/* One instruction (the code generators' short name). */
+static inline struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src,
+    int16_t off, int32_t imm)
+{
+	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
+	    .off = off, .imm = imm };
+
+	return i;
+}
+
+#endif /* PROV_BPF_UTIL_H */
