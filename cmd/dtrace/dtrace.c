@@ -19,7 +19,7 @@
 
 struct dtc dtc;
 
-#define OPTSTR "+ab:c:CD:eFf:GhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
+#define OPTSTR "+3:6:aAb:c:CD:eFf:GhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
 
 static void usage(FILE *fp)
 {
@@ -227,7 +227,15 @@ static void option(int c, const char *arg)
 		break;
 	case 'x': setopt(arg); break;
 	case 'Z': dtc.cflags |= ENG_C_ZDEFS; break;
-	case 'a': case 'G': case 'L': case 'X':
+	case '6':			/* -64: the only data model here */
+		if (strcmp(arg, "4") != 0)
+			dtc_fatal("unknown option -6%s", arg);
+		break;
+	case '3':
+		if (strcmp(arg, "2") != 0)
+			dtc_fatal("unknown option -3%s", arg);
+		dtc_fatal("option -32 is not supported on this system");
+	case 'a': case 'A': case 'G': case 'L': case 'X':
 		dtc_fatal("option -%c is not supported on this system", c);
 	default:
 		usage(stderr);
