@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <cmocka.h>
+#include <sys/utsname.h>
 #include "bpf_filter.h"
 #include "engine.h"
 
@@ -205,6 +206,36 @@ static int find_errret_filter(void)
 	return 0;
 }
 
+/* Does some slot's installed program call BPF helper fn? */
+static int calls_helper(int fn)
+{
+	static struct bpf_insn p[PROV_BPF_FMAX + 512];
+
+	for (int s = 0; s < 4096; s++) {
+		int n = prov_bpf_filter_prog(s, p, PROV_BPF_FMAX + 512);
+
+		for (int i = 0; i < n; i++)
+			if (p[i].code == (BPF_JMP | BPF_CALL) && p[i].imm == fn)
+				return 1;
+	}
+	return 0;
+}
+
+/* The raw route's 32-bit check: on Linux 6 and later (this machine's
+ * kind) the verifier takes the direct load from
+ * bpf_get_current_task_btf(); older kernels may use the helper read. */
+static void check_compat_form(void)
+{
+	struct utsname u;
+
+	if (calls_helper(BPF_FUNC_get_current_task_btf))
+		return;
+	if (uname(&u) == 0 && atoi(u.release) >= 6)
+		fail_msg("raw bodies do not use get_current_task_btf on %s",
+		    u.release);
+	assert_true(calls_helper(BPF_FUNC_probe_read_kernel));
+}
+
 /* n counted of want: exact, or (drops reported) nothing doubled and the
  * rest accounted for as drops. */
 static int exact(long n, long want)
@@ -226,6 +257,7 @@ static void return_arg_filter(int raw)
 	if (raw) {
 		h = start("syscall::get*:entry /pid == 1/ { @x = count(); }");
 		assert_true(prov_bpf_sys_busy());
+		check_compat_form();
 		exec_src(h, src);
 	} else {
 		h = start(src);
