@@ -333,29 +333,6 @@ fail:
 	return -1;
 }
 
-/* Load prog and attach it to tracepoint tpid; the attachment fd or -1. */
-static int load_attach(struct bpf_insn *prog, int n, int tpid)
-{
-	struct perf_event_attr a;
-	int pfd, efd;
-
-	pfd = prov_bpf_prog_load(prog, n);
-	if (pfd < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = (uint64_t)tpid;
-	efd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
-	    PERF_FLAG_FD_CLOEXEC);
-	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
-		close(efd);
-		efd = -1;
-	}
-	close(pfd);			/* the event holds the program */
-	return efd;
-}
-
 static void sys_put(int ret);
 static void close_later(int fd);
 static void slot_free(int s);
@@ -481,7 +458,7 @@ static int load_at(const target_t *t, struct bpf_insn *prog, int n, int s)
 	slots[s].sl_stub = efd >= 0;
 	slots[s].sl_tpid = t->tpid;
 	if (efd < 0)
-		efd = load_attach(prog, n, t->tpid);
+		efd = prov_bpf_load_attach(prog, n, (uint64_t)t->tpid);
 	return efd;
 }
 

@@ -661,8 +661,6 @@ static int gen_set(int slot, uint32_t gen)
 static int attach_stub(int tpid, int slot, uint32_t gen)
 {
 	struct bpf_insn p[17];
-	struct perf_event_attr a;
-	int pfd, efd;
 
 	p[0] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	p[1] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, slot);
@@ -682,20 +680,7 @@ static int attach_stub(int tpid, int slot, uint32_t gen)
 	p[14] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
 	p[15] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
 	p[16] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	if ((pfd = prov_bpf_prog_load(p, 17)) < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = (uint64_t)tpid;
-	efd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
-	    PERF_FLAG_FD_CLOEXEC);
-	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
-		close(efd);
-		efd = -1;
-	}
-	close(pfd);
-	return efd;
+	return prov_bpf_load_attach(p, 17, (uint64_t)tpid);
 }
 
 static fslot_t *fslot_new(const struct bpf_insn *body, int n, int map,

@@ -288,9 +288,7 @@ int prov_bpf_sys_prologue(struct bpf_insn *p)
 static int attach_stub(int ret, int map)
 {
 	prov_tf_format_t fmt;
-	struct perf_event_attr a;
 	struct bpf_insn p[8];
-	int pfd, efd;
 
 	if (prov_tracefs_format("raw_syscalls", ret ? "sys_exit" :
 	    "sys_enter", &fmt) != 0)
@@ -302,20 +300,7 @@ static int attach_stub(int ret, int map)
 	p[4] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
 	p[5] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[6] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	if ((pfd = prov_bpf_prog_load(p, 7)) < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = (uint64_t)fmt.tff_id;
-	efd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
-	    PERF_FLAG_FD_CLOEXEC);
-	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
-		close(efd);
-		efd = -1;
-	}
-	close(pfd);			/* the event holds the program */
-	return efd;
+	return prov_bpf_load_attach(p, 7, (uint64_t)fmt.tff_id);
 }
 
 static int start(int ret)

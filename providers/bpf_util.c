@@ -4,7 +4,9 @@
  */
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <linux/perf_event.h>
 #include "bpf_util.h"
 
 long prov_bpf_call(int cmd, union bpf_attr *at)
@@ -22,6 +24,27 @@ int prov_bpf_prog_load(const struct bpf_insn *p, int n)
 	at.insn_cnt = (uint32_t)n;
 	at.license = (uint64_t)(uintptr_t)"GPL";
 	return (int)prov_bpf_call(BPF_PROG_LOAD, &at);
+}
+
+int prov_bpf_load_attach(const struct bpf_insn *p, int n, uint64_t tpid)
+{
+	struct perf_event_attr a;
+	int pfd, efd;
+
+	if ((pfd = prov_bpf_prog_load(p, n)) < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = tpid;
+	efd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_BPF, pfd) != 0) {
+		close(efd);
+		efd = -1;
+	}
+	close(pfd);			/* the event holds the program */
+	return efd;
 }
 
 int prov_bpf_map_create(uint32_t type, uint32_t key_size,

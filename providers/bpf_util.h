@@ -16,6 +16,11 @@ long prov_bpf_call(int cmd, union bpf_attr *at);
 /* Load n instructions as a GPL tracepoint program: its fd, or -1. */
 int prov_bpf_prog_load(const struct bpf_insn *p, int n);
 
+/* Load n instructions (as prov_bpf_prog_load) and attach them to a
+ * counting perf event on tracepoint tpid, so the program runs for its
+ * hits on every CPU: the event's fd (it holds the program), or -1. */
+int prov_bpf_load_attach(const struct bpf_insn *p, int n, uint64_t tpid);
+
 /* Make a map: its fd, or -1. */
 int prov_bpf_map_create(uint32_t type, uint32_t key_size,
     uint32_t value_size, uint32_t max_entries, uint32_t flags);
