@@ -33,24 +33,6 @@ static void after(void)
 		syscall(SYS_sched_get_priority_max, 12345);
 }
 
-/* Report every ring's losses (the kernel does so with the next record
- * it writes there): one event of ours on every CPU. */
-static void nudge_every_cpu(void)
-{
-	cpu_set_t old, one;
-
-	sched_getaffinity(0, sizeof(old), &old);
-	for (int c = 0; c < prov_perf_ncpus(); c++) {
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			syscall(SYS_sched_get_priority_max, 12345);
-	}
-	sched_setaffinity(0, sizeof(old), &old);
-	usleep(50000);
-	prov_flush();
-}
-
 static void test_flood_during_enable(void **state)
 {
 	struct bpf_insn prog[PROV_BPF_FMAX + 600];
@@ -75,7 +57,8 @@ static void test_flood_during_enable(void **state)
 	assert_int_equal(prov_bpf_filter_prog(slot, prog, PROV_BPF_FMAX +
 	    600), 2);			/* held: r0 = 1; exit */
 	pid = live_run(flood);
-	nudge_every_cpu();
+	live_nudge_cpus();
+	prov_flush();
 	kept = live_count(in, pid);
 	drops = prov_drops(-1) - before;
 	print_message("during the ENABLE: kept %d dropped %llu of %d\n",
@@ -87,7 +70,8 @@ static void test_flood_during_enable(void **state)
 	    PROV_BPF_FMAX + 600), 2);	/* released */
 	before = prov_drops(-1);
 	pid = live_run(after);
-	nudge_every_cpu();
+	live_nudge_cpus();
+	prov_flush();
 	kept = live_count(in, pid);
 	drops = prov_drops(-1) - before;
 	live_disable(in);
@@ -108,7 +92,8 @@ static void test_no_hold_outside_enable(void **state)
 	live_reset();
 	in = live_enable("syscall", "", "sched_get_priority_max", "entry");
 	pid = live_run(after);
-	nudge_every_cpu();
+	live_nudge_cpus();
+	prov_flush();
 	kept = live_count(in, pid);
 	drops = prov_drops(-1) - before;
 	live_disable(in);

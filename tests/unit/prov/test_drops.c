@@ -23,23 +23,6 @@ static void flood(void)
 		syscall(SYS_sched_get_priority_max, 12345);
 }
 
-/* The kernel reports a ring's losses with the next record it writes
- * there: make one such event on every CPU (ours, not counted as kept). */
-static void nudge_every_cpu(void)
-{
-	cpu_set_t old, one;
-
-	sched_getaffinity(0, sizeof(old), &old);
-	for (int c = 0; c < prov_perf_ncpus(); c++) {
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			syscall(SYS_sched_get_priority_max, 12345);
-	}
-	sched_setaffinity(0, sizeof(old), &old);
-	usleep(50000);
-}
-
 static void test_drops_account_for_every_event(void **state)
 {
 	dtrace_id_t in;
@@ -53,7 +36,7 @@ static void test_drops_account_for_every_event(void **state)
 	in = live_enable("syscall", "", "sched_get_priority_max",
 	    "entry");
 	pid = live_run(flood);
-	nudge_every_cpu();
+	live_nudge_cpus();
 	prov_flush();
 	live_disable(in);
 	kept = live_count(in, pid);
