@@ -348,6 +348,7 @@ static void live_check_open_paths(pid_t (*run)(void (*)(void)),
 /* The kernel reports a ring's losses with the next record it writes
  * there: make one event of sched_get_priority_max (which the flood tests
  * use: nobody else calls it) on every CPU, then give the drain a moment. */
+__attribute__((unused))
 static void live_nudge_cpus(void)
 {
 	cpu_set_t old, one;
