@@ -337,14 +337,6 @@ static void sys_put(int ret);
 static void close_later(int fd);
 static void slot_free(int s);
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* A slot for a new owner (slot_lk): a fresh one, else the oldest freed
  * once its quarantine is over (waiting for it if need be), else -1.  Its
  * generation is chosen (sl_lastgen) but not yet published. */
@@ -356,7 +348,7 @@ static int slot_new(void)
 	if (slot_fresh < slot_max) {
 		s = slot_fresh++;
 	} else if ((s = free_head) >= 0) {
-		now = now_ns();
+		now = ks_gethrtime();
 		if (now < slots[s].sl_freed + QUARANTINE_NS)
 			usleep((useconds_t)((slots[s].sl_freed +
 			    QUARANTINE_NS - now) / 1000 + 1));
@@ -394,7 +386,7 @@ static void slot_free(int s)
 	slots[s].sl_stub = 0;
 	slots[s].sl_idle = 0;
 	slots[s].sl_sys = 0;
-	slots[s].sl_freed = now_ns();
+	slots[s].sl_freed = ks_gethrtime();
 	slots[s].sl_next = -1;
 	if (free_tail >= 0)
 		slots[free_tail].sl_next = s;
@@ -677,14 +669,14 @@ void prov_bpf_close_deferred(void)
 
 static void close_later(int fd)
 {
-	int full;
-
 	pthread_mutex_lock(&closelk);
-	deferred[ndeferred++] = fd;
-	full = ndeferred == CLOSE_BATCH;
-	pthread_mutex_unlock(&closelk);
-	if (full)
+	while (ndeferred == CLOSE_BATCH) {	/* another thread filled it */
+		pthread_mutex_unlock(&closelk);
 		prov_bpf_close_deferred();
+		pthread_mutex_lock(&closelk);
+	}
+	deferred[ndeferred++] = fd;
+	pthread_mutex_unlock(&closelk);
 }
 
 /* Drop a hold on bpf_sys.c's direction ret; the last detaches its

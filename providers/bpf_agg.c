@@ -210,6 +210,30 @@ static int possible_cpus(void)
 	return max >= 0 ? (int)max + 1 : prov_perf_ncpus();
 }
 
+/* Close the maps and free the drain's buffers (plk held; dlk too, or the
+ * maps were never started). */
+static void maps_free(void)
+{
+	__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
+	for (int m = 0; m < 2; m++) {
+		if (kmaps[m] >= 0)
+			close(kmaps[m]);
+		kmaps[m] = -1;
+	}
+	if (dropmap >= 0)
+		close(dropmap);
+	dropmap = -1;
+	free(bkeys);
+	free(bvals);
+	free(dlast);
+	free(dead);
+	bkeys = NULL;
+	bvals = NULL;
+	dlast = NULL;
+	dead = NULL;
+	ndead = deadcap = 0;
+}
+
 /* Create the maps and the drain's buffers on first use (plk held). */
 static int maps_start(void)
 {
@@ -228,7 +252,7 @@ static int maps_start(void)
 	dropmap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0);
 	if (bkeys == NULL || bvals == NULL || dlast == NULL || kmaps[0] < 0 ||
 	    kmaps[1] < 0 || dropmap < 0) {
-		prov_bpf_agg_shutdown();
+		maps_free();		/* not shutdown: plk is held */
 		return -1;
 	}
 	__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
@@ -793,15 +817,7 @@ void prov_bpf_agg_shutdown(void)
 {
 	pthread_mutex_lock(&plk);
 	pthread_mutex_lock(&dlk);
-	__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
-	for (int m = 0; m < 2; m++) {
-		if (kmaps[m] >= 0)
-			close(kmaps[m]);
-		kmaps[m] = -1;
-	}
-	if (dropmap >= 0)
-		close(dropmap);
-	dropmap = -1;
+	maps_free();
 	for (size_t i = 0; i < lcap; i++)
 		free(ltab[i]);
 	free(ltab);
@@ -811,15 +827,6 @@ void prov_bpf_agg_shutdown(void)
 		free(plans[i]);		/* ids stay used: nextplan stays */
 		plans[i] = NULL;
 	}
-	free(bkeys);
-	free(bvals);
-	free(dlast);
-	free(dead);
-	dead = NULL;
-	ndead = deadcap = 0;
-	bkeys = NULL;
-	bvals = NULL;
-	dlast = NULL;
 	pthread_mutex_unlock(&dlk);
 	pthread_mutex_unlock(&plk);
 }
