@@ -324,8 +324,10 @@ static int use_utf8(void)
 	    strcmp(t, "sun-color") != 0);
 }
 
-/* One bucket as one character cell. */
-static void packed_cell(FILE *fp, long double v, long double total)
+/* One bucket as one character cell (utf8: use_utf8(), asked once per
+ * line by the caller). */
+static void packed_cell(FILE *fp, long double v, long double total,
+    int utf8)
 {
 	static const char ascii[] = "__xxxxXX", neg[] = "vvvvVV";
 
@@ -333,7 +335,7 @@ static void packed_cell(FILE *fp, long double v, long double total)
 		fputc(' ', fp);
 	} else if (v < 0) {
 		fputc(neg[(unsigned)(-v * (sizeof (neg) - 2) / total + 0.5)], fp);
-	} else if (use_utf8()) {
+	} else if (utf8) {
 		unsigned b = 0x2581 + (unsigned)(v * 7 / total + 0.5);
 
 		fputc(0xe0 | (b >> 12), fp);
@@ -394,8 +396,8 @@ int eng_hist_packed(FILE *fp, int func, const int64_t *data, size_t size,
 		total = scale(data, min, max, zoom, &(int){ 0 }, &(int){ 0 });
 		for (int i = min; i <= max; i++)
 			count += data[i];
-		for (int i = min; i <= max; i++)
-			packed_cell(fp, data[i], total);
+		for (int i = min, u = use_utf8(); i <= max; i++)
+			packed_cell(fp, data[i], total, u);
 		snprintf(c, sizeof (c), ">= %d", base + levels * step);
 		fprintf(fp, ": %-8s | %lld\n", c, (long long)count);
 		return 0;
@@ -407,9 +409,9 @@ int eng_hist_packed(FILE *fp, int func, const int64_t *data, size_t size,
 	long long maxval = DTRACE_QUANTIZE_BUCKETVAL((size_t)max);
 	fprintf(fp, " %*lld :", ndigits(minval), minval);
 	total = scale(data, min, max, zoom, &(int){ 0 }, &(int){ 0 });
-	for (int i = min; i <= max; i++) {
+	for (int i = min, u = use_utf8(); i <= max; i++) {
 		count += data[i];
-		packed_cell(fp, data[i], total);
+		packed_cell(fp, data[i], total, u);
 	}
 	fprintf(fp, ": %*lld | %lld\n", -ndigits(maxval), maxval,
 	    (long long)count);

@@ -340,12 +340,6 @@ int ks_agg_apply_n(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
 	return 0;
 }
 
-int ks_agg_apply(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
-    uint64_t val, uint64_t incr)
-{
-	return ks_agg_apply_n(ab, g, key, val, incr, 1);
-}
-
 int ks_aggbuf_snap(ks_aggbuf_t *ab, dtrace_bufdesc_t *d)
 {
 	uint64_t off, n = 0;

@@ -185,10 +185,8 @@ int ks_agg_check(dtrace_actkind_t kind, uint64_t arg, char *err,
 int ks_aggbuf_init(ks_aggbuf_t *ab, uint64_t size);
 void ks_aggbuf_fini(ks_aggbuf_t *ab);
 /* Apply val/incr to the entry keyed by key (kg_keysize bytes, aggid
- * first).  Returns 0, or -1 when the buffer is full (caller counts). */
-int ks_agg_apply(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
-    uint64_t val, uint64_t incr);
-/* The same as n identical applications (n >= 1). */
+ * first) as n identical applications would (n >= 1).  Returns 0, or -1
+ * when the buffer is full (caller counts). */
 int ks_agg_apply_n(ks_aggbuf_t *ab, const ks_agg_t *g, const char *key,
     uint64_t val, uint64_t incr, uint64_t n);
 int ks_aggbuf_snap(ks_aggbuf_t *ab, dtrace_bufdesc_t *d);

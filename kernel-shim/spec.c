@@ -114,7 +114,7 @@ ks_buf_t *ks_spec_buffer(struct ks_state *st, uint64_t id, unsigned cpu)
 {
 	ks_spec_t *sp = spec_get(st, id);
 
-	if (sp != NULL)
+	if (sp != NULL && cleaning(sp))	/* only then is the clock needed */
 		clean_due(st, sp, ks_gethrtime());
 	if (sp == NULL || sp->ksp_state == KS_SPEC_INACTIVE)
 		return NULL;

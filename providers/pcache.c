@@ -177,11 +177,3 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 	if (pid != ppid)		/* a new process, not a thread */
 		p->ppi_ppid = ppid;
 }
-
-/* The entry stays: events of the exiting thread drained after its EXIT
- * record (the final sched_switch, a merge across passes) still need its
- * name, and a new thread with this tid replaces it at its FORK record. */
-void prov_pcache_forget(int32_t tid)
-{
-	(void)tid;
-}

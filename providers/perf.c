@@ -599,7 +599,6 @@ static void on_record(int i, const uint8_t *rec, uint32_t len)
 	case PERF_RECORD_EXIT:		/* u32 pid, ppid, tid, ptid */
 		if (len >= sizeof(*h) + 16) {
 			memcpy(v, body + 8, 4);
-			prov_pcache_forget((int32_t)v[0]);
 			prov_vtime_forget((int32_t)v[0]);
 		}
 		break;

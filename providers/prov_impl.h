@@ -348,8 +348,6 @@ void prov_psargs_on(void);
 /* Join an argv record (see prov_bpf_argv) into out; returns argc. */
 uint32_t prov_psargs_join(const uint8_t *raw, uint32_t rawlen, char *out,
     size_t outlen);
-/* The thread is gone: forget it. */
-void prov_pcache_forget(int32_t tid);
 
 /* ---- thread CPU time for vtimestamp (vtime.c), drain thread only ---- */
 
