@@ -51,6 +51,8 @@ typedef struct scprobe {
 	int sp_capture;			/* BPF attachment, or -1 */
 	int sp_stri;			/* captured field index */
 	int sp_own;			/* enabled on its own tracepoint */
+	const prov_tf_format_t *sp_fmt;	/* drain thread's cache (tp_t's
+					 * formats are never freed) */
 } scprobe_t;
 
 #define SC_OWN_MAX 8
@@ -132,6 +134,15 @@ static void sc_fire(void *arg, const prov_perf_sample_t *s,
 	prov_fire(&ctx);
 }
 
+/* The probe's format, for the drain thread: looked up (under tp.c's
+ * lock, which enabling holds across slow work) once, not per record. */
+static const prov_tf_format_t *sc_format(scprobe_t *sp)
+{
+	if (sp->sp_fmt == NULL)
+		sp->sp_fmt = prov_tp_format("syscalls", sp->sp_event);
+	return sp->sp_fmt;
+}
+
 /* A capture record from the BPF program: fire with the string captured
  * at event time served at the pointer's own address. */
 static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
@@ -146,7 +157,7 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 	int64_t slen;
 
 	if (s->pps_rawlen < sizeof(prov_bpf_rec_t) ||
-	    (fmt = prov_tp_format("syscalls", sp->sp_event)) == NULL)
+	    (fmt = sc_format(sp)) == NULL)
 		return;
 	memcpy(&slen, s->pps_raw + offsetof(prov_bpf_rec_t, pbr_len),
 	    sizeof(slen));
@@ -165,8 +176,7 @@ static void sc_fire_captured(void *arg, const prov_perf_sample_t *s)
 static void sc_fire_raw(void *arg, const prov_perf_sample_t *s)
 {
 	scprobe_t *sp = arg;
-	const prov_tf_format_t *fmt = prov_tp_format("syscalls",
-	    sp->sp_event);
+	const prov_tf_format_t *fmt = sc_format(sp);
 
 	if (fmt != NULL)
 		sc_fire(sp, s, fmt);
