@@ -682,6 +682,9 @@ int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
 		f.ep = ep;
 		f.base = buf + off;
 		f.cpu = cpu;
+		/* before the handlers: looking up another EPID (an ERROR
+		 * record's faulting one) may move the cache ep points into */
+		off += (ep->ep_desc->dtepd_size + 7) & ~(size_t)7;
 		if (ep->ep_desc->dtepd_uarg == DT_ECB_ERROR)
 			eng_drops_error(h, ep, f.base);
 		else if (fp == NULL)
@@ -690,7 +693,6 @@ int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
 			eng_json_firing(h, fp, ep, f.base, cpu);
 		else
 			firing(h, fp, &f);
-		off += (ep->ep_desc->dtepd_size + 7) & ~(size_t)7;
 	}
 	end_pieces(h, fp);
 	return 0;
