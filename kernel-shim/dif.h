@@ -73,8 +73,10 @@ int ks_dif_have_goto(void);
  *    uses (clause-local id v lives in kms_locals[v - DIF_VAR_OTHER_UBASE]);
  *    take the maximum over a clause's predicate and actions.
  *  - ks_dif_scratch_size: scratch bytes to give each firing for strsize
- *    (string results, alloca, copyin).  kms_scratch_used is reset to 0 at
- *    the start of each clause; strings stay valid until then.
+ *    (string results, alloca, copyin).  A firing's first clause starts
+ *    with kms_scratch_used 0, each later one where the previous left
+ *    kms_scratch_keep (what its clause-locals point into); strings stay
+ *    valid until their clause ends.
  *  - ks_dif_fault_name: "invalid address", "divide-by-zero" ... as
  *    dtrace(1M) words them, for messages.
  */
@@ -144,7 +146,10 @@ typedef struct ks_mstate {
 	uint64_t kms_strsize;		/* strsize option */
 	char *kms_scratch;		/* scratch for strings, alloca, copyin */
 	uint64_t kms_scratch_size;
-	uint64_t kms_scratch_used;	/* reset per clause (per ECB) */
+	uint64_t kms_scratch_used;
+	uint64_t kms_scratch_keep;	/* scratch a clause-local points
+					 * into: kept for the firing's next
+					 * clauses, the rest is rewound */
 	uint32_t kms_fault;		/* DTRACEFLT_*, 0 if none */
 	uint64_t kms_fault_addr;
 	uint32_t kms_fault_pc;		/* DIF offset in bytes */

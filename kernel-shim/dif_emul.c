@@ -147,6 +147,9 @@ static void stls(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 	val = local_ref(x, id, val);
 	if (ms->kms_fault != 0)
 		return;
+	if (val >= (uintptr_t)ms->kms_scratch &&	/* string, alloca */
+	    val < (uintptr_t)ms->kms_scratch + ms->kms_scratch_used)
+		ms->kms_scratch_keep = ms->kms_scratch_used;
 	ms->kms_locals[i] = val;
 	x->kdx_klen = 0;
 }

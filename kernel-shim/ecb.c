@@ -640,6 +640,7 @@ static void mstate_init(struct ks_state *st, const ks_ecb_t *e,
 	ms->kms_scratch = st->st_scratch;
 	ms->kms_scratch_size = st->st_scratch_size;
 	ms->kms_scratch_used = st->st_scratch_used;
+	ms->kms_scratch_keep = st->st_scratch_used;
 	ms->kms_fault = 0;
 	ms->kms_fault_addr = 0;
 	ms->kms_fault_pc = 0;
@@ -685,7 +686,8 @@ static void run_clause(struct ks_state *st, const ks_ecb_t *e,
 }
 
 /* Run e as n identical firings (n > 1 only for aggregation-only ECBs),
- * keeping what it allocated in scratch for the firing's next. */
+ * keeping of what it allocated in scratch only what a clause-local points
+ * into (the firing's next clauses may read it); the rest is reused. */
 static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
     const ks_probe_ctx_t *ctx, unsigned cpu, uint64_t n)
 {
@@ -693,7 +695,7 @@ static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
 
 	mstate_init(st, e, ctx, &ms, n);
 	run_clause(st, e, ctx, cpu, &ms);
-	st->st_scratch_used = ms.kms_scratch_used;
+	st->st_scratch_used = ms.kms_scratch_keep;
 }
 
 /* May st's ECBs on probe id run now? */
