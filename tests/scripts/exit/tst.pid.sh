@@ -1,6 +1,6 @@
 #!/bin/sh
 # asserts: -p PID sets $target and dtrace ends when the process exits
-sleep 1 &
+sleep 3 &	# long enough for a slow attach under load
 p=$!
 out=$("$DTRACE" -q -p $p -n 'BEGIN { printf("target=%d\n", $target); }' 2>&1)
 rc=$?

@@ -10,11 +10,12 @@ need_root
 command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
 D="$W/d"
 mkdir "$D" && chmod 777 "$D"
-# bg.sh leaves a background child that writes after dtrace has exited;
-# fg.sh itself writes late (for the SIGKILL run).
+# bg.sh leaves a background child that writes after dtrace has exited
+# (once the test has checked it is still traced and made $D/go, at most
+# 10 s later); fg.sh itself writes late (for the SIGKILL run).
 cat > "$D/bg.sh" <<END
 #!/bin/sh
-sh -c 'echo \$\$ > $D/pid; sleep 1; /bin/echo survived > $D/out' &
+sh -c 'echo \$\$ > $D/pid; i=0; while [ ! -e $D/go ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; /bin/echo survived > $D/out' &
 END
 cat > "$D/fg.sh" <<END
 #!/bin/sh
@@ -45,12 +46,14 @@ check() {
 }
 run_bg() {
 	what=$1; shift
-	rm -f "$D/out" "$D/pid"
+	rm -f "$D/out" "$D/pid" "$D/go"
 	out=$(cd / && timeout 20 "$@" $DTRACE -q -c "$D/bg.sh" \
 	    -n 'syscall::write:entry { @ = count(); }' 2>&1) ||
 	    fail "$what: dtrace failed: $out"
 	[ -s "$D/pid" ] || fail "$what: no pid file: $out"
-	check "$(tracer "$(cat "$D/pid")" "$what")" "$what"
+	hp=$(tracer "$(cat "$D/pid")" "$what")
+	touch "$D/go"
+	check "$hp" "$what"
 }
 run_bg root env DTUI_ROUTE=ptrace
 run_bg nobody setpriv --reuid=nobody --regid=nogroup --clear-groups

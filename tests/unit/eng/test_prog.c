@@ -55,7 +55,8 @@ static void test_probe_walk_and_info(void **state)
 	assert_int_equal(eng_probe_info(h, 1, &pi), 0);
 	assert_string_equal(pi.epi_desc.dtpd_name, "BEGIN");
 	assert_int_equal(eng_probe_info(h, 3, &pi), 0);
-	assert_true(pi.epi_nargs >= 0);
+	assert_string_equal(pi.epi_desc.dtpd_name, "ERROR");
+	assert_int_equal(pi.epi_nargs, 6);	/* arg0 .. arg5 */
 	assert_int_equal(eng_probe_info(h, 99999, &pi), -1);
 	eng_close(h);
 }

@@ -101,7 +101,8 @@ static void test_kernel_symbol(void **state)
 		fclose(fp);
 	if (addr == 0 || strcmp(name, "schedule") != 0) {
 		eng_close(h);
-		skip();			/* kallsyms hides addresses here */
+		print_message("skipped: /proc/kallsyms hides addresses here\n");
+		skip();
 	}
 	eng_sym_text(h, 0, addr + 4, ENG_SYM_OFF, buf, sizeof (buf));
 	snprintf(want, sizeof (want), "vmlinux`schedule+0x4");
@@ -153,7 +154,8 @@ static void test_norm_kernel(void **state)
 		fclose(fp);
 	if (addr == 0 || other == 0) {
 		eng_close(h);
-		skip();			/* kallsyms hides addresses here */
+		print_message("skipped: /proc/kallsyms hides addresses here\n");
+		skip();
 	}
 	assert_int_equal(eng_sym_norm(h, 0, addr + 4, ENG_SYM_NAME), addr);
 	uint64_t m = eng_sym_norm(h, 0, addr + 4, ENG_SYM_MOD);

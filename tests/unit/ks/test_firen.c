@@ -107,6 +107,8 @@ static void same(const char *src, const shot_t *shots, int nshots)
 {
 	run(src, shots, nshots, 0, &r1);
 	run(src, shots, nshots, 1, &r2);
+	if (r1.aggsize + r1.bufsize == 0)	/* nothing to compare */
+		fail_msg("<%s>: the single firings recorded nothing", src);
 	if (r1.aggsize != r2.aggsize || memcmp(r1.agg, r2.agg, r1.aggsize))
 		fail_msg("<%s>: aggregation snapshots differ (%llu, %llu "
 		    "bytes)", src, (unsigned long long)r1.aggsize,

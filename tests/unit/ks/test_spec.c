@@ -86,8 +86,10 @@ static void commit_other_cpu(void **state)
 	uint64_t v[4], n;
 
 	(void)state;
-	if (ks_ncpus() < 2)
+	if (ks_ncpus() < 2) {
+		print_message("skipped: needs two CPUs\n");
 		skip();
+	}
 	st = kt_spec_state(2, 2 * REC + 8, 0);
 	kt_fire(0, 0, 0, 0);
 	kt_fire(1, 1, 1, 7);	/* speculated on CPU 1 */

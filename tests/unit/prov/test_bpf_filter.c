@@ -93,6 +93,19 @@ static int loadfd(int n)
 	return (int)syscall(SYS_bpf, BPF_PROG_LOAD, &at, sizeof(at));
 }
 
+/* What failed with errno: -1 (the caller skips) when the kernel lacks
+ * it or refuses it to us, saying so; any other error fails the test. */
+static int unsupported(const char *what)
+{
+	int e = errno;
+
+	if (e != EPERM && e != EOPNOTSUPP && e != 524 /* ENOTSUPP */)
+		fail_msg("%s failed: %s", what, strerror(e));
+	print_message("skipped: %s unavailable here: %s\n", what,
+	    strerror(e));
+	return -1;
+}
+
 /* Run f (args: the raw tracepoint context) here; the program's return
  * value, or -1 to skip. */
 static int run(const ks_filter_t *f, const prov_bpf_argmap_t *am,
@@ -106,7 +119,7 @@ static int run(const ks_filter_t *f, const prov_bpf_argmap_t *am,
 	fd = loadfd(n);
 	if (fd < 0) {
 		assert_int_not_equal(errno, EINVAL);	/* verifier: a bug */
-		return -1;
+		return unsupported("loading a raw tracepoint program");
 	}
 	if (ctx != NULL)
 		memcpy(args, ctx, sizeof(args));
@@ -115,8 +128,11 @@ static int run(const ks_filter_t *f, const prov_bpf_argmap_t *am,
 	at.test.ctx_in = (uint64_t)(uintptr_t)args;
 	at.test.ctx_size_in = sizeof(args);
 	if (syscall(SYS_bpf, BPF_PROG_TEST_RUN, &at, sizeof(at)) != 0) {
+		int e = errno;
+
 		close(fd);
-		return -1;
+		errno = e;
+		return unsupported("BPF_PROG_TEST_RUN");
 	}
 	close(fd);
 	return (int)at.test.retval;

@@ -151,8 +151,10 @@ static void live_sched(void **state)
 	int plain, one, both, loose;
 
 	(void)state;
-	if (geteuid() != 0)
-		skip();		/* tracepoints and BPF need root */
+	if (geteuid() != 0) {
+		print_message("skipped: tracepoints and BPF need root\n");
+		skip();
+	}
 	plain = installed("sched:::on-cpu { }");
 	if (plain <= 0) {
 		printf("no BPF route for sched_switch here\n");
