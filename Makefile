@@ -32,13 +32,18 @@ SAN_LDFLAGS = -fsanitize=address,undefined
 endif
 LDFLAGS_ALL = $(SAN_LDFLAGS) $(LDFLAGS)
 
-# Per-module include paths: the module itself plus what it may call.
+# Per-module include paths: the public headers (include/, in BASE_CFLAGS)
+# plus the module's own directory.  The providers are one module in one
+# folder per event source (providers/perf/, providers/bpf/ ...); the
+# folders see each other.  Tests may see every module's internals.
+PROV_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard providers/*/*.[ch]))))
 INC_ks     = -Ikernel-shim
-INC_prov   = -Iproviders -Ikernel-shim $(ELF_CFLAGS)
-INC_eng    = -Iengine -Ikernel-shim -Iproviders
-INC_tui    = -Itui -Iengine $(CURSES_CFLAGS) $(PROMPT_CFLAGS)
-INC_cmd    = -Iengine
-INC_test   = -Itests/support -Ikernel-shim -Iproviders -Iengine -Itui \
+INC_prov   = -Iproviders $(addprefix -I,$(PROV_DIRS)) $(ELF_CFLAGS)
+INC_eng    = -Iengine
+INC_tui    = -Itui $(CURSES_CFLAGS) $(PROMPT_CFLAGS)
+INC_cmd    = -Icmd/dtrace
+INC_test   = -Itests/support -Ikernel-shim -Iproviders \
+	     $(addprefix -I,$(PROV_DIRS)) -Iengine -Itui \
 	     $(CURSES_CFLAGS) $(PROMPT_CFLAGS) $(CMOCKA_CFLAGS) $(ELF_CFLAGS)
 
 KS_SRC   := $(sort $(wildcard kernel-shim/*.c))
