@@ -219,6 +219,37 @@ static int snap(eng_hdl_t *h, int cpu, size_t *sizep)
 	return 0;
 }
 
+/*
+ * Did the output take what was written?  A closed pipe (EPIPE, SIGPIPE
+ * being ignored) or a full disk ends processing, as libdtrace's
+ * dtrace_work fails when its fprintf does: the caller says "processing
+ * aborted: Broken pipe" instead of tracing into nothing.
+ */
+static int out_check(eng_hdl_t *h, FILE *fp)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(fp) == 0 && !ferror(fp))
+		return 0;
+	err = errno != 0 ? errno : EIO;
+	return eng_error(h, "%s", strerror(err));
+}
+
+/* Snapshot one CPU's principal buffer and format its records. */
+static int consume_cpu(eng_hdl_t *h, FILE *fp, int cpu)
+{
+	size_t n;
+
+	if (snap(h, cpu, &n) != 0)
+		return -1;
+	if (n > 0 && eng_rec_consume(h, fp, cpu, h->eh_cons->ec_buf, n) != 0)
+		return -1;
+	if (fp != NULL && out_check(h, fp) != 0)
+		return -1;
+	return 0;
+}
+
 int eng_work(eng_hdl_t *h, FILE *fp)
 {
 	struct eng_consumer *c = h->eh_cons;
@@ -247,16 +278,9 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	if (once && c->ec_finalread)
 		return 0;
 	c->ec_finalread = once;
-	for (int cpu = 0; cpu < c->ec_ncpus; cpu++) {
-		size_t n;
-
-		if (snap(h, cpu, &n) != 0)
+	for (int cpu = 0; cpu < c->ec_ncpus; cpu++)
+		if (consume_cpu(h, fp, cpu) != 0)
 			return -1;
-		if (n > 0 && eng_rec_consume(h, fp, cpu, c->ec_buf, n) != 0)
-			return -1;
-		if (fp != NULL)
-			fflush(fp);
-	}
 	return 0;
 }
 

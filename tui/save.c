@@ -17,13 +17,24 @@ static FILE *open_out(const char *path, char *err, size_t errlen)
 	return fp;
 }
 
+/* Flush and close; a write error (a full disk: ENOSPC) is the message,
+ * never "saved". */
 static int close_out(FILE *fp, const char *path, char *err, size_t errlen)
 {
-	if (ferror(fp) | (fclose(fp) != 0)) {
-		snprintf(err, errlen, "%s: write failed", path);
-		return -1;
+	int bad, why;
+
+	errno = 0;
+	bad = fflush(fp) != 0 || ferror(fp);
+	why = errno;
+	if (fclose(fp) != 0 && !bad) {
+		bad = 1;
+		why = errno;
 	}
-	return 0;
+	if (!bad)
+		return 0;
+	snprintf(err, errlen, "%s: write failed: %s", path,
+	    strerror(why != 0 ? why : EIO));
+	return -1;
 }
 
 int tui_save_output(const tui_model_t *m, const char *path, char *err,

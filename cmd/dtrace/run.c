@@ -453,6 +453,16 @@ static void go(void)
 	}
 }
 
+/* A write error on the output (a closed pipe, a full disk) ends dtrace
+ * with a message, its processes and probes released (dtc_fatal). */
+static void out_check(const char *what)
+{
+	errno = 0;
+	if (fflush(dtc.out) == 0 && !ferror(dtc.out))
+		return;
+	dtc_fatal("%s: %s", what, strerror(errno != 0 ? errno : EIO));
+}
+
 int dtc_run(void)
 {
 	int done = 0, impatient = 0, status;
@@ -490,7 +500,7 @@ int dtc_run(void)
 		}
 		if (!impatient && eng_work(dtc.h, dtc.out) != 0)
 			dtc_fatal("processing aborted: %s", eng_errmsg(dtc.h));
-		fflush(dtc.out);
+		out_check("processing aborted");
 	} while (!done && !impatient);
 	fputc('\n', dtc.out);
 	if (!impatient && g_intr <= 1) {
@@ -498,7 +508,7 @@ int dtc_run(void)
 			dtc_fatal("failed to print aggregations: %s",
 			    eng_errmsg(dtc.h));
 	}
-	fflush(dtc.out);
+	out_check("failed to print aggregations");
 	route_notes();
 	status = eng_exit_status(dtc.h);
 	eng_close(dtc.h);

@@ -68,11 +68,38 @@ static void test_tui_save_aggs_tables_and_histograms(void **st)
 	tui_model_free(m);
 }
 
+/* A full disk is a message naming the error, never "saved". */
+static void test_tui_save_reports_write_errors(void **st)
+{
+	tui_model_t *m = tui_model_new(10);
+	char err[256];
+
+	if (access("/dev/full", W_OK) != 0) {
+		print_message("SKIP: no writable /dev/full\n");
+		skip();
+	}
+	tui_model_output(m, "one\ntwo\n", 8, 0);
+	assert_int_equal(tui_save_output(m, "/dev/full", err, sizeof(err)),
+	    -1);
+	assert_string_equal(err,
+	    "/dev/full: write failed: No space left on device");
+	tui_model_agg_begin(m);
+	tui_model_agg_put(tui_model_agg_get(m, "c", DTRACEAGG_COUNT), "k", 1,
+	    0, NULL, NULL);
+	tui_model_agg_end(m);
+	err[0] = '\0';
+	assert_int_equal(tui_save_aggs(m, "/dev/full", err, sizeof(err)), -1);
+	assert_string_equal(err,
+	    "/dev/full: write failed: No space left on device");
+	tui_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tui_save_output_writes_lines_and_partial),
 		cmocka_unit_test(test_tui_save_aggs_tables_and_histograms),
+		cmocka_unit_test(test_tui_save_reports_write_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
