@@ -49,6 +49,8 @@ struct eng_consumer {
 	int ec_exitstatus;		/* its value */
 	int ec_done;			/* STATUS said exiting/killed */
 	int ec_finalread;		/* ring/fill buffers read after STOP */
+	int ec_beganon;			/* CPU that ran BEGIN, until consumed */
+	int ec_endedon;			/* CPU that ran END; -1 before STOP */
 	dtrace_status_t ec_status;	/* last status (global counters) */
 	uint64_t *ec_drops;		/* per-CPU principal drops reported */
 	uint64_t *ec_aggdrops;		/* per-CPU agg drops reported */

@@ -30,6 +30,7 @@ static struct eng_consumer *cons_new(void)
 		return NULL;
 	c->ec_ncpus = (int)(n > 0 ? n : 1);
 	c->ec_wakefd[0] = c->ec_wakefd[1] = -1;
+	c->ec_beganon = c->ec_endedon = -1;
 	c->ec_stdoutfd = -1;
 	c->ec_drops = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));
 	c->ec_aggdrops = calloc((size_t)c->ec_ncpus, sizeof (uint64_t));

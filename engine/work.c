@@ -46,6 +46,7 @@ int eng_go(eng_hdl_t *h)
 		return eng_error(h, "could not enable tracing: %s",
 		    ks_errmsg(h->eh_ks));
 	h->eh_go = 1;
+	c->ec_beganon = cpu < (uint32_t)c->ec_ncpus ? (int)cpu : -1;
 	c->ec_nexttouch = t + 20000000ull;
 	c->ec_ntouch = 0;
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
@@ -115,6 +116,8 @@ int eng_stop(eng_hdl_t *h)
 		return eng_error(h, "couldn't stop tracing: %s",
 		    ks_errmsg(h->eh_ks));
 	h->eh_stopped = 1;
+	if (cpu < (uint32_t)h->eh_cons->ec_ncpus)
+		h->eh_cons->ec_endedon = (int)cpu;
 	return 0;
 }
 
@@ -278,9 +281,19 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	if (once && c->ec_finalread)
 		return 0;
 	c->ec_finalread = once;
+	/* As dtrace_consume: the CPU that ran BEGIN first (the first time),
+	 * the one that ran END last once stopped, the others in order. */
+	int first = c->ec_beganon, last = h->eh_stopped ? c->ec_endedon : -1;
+
+	c->ec_beganon = -1;
+	if (first >= 0 && consume_cpu(h, fp, first) != 0)
+		return -1;
 	for (int cpu = 0; cpu < c->ec_ncpus; cpu++)
-		if (consume_cpu(h, fp, cpu) != 0)
+		if (cpu != first && cpu != last &&
+		    consume_cpu(h, fp, cpu) != 0)
 			return -1;
+	if (last >= 0 && last != first && consume_cpu(h, fp, last) != 0)
+		return -1;
 	return 0;
 }
 
