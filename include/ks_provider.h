@@ -140,8 +140,7 @@ void ks_probe_fire_n(const ks_probe_ctx_t *ctx, uint64_t n);
 void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
 
 /*
- * Hooks the shim defines (providers reference them weakly and work
- * without them):
+ * Hooks the shim defines for its providers:
  * ks_provider_drops: the kernel lost n events on cpu before the provider
  * could read them (perf ring overrun); they count as principal drops on
  * that CPU (cpu modulo the CPU slots) in every active state (aggregation
@@ -157,8 +156,7 @@ void ks_probe_ctx_self(ks_probe_ctx_t *ctx, dtrace_id_t id);
 void ks_provider_drops(uint32_t cpu, uint64_t n);
 /* The kernel could not count n firings on cpu in an aggregation map (the
  * map was full): aggregation drops on that CPU in every active state
- * that has aggregations.  Weak hook like ks_provider_drops; not from
- * probe context. */
+ * that has aggregations.  Not from probe context. */
 void ks_provider_aggdrops(uint32_t cpu, uint64_t n);
 int ks_probe_wants_stack(dtrace_id_t id);
 

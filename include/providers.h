@@ -33,7 +33,7 @@ const char *prov_route(void);
 
 /* Records the kernel lost (perf ring overruns) on cpu since the process
  * started, or the sum over every CPU when cpu < 0.  Also reported to the
- * shim through ks_provider_drops() when the shim defines it. */
+ * shim through ks_provider_drops(). */
 uint64_t prov_drops(int cpu);
 
 /* Size of each per-CPU perf ring in KiB (a power of two, at least 8),

@@ -265,8 +265,7 @@ void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx);
  * aggregation-only (fire lock held)? */
 void ks_clause_aggplan(ks_clause_t *c);
 int ks_probe_aggonly_locked(const ks_probe_t *p);
-/* filter.c: is an ENABLE in progress (filters and plans loosened)? */
-int ks_filter_pending(void);
+/* ks_filter_pending (is an ENABLE in progress?) is in ks_filter.h. */
 
 /* ---- enablings (dof_load.c) ------------------------------------------- */
 

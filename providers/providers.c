@@ -34,9 +34,6 @@ static char route[NOTES_LEN + 64];
 static uint64_t drops[MAX_DROP_CPUS];
 static int use_ptrace;			/* the unprivileged route */
 
-/* The shim may offer a drop counter for providers; use it when linked. */
-extern void ks_provider_drops(uint32_t cpu, uint64_t n) __attribute__((weak));
-
 int prov_is_privileged(void)
 {
 	struct __user_cap_header_struct hdr = {
@@ -71,8 +68,7 @@ void prov_drops_add(uint32_t cpu, uint64_t n)
 {
 	if (cpu < MAX_DROP_CPUS)
 		__atomic_add_fetch(&drops[cpu], n, __ATOMIC_RELAXED);
-	if (ks_provider_drops != NULL)
-		ks_provider_drops(cpu, n);
+	ks_provider_drops(cpu, n);
 }
 
 uint64_t prov_drops(int cpu)

@@ -80,9 +80,6 @@
 #define DRAIN_NS 100000000ULL
 #define RECLAIM_NS 1000000000ULL
 
-extern void ks_provider_aggdrops(uint32_t cpu, uint64_t n)
-    __attribute__((weak));
-
 typedef struct aplan {
 	dtrace_id_t ap_probe;
 	unsigned ap_vars;		/* PROV_FV_* of pid tid uid gid comm */
@@ -782,8 +779,7 @@ static void drain_drops(void)
 			continue;
 		dlast[c] = bvals[c];
 		ndrops += d;
-		if (ks_provider_aggdrops != NULL)
-			ks_provider_aggdrops((uint32_t)c, d);
+		ks_provider_aggdrops((uint32_t)c, d);
 	}
 }
 

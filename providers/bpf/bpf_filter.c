@@ -85,12 +85,6 @@
 
 #define MAX_FSLOTS 4096
 
-extern int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)
-    __attribute__((weak));
-extern void ks_filter_watch(void (*fn)(void)) __attribute__((weak));
-extern int ks_filter_pending(void) __attribute__((weak));
-extern int ks_probe_busy(dtrace_id_t id) __attribute__((weak));
-
 typedef struct fslot {
 	struct bpf_insn *fs_body;	/* bpf.c's program */
 	int fs_n;
@@ -517,8 +511,7 @@ static void multi_filter(fslot_t *fs, ks_filter_t *out)
 	int n = fs->fs_nmulti;
 
 	for (int i = 0; i < n; i++)
-		if (ks_probe_filter == NULL ||
-		    ks_probe_filter(fs->fs_multi[i].pbp_id, &each[i]) != 0)
+		if (ks_probe_filter(fs->fs_multi[i].pbp_id, &each[i]) != 0)
 			each[i].kf_always = 1;
 	if (prov_bpf_filter_merge(fs->fs_multi, each, n, out,
 	    &fs->fs_am) != 0)
@@ -543,8 +536,7 @@ static int noop_prog(void);
  * its probes has an ECB (see the top; flk)? */
 static int must_hold(const fslot_t *fs)
 {
-	if (ks_filter_pending == NULL || ks_probe_busy == NULL ||
-	    fs->fs_id == DTRACE_IDNONE || !ks_filter_pending())
+	if (fs->fs_id == DTRACE_IDNONE || !ks_filter_pending())
 		return 0;
 	if (fs->fs_nmulti == 0)
 		return !ks_probe_busy(fs->fs_id);
@@ -589,7 +581,7 @@ static int refilter(int slot)
 	}
 	if (fs->fs_nmulti > 0)
 		multi_filter(fs, &f);
-	else if (fs->fs_id == DTRACE_IDNONE || ks_probe_filter == NULL ||
+	else if (fs->fs_id == DTRACE_IDNONE ||
 	    ks_probe_filter(fs->fs_id, &f) != 0)
 		f.kf_always = 1;
 	agg = fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
@@ -639,7 +631,7 @@ static void fstart(void)
 		close(progarray);
 		progarray = -1;
 	}
-	if (progarray >= 0 && ks_filter_watch != NULL)
+	if (progarray >= 0)
 		ks_filter_watch(watch);
 }
 

@@ -106,8 +106,6 @@ static pthread_t drainer;
 static int draining;
 static uint64_t wall_off;		/* realtime - monotonic, per pass */
 
-extern int ks_probe_wants(dtrace_id_t id) __attribute__((weak));
-
 int prov_perf_ncpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -119,10 +117,7 @@ int prov_perf_wants_stack(dtrace_id_t id)
 {
 	if (id == DTRACE_IDNONE)
 		return 0;
-	if (ks_probe_wants != NULL)
-		return ks_probe_wants(id) & (PROV_SAMPLE_CHAIN |
-		    PROV_SAMPLE_UREGS);
-	return PROV_SAMPLE_CHAIN;
+	return ks_probe_wants(id) & (PROV_SAMPLE_CHAIN | PROV_SAMPLE_UREGS);
 }
 
 int prov_set_ring_kb(unsigned kb)

@@ -62,9 +62,6 @@ static int use_ptrace;
 static pthread_mutex_t watchlk = PTHREAD_MUTEX_INITIALIZER;
 static int fprev = -2, fnext = -2;	/* sched_switch field indexes */
 
-extern int ks_wants_vtime(void) __attribute__((weak));
-extern void ks_vtime_watch(void (*fn)(void)) __attribute__((weak));
-
 static uint32_t slot_of(int32_t tid)
 {
 	return ((uint32_t)tid * 2654435761u) & (VT_SLOTS - 1);
@@ -223,7 +220,7 @@ static void on_switch(void *arg, const prov_perf_sample_t *s,
  * lock held. */
 static void watch(void)
 {
-	int want = ks_wants_vtime != NULL && ks_wants_vtime();
+	int want = ks_wants_vtime();
 
 	pthread_mutex_lock(&watchlk);
 	if (use_ptrace) {
@@ -245,6 +242,5 @@ static void watch(void)
 void prov_vtime_init(int ptrace_route)
 {
 	use_ptrace = ptrace_route;
-	if (ks_vtime_watch != NULL)
-		ks_vtime_watch(watch);
+	ks_vtime_watch(watch);
 }
