@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "consume.h"
-#include "cc.h"
+#include "ccinfo.h"
 
 struct aggvar {
 	dtrace_aggvarid_t av_id;

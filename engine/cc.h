@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "eng_impl.h"
+#include "ccinfo.h"
 
 /* ---- arena -------------------------------------------------------------- */
 
@@ -216,40 +217,6 @@ struct eng_stmt {
 	int s_piece;			/* 0; 1 first, 2 later piece of a split */
 	struct eng_stmt *s_next;
 };
-
-/* What the consumer may ask about a statement's actions. */
-typedef struct eng_cc_actinfo {
-	uint32_t eca_kind;		/* DTRACEACT_* */
-	int eca_string;			/* DIFEXPR value is a string */
-	int eca_signed;			/* DIFEXPR integer is signed */
-	uint32_t eca_size;		/* value size */
-	const char *eca_fmt;		/* printf/printa format, or NULL */
-} eng_cc_actinfo_t;
-
-typedef struct eng_cc_stmtinfo {
-	uint64_t esi_id;
-	/*
-	 * A clause with actions inside if/else is split into pieces that fire
-	 * in order on the same probe: esi_piece is 1 for the first piece, 2
-	 * for the others, 0 for an ordinary clause.  Without -q, print one
-	 * probe line per firing of the whole clause (e.g. not for a later
-	 * piece that recorded nothing).
-	 */
-	int esi_piece;
-	int esi_nacts;
-	eng_cc_actinfo_t *esi_acts;
-} eng_cc_stmtinfo_t;
-
-/* What the consumer may ask about an aggregation. */
-typedef struct eng_cc_agginfo {
-	const char *eai_name;		/* without '@'; "" for @ */
-	dtrace_aggvarid_t eai_varid;
-	int eai_func;			/* DTRACEAGG_*, 0 if unused */
-	uint64_t eai_arg;		/* lquantize/llquantize encoding */
-	int eai_nkeys;
-	const int *eai_keystring;	/* per key: 1 if a string */
-	const int *eai_keysigned;	/* per key: 1 if signed */
-} eng_cc_agginfo_t;
 
 /* ---- the program -------------------------------------------------------- */
 
@@ -492,14 +459,5 @@ void eng_prov_probe(struct eng_pcb *pc, struct eng_provdef *pv,
 /* prog.c */
 int eng_prog_match(eng_hdl_t *h, const dtrace_probedesc_t *pd,
     dtrace_probedesc_t *first, unsigned *count);
-
-/* ---- for the consumer (engine/consume side) ---------------------------- */
-
-/* Name of aggregation variable varid, without '@' ("" for @); NULL if none. */
-const char *eng_cc_aggname(eng_hdl_t *h, dtrace_aggvarid_t varid);
-/* Description of aggregation variable varid, NULL if none. */
-const eng_cc_agginfo_t *eng_cc_agginfo(eng_hdl_t *h, dtrace_aggvarid_t varid);
-/* Description of statement id (dofe_uarg), NULL if none. */
-const eng_cc_stmtinfo_t *eng_cc_stmtinfo(eng_hdl_t *h, uint64_t stmtid);
 
 #endif /* ENG_CC_H */

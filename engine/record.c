@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "consume.h"
-#include "cc.h"
+#include "ccinfo.h"
 
 int64_t eng_rec_int(const char *p, size_t size, int sign)
 {
