@@ -4,7 +4,9 @@
 #
 # 1. cmocka unit binaries in $B/tests/unit (each test case counts once);
 # 2. D script tests through the real dtrace (tests/scripts/run.sh);
-# 3. TUI tests driving the real dtui in tmux (tests/tui/*.sh).
+# 3. TUI tests driving the real dtui in tmux (tests/tui/*.sh);
+# 4. the layering check (tests/layers.sh: no module includes another's
+#    private header).
 # A test that cannot run here prints "SKIP name: reason"; none passes
 # silently.  Exit status: 0 if nothing failed, 1 otherwise.
 B=${B:-build}
@@ -55,6 +57,8 @@ echo "== script tests"
 run_suite tests/scripts/run.sh
 echo "== tui tests"
 run_suite tests/tui/run.sh
+echo "== layering"
+run_suite tests/layers.sh
 
 rm -rf "$log"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -1,4 +1,4 @@
-# Aggregations counted in the kernel (providers/bpf_agg.c): a probe whose
+# Aggregations counted in the kernel (providers/bpf/bpf_agg.c): a probe whose
 # only clause is @[execname] = count() is counted in a BPF map and
 # replayed before END, exactly: 1234 getppid() calls of the -c target.
 # The same with a pid predicate (filter in front of the counting body),

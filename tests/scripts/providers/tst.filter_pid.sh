@@ -1,4 +1,4 @@
-# In-kernel predicate filters (providers/bpf_filter.c): while another
+# In-kernel predicate filters (providers/bpf/bpf_filter.c): while another
 # process makes the same system call as fast as it can, an exact count
 # with a pid predicate stays exact (counted plus reported ring drops); two clauses with different predicates
 # on one probe both see their events; a predicate no firing satisfies

@@ -1,5 +1,5 @@
 /*
- * test_bpf_agg.c - firings counted in the kernel (providers/bpf_agg.c),
+ * test_bpf_agg.c - firings counted in the kernel (providers/bpf/bpf_agg.c),
  * as root on real system calls: with a plan from the test's plan hook the
  * slot of syscall::getppid:entry runs the aggregating body, and the
  * firings replayed through the fire hook come to exactly the calls a

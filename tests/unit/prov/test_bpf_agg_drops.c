@@ -1,5 +1,5 @@
 /*
- * test_bpf_agg_drops.c - a full aggregation map (providers/bpf_agg.c) as
+ * test_bpf_agg_drops.c - a full aggregation map (providers/bpf/bpf_agg.c) as
  * root: with the maps limited to 8 keys, a child making 100 system calls
  * with 100 different keys gets at most 8 of them counted, and every call
  * not counted is a drop: counted + drops == calls.  (A binary of its own:

@@ -1,5 +1,5 @@
 /*
- * test_bpf_filter.c - predicate filters as BPF (providers/bpf_filter.c):
+ * test_bpf_filter.c - predicate filters as BPF (providers/bpf/bpf_filter.c):
  * the instruction stream's shape, and as root the programs themselves,
  * loaded as raw tracepoint programs (same helpers, 8-byte context reads)
  * in front of a body that returns 7, run with BPF_PROG_TEST_RUN in this

@@ -1,6 +1,6 @@
 /*
  * test_bpf_sys.c - the syscall provider on raw_syscalls
- * (providers/bpf_sys.c): names to numbers, a kernel filter on a return
+ * (providers/bpf/bpf_sys.c): names to numbers, a kernel filter on a return
  * argument on either route (the installed program compares the return
  * value as D sees it, and counts exactly), and a probe's count that
  * enabling other

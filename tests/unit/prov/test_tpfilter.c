@@ -1,6 +1,6 @@
 /*
  * test_tpfilter.c - kernel filters of tracepoints several probes share
- * and of probes that fire as another thread (providers/bpf_fmerge.c,
+ * and of probes that fire as another thread (providers/bpf/bpf_fmerge.c,
  * tp.c, tprows.c): the merge of per-probe filters by its terms, and as
  * root the program installed on sched_switch for sched:::on-cpu and
  * off-cpu clauses compiled by the real compiler.
