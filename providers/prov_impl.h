@@ -139,6 +139,9 @@ typedef struct prov_perf_sample {
 					 * asm/perf_regs.h, PROV_UREGS_MASK) */
 	uint32_t pps_nuregs;		/* 0: none (kernel thread, or not
 					 * sampled) */
+	const uint8_t *pps_ustk;	/* user stack bytes from the sampled
+					 * sp up (PROV_SAMPLE_USTACK) */
+	uint32_t pps_ustklen;		/* bytes valid there (0: none) */
 } prov_perf_sample_t;
 
 /* What a source samples besides the basics (the "callchain" argument
@@ -146,6 +149,10 @@ typedef struct prov_perf_sample {
  * the user registers of the thread (PERF_SAMPLE_REGS_USER). */
 #define PROV_SAMPLE_CHAIN	0x1	/* = KS_WANT_STACK */
 #define PROV_SAMPLE_UREGS	0x2	/* = KS_WANT_UREGS */
+#define PROV_SAMPLE_USTACK	0x4	/* PROV_USTACK_BYTES of the user stack
+					 * from sp up (PERF_SAMPLE_STACK_USER):
+					 * operands of USDT probes read there */
+#define PROV_USTACK_BYTES	512
 
 typedef void prov_perf_cb_t(void *arg, const prov_perf_sample_t *s);
 typedef struct prov_perf_src prov_perf_src_t;
@@ -178,6 +185,18 @@ int prov_perf_wants_stack(dtrace_id_t id);
  * uregs[] order, vtimestamp (vtime.c). */
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s);
+
+/* User register reg of a sample, reg in uregs[] order (R_* of x86_64
+ * struct pt_regs, PROV_UREG_*); 0 if the sample carries none. */
+enum {
+	PROV_UREG_R15, PROV_UREG_R14, PROV_UREG_R13, PROV_UREG_R12,
+	PROV_UREG_RBP, PROV_UREG_RBX, PROV_UREG_R11, PROV_UREG_R10,
+	PROV_UREG_R9, PROV_UREG_R8, PROV_UREG_RAX, PROV_UREG_RCX,
+	PROV_UREG_RDX, PROV_UREG_RSI, PROV_UREG_RDI, PROV_UREG_ORIG_RAX,
+	PROV_UREG_RIP, PROV_UREG_CS, PROV_UREG_EFLAGS, PROV_UREG_RSP,
+	PROV_UREG_SS, PROV_UREG_COUNT
+};
+uint64_t prov_perf_ureg(const prov_perf_sample_t *s, int reg);
 
 /* The source's perf fd on cpu (-1 if none there). */
 int prov_perf_src_fd(const prov_perf_src_t *src, int cpu);

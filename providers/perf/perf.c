@@ -394,6 +394,10 @@ prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
 		a.sample_type |= PERF_SAMPLE_REGS_USER;
 		a.sample_regs_user = UREGS_MASK;
 	}
+	if (callchain & PROV_SAMPLE_USTACK) {
+		a.sample_type |= PERF_SAMPLE_STACK_USER;
+		a.sample_stack_user = PROV_USTACK_BYTES;
+	}
 	a.disabled = 1;
 	if (fmt_lost)
 		a.read_format |= PERF_FORMAT_LOST;
@@ -515,6 +519,20 @@ static int parse_sample(const prov_perf_src_t *s, const uint8_t *p,
 			out->pps_uregs = (const uint64_t *)p;
 			out->pps_nuregs = UREGS_N;
 			p += 8 * UREGS_N;
+		}
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		uint64_t size, dyn;
+
+		TAKE(&size, 8);
+		if (size > 0) {
+			if (size > (uint64_t)(end - p) ||
+			    (uint64_t)(end - p) - size < 8)
+				return -1;
+			memcpy(&dyn, p + size, 8);
+			out->pps_ustk = p;
+			out->pps_ustklen = (uint32_t)(dyn < size ? dyn : size);
+			p += size + 8;
 		}
 	}
 #undef TAKE
@@ -816,6 +834,14 @@ static const int8_t uregs_from[NUREGS] = {
 static const int8_t uregs_from[NUREGS] = { -1 };
 #endif
 static uint64_t uregs[NUREGS];
+
+uint64_t prov_perf_ureg(const prov_perf_sample_t *s, int reg)
+{
+	if (reg < 0 || reg >= NUREGS || uregs_from[reg] < 0 ||
+	    (uint32_t)uregs_from[reg] >= s->pps_nuregs)
+		return 0;
+	return s->pps_uregs[uregs_from[reg]];
+}
 
 static void map_uregs(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
 {

@@ -1,0 +1,80 @@
+/*
+ * uprobe.h - the uprobe event source: breakpoints the kernel places at
+ * (file, offset) in every process that maps the file, as root or with
+ * CAP_PERFMON.  The pid and usdt providers build on it.
+ *
+ * A caller attaches a set of sites of one file (entry probes, or return
+ * probes: uretprobes) for one process or for all, and receives each hit
+ * on the perf drain thread (probe context, see perf.c) as a perf sample
+ * with the firing thread's user registers (pps_uregs, perf's order;
+ * prov_perf_ctx puts them in uregs[] order), call chains when asked, and
+ * the site's cookie.  A site may name a USDT semaphore (reference
+ * counter): the kernel increments it in every process while the site is
+ * attached and decrements it when it is detached.
+ *
+ * Errors: NULL or -1 with ks_provider_error's message.  Not from probe
+ * context; attach and detach may be called from any other thread.
+ */
+#ifndef PROV_UPROBE_H
+#define PROV_UPROBE_H
+
+#include <stdint.h>
+#include "prov_impl.h"
+
+typedef struct prov_uprobe prov_uprobe_t;
+
+typedef struct prov_uprobe_site {
+	uint64_t pus_offset;	/* file offset of the probed instruction */
+	uint64_t pus_refctr;	/* file offset of its semaphore (USDT), or 0 */
+	uint64_t pus_cookie;	/* the caller's, handed back with each hit */
+} prov_uprobe_site_t;
+
+/* A hit of the site whose cookie is cookie.  s->pps_ip is the probed
+ * instruction (entry) or the return address (return probes). */
+typedef void prov_uprobe_cb_t(void *arg, uint64_t cookie,
+    const prov_perf_sample_t *s);
+
+/* What attach needs from the caller beyond the sites. */
+#define PROV_UPROBE_RETURN	0x100	/* uretprobes: fire on return */
+
+/*
+ * Can uprobes be attached here (the uprobe PMU exists and we may open
+ * perf events system-wide)?  1 or 0; when 0, why is in ks_provider_error.
+ */
+int prov_uprobe_available(void);
+
+/*
+ * Attach nsites probes in file path (an absolute path as /proc/PID/maps
+ * shows it; the kernel resolves it to its inode).  pid > 0: only that
+ * process's hits are delivered (the breakpoints exist in every process
+ * mapping the file; others' hits are dropped before the callback); pid <=
+ * 0: every process's.  flags: PROV_SAMPLE_* bits (what the hits carry
+ * besides user registers, which they always carry) and
+ * PROV_UPROBE_RETURN.  Either every site is attached or none is.
+ */
+prov_uprobe_t *prov_uprobe_attach(const char *path,
+    const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
+    prov_uprobe_cb_t *cb, void *arg);
+
+/* Detach and free: no callback runs for u after this returns, and the
+ * semaphores its sites held are decremented. */
+void prov_uprobe_detach(prov_uprobe_t *u);
+
+/*
+ * Fill ctx from a hit as prov_perf_ctx does, and when the hit carries
+ * user stack bytes (PROV_SAMPLE_USTACK), offer them to copyin() as
+ * memory captured at the event (valid until the next call; drain thread
+ * only).
+ */
+void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
+    const prov_perf_sample_t *s);
+
+/* A hit's registers: prov_perf_ureg(s, PROV_UREG_*) (prov_impl.h). */
+
+/* Read len bytes of the firing process at addr into buf: from the
+ * captured stack bytes when they hold the range, else live from the
+ * process (it may have moved on).  0 or -1. */
+int prov_uprobe_read(const prov_perf_sample_t *s, uint64_t addr, void *buf,
+    uint32_t len);
+
+#endif /* PROV_UPROBE_H */

@@ -1,0 +1,187 @@
+/*
+ * test_uprobe.c - the uprobe event source on this test binary's own
+ * functions: every call hits (exact counts), entry hits carry the
+ * argument registers and return hits the return value, the cookie comes
+ * back, a pid filter drops other processes' hits, a USDT semaphore is
+ * incremented while attached and decremented after, and a bad site is
+ * refused with a message.  Root only (the uprobe PMU).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "providers.h"
+#include "prov_impl.h"
+#include "uprobe/uprobe.h"
+
+#define CALLS 1000
+
+/* A semaphore as <sys/sdt.h> lays it out: in .probes, file-backed. */
+__attribute__((section(".probes"), used))
+volatile unsigned short test_semaphore;
+
+static pthread_mutex_t lk = PTHREAD_MUTEX_INITIALIZER;
+static int hits, bad_cookie;
+static uint64_t sum_arg, sum_ret;
+static char self[4096];
+
+__attribute__((noinline, used)) uint64_t test_uprobe_target(uint64_t x);
+__attribute__((noinline, used)) uint64_t test_uprobe_target(uint64_t x)
+{
+	__asm__ volatile("" : : : "memory");
+	return x * 3 + 1;
+}
+
+static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
+{
+	pthread_mutex_lock(&lk);
+	hits++;
+	if (cookie != 0xc00c1e)
+		bad_cookie++;
+	sum_arg += prov_perf_ureg(s, PROV_UREG_RDI);
+	sum_ret += prov_perf_ureg(s, PROV_UREG_RAX);
+	pthread_mutex_unlock(&lk);
+}
+
+/* The file offset of address addr in this binary, from /proc/self/maps. */
+static uint64_t file_offset(const void *addr)
+{
+	unsigned long lo, hi, off;
+	char line[4352], path[4096];
+	uint64_t a = (uint64_t)(uintptr_t)addr, r = 0;
+	FILE *fp = fopen("/proc/self/maps", "r");
+
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095s", &lo, &hi,
+		    &off, path) < 3)
+			continue;
+		if (a >= lo && a < hi && strcmp(path, self) == 0) {
+			r = a - lo + off;
+			break;
+		}
+	}
+	fclose(fp);
+	assert_true(r != 0);
+	return r;
+}
+
+static int setup(void **state)
+{
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	if (geteuid() != 0 || !prov_uprobe_available())
+		return 0;
+	return prov_register_all();
+}
+
+static int teardown(void **state)
+{
+	prov_shutdown();
+	return 0;
+}
+
+static void require(void)
+{
+	if (geteuid() != 0 || !prov_uprobe_available()) {
+		print_message("needs root and the uprobe PMU\n");
+		skip();
+	}
+}
+
+static void reset(void)
+{
+	pthread_mutex_lock(&lk);
+	hits = bad_cookie = 0;
+	sum_arg = sum_ret = 0;
+	pthread_mutex_unlock(&lk);
+}
+
+/* Attach to test_uprobe_target, call it CALLS times, detach. */
+static void run(int pid, int flags, uint64_t refctr)
+{
+	prov_uprobe_site_t site = {
+		file_offset((const void *)test_uprobe_target), refctr,
+		0xc00c1e };
+	prov_uprobe_t *u;
+
+	reset();
+	u = prov_uprobe_attach(self, &site, 1, pid, flags, on_hit, NULL);
+	assert_non_null(u);
+	if (refctr != 0)
+		assert_int_equal(test_semaphore, 1);
+	for (uint64_t i = 1; i <= CALLS; i++)
+		test_uprobe_target(i);
+	prov_flush();		/* every hit before here is delivered */
+	prov_uprobe_detach(u);
+	if (refctr != 0)
+		assert_int_equal(test_semaphore, 0);
+}
+
+static void entry_hits(void **state)
+{
+	require();
+	run(getpid(), 0, 0);
+	assert_int_equal(hits, CALLS);
+	assert_int_equal(bad_cookie, 0);
+	assert_int_equal(sum_arg, (uint64_t)CALLS * (CALLS + 1) / 2);
+}
+
+static void return_hits(void **state)
+{
+	require();
+	run(0, PROV_UPROBE_RETURN, 0);
+	assert_int_equal(hits, CALLS);
+	/* sum of 3i + 1 */
+	assert_int_equal(sum_ret, (uint64_t)3 * CALLS * (CALLS + 1) / 2 +
+	    CALLS);
+}
+
+static void other_pid_filtered(void **state)
+{
+	require();
+	run(getpid() == 1 ? 2 : 1, 0, 0);
+	assert_int_equal(hits, 0);
+}
+
+static void semaphore_counted(void **state)
+{
+	require();
+	assert_int_equal(test_semaphore, 0);
+	run(getpid(), 0, file_offset((const void *)&test_semaphore));
+	assert_int_equal(hits, CALLS);
+}
+
+static void bad_site_refused(void **state)
+{
+	prov_uprobe_site_t site = { 0x10, 0, 0 };
+
+	require();
+	assert_null(prov_uprobe_attach("/nonexistent/file", &site, 1, 0, 0,
+	    on_hit, NULL));
+	assert_null(prov_uprobe_attach("relative", &site, 1, 0, 0, on_hit,
+	    NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(entry_hits),
+		cmocka_unit_test(return_hits),
+		cmocka_unit_test(other_pid_filtered),
+		cmocka_unit_test(semaphore_counted),
+		cmocka_unit_test(bad_site_refused),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
