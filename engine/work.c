@@ -159,7 +159,11 @@ void eng_sleep(eng_hdl_t *h)
 {
 	struct eng_consumer *c = h->eh_cons;
 	uint64_t t = now_ns(), next = c->ec_nextswitch;
-	struct pollfd pfd = { .fd = c->ec_wakefd[0], .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = c->ec_wakefd[0], .events = POLLIN },
+		/* a buffer passed its high-water mark: switch before it drops */
+		{ .fd = eng_wakefd(h), .events = POLLIN },
+	};
 	char junk[64];
 
 	if (c->ec_nextagg < next)
@@ -172,13 +176,18 @@ void eng_sleep(eng_hdl_t *h)
 	if (next > t) {
 		uint64_t ms = (next - t + 999999) / 1000000;
 
-		if (poll(&pfd, 1, ms > 60000 ? 60000 : (int)ms) < 0 &&
+		if (poll(pfd, 2, ms > 60000 ? 60000 : (int)ms) < 0 &&
 		    errno != EINTR)
 			return;
 	}
 	while (read(c->ec_wakefd[0], junk, sizeof (junk)) > 0)
 		continue;
 	touch_targets(h, now_ns());
+}
+
+int eng_wakefd(eng_hdl_t *h)
+{
+	return h->eh_go && !h->eh_stopped ? ks_wakefd(h->eh_ks) : -1;
 }
 
 void eng_wakeup(eng_hdl_t *h)
@@ -253,6 +262,16 @@ static int consume_cpu(eng_hdl_t *h, FILE *fp, int cpu)
 	return 0;
 }
 
+/* The buffers are about to be switched: the high-water signal is met. */
+static void clear_hiwat(eng_hdl_t *h)
+{
+	uint64_t n;
+	int fd = ks_wakefd(h->eh_ks);
+
+	if (fd >= 0)
+		(void)!read(fd, &n, sizeof (n));
+}
+
 int eng_work(eng_hdl_t *h, FILE *fp)
 {
 	struct eng_consumer *c = h->eh_cons;
@@ -268,6 +287,7 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 			return eng_error(h, "out of memory");
 	}
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
+	clear_hiwat(h);
 	if (t >= c->ec_nextagg)
 		c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
 	/* As dtrace_work: a fresh aggregation snapshot for printa(),
@@ -344,6 +364,7 @@ int eng_cpustat(eng_hdl_t *h, int cpu, eng_cpustat_t *out)
 	out->ecs_aggdrops = bs.kbs_aggdrops;
 	out->ecs_errors = bs.kbs_errors;
 	out->ecs_filled = bs.kbs_filled;
+	out->ecs_hiwats = bs.kbs_hiwats;
 	return 0;
 }
 

@@ -159,9 +159,20 @@ enum eng_status { ENG_STATUS_NONE, ENG_STATUS_OKAY, ENG_STATUS_EXITED,
 enum eng_status eng_status(eng_hdl_t *h);
 int eng_exit_status(const eng_hdl_t *h);	/* the exit(n) value */
 
-/* Sleep until the next switchrate/aggrate/statusrate deadline or a wakeup. */
+/*
+ * Sleep until the next switchrate/aggrate/statusrate deadline, a wakeup,
+ * or a principal buffer passing its high-water mark (then eng_work at
+ * once switches it before it fills: see eng_wakefd).
+ */
 void eng_sleep(eng_hdl_t *h);
 void eng_wakeup(eng_hdl_t *h);		/* async-signal-safe */
+/*
+ * For consumers with their own poll loop (dtui): a descriptor that becomes
+ * readable when a CPU's principal buffer passed half full and eng_work
+ * should run now rather than at the next tick.  eng_work clears it.  -1
+ * when not tracing or not available.  Borrowed.
+ */
+int eng_wakefd(eng_hdl_t *h);
 
 /*
  * Consume the principal buffers: snapshot each CPU and format every record
@@ -216,6 +227,8 @@ typedef struct eng_cpustat {
 					 * they wrote a record */
 	uint64_t ecs_drops, ecs_aggdrops, ecs_errors;
 	int ecs_filled;
+	uint64_t ecs_hiwats;		/* early switches: the active buffer
+					 * passed half full before a tick */
 } eng_cpustat_t;
 int eng_ncpus(eng_hdl_t *h);
 int eng_cpustat(eng_hdl_t *h, int cpu, eng_cpustat_t *out);

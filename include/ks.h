@@ -86,8 +86,20 @@ typedef struct ks_bufstat {
 	uint64_t kbs_errors;		/* errors on this CPU since GO */
 	int kbs_policy;			/* DTRACEOPT_BUFPOLICY_* */
 	int kbs_filled;			/* fill policy: this buffer filled */
+	uint64_t kbs_hiwats;		/* switch policy: times the active
+					 * buffer passed half full since GO */
 } ks_bufstat_t;
 int ks_bufstat(ks_state_t *st, unsigned cpu, ks_bufstat_t *out);
+
+/*
+ * A descriptor (an eventfd) that becomes readable when, under the switch
+ * policy, a CPU's active principal buffer passes half full: the consumer
+ * should BUFSNAP that CPU now rather than at the next switchrate tick, so
+ * that it switches before it drops.  Signalled once per buffer half; the
+ * consumer reads the 8-byte count to clear it.  -1 if none could be made
+ * (then only switchrate applies).  Owned by the state.
+ */
+int ks_wakefd(const ks_state_t *st);
 
 /* Number of CPU slots (max possible cpu id + 1). */
 unsigned ks_ncpus(void);

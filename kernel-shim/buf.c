@@ -24,6 +24,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "ks_impl.h"
 
 int ks_buf_init(ks_buf_t *b, uint64_t size, int policy)
@@ -68,6 +69,21 @@ static void drop(ks_buf_t *b)
 {
 	b->kb_drops++;
 	b->kb_totdrops++;
+}
+
+/*
+ * The active half of a switch buffer passed half full: wake the consumer
+ * (ks_wakefd) so it swaps before the half fills and records drop.  Once
+ * per half: the flag is cleared when BUFSNAP swaps.
+ */
+static void hiwat(struct ks_state *st, ks_buf_t *b)
+{
+	uint64_t one = 1;
+
+	b->kb_hiwat = 1;
+	b->kb_hiwats++;
+	if (st != NULL && st->st_wakefd >= 0)
+		(void)!write(st->st_wakefd, &one, sizeof(one));
 }
 
 /* Evict the record at oldest; 0 if it cannot be sized (then all goes). */
@@ -161,6 +177,9 @@ char *ks_buf_reserve(struct ks_state *st, ks_buf_t *b, uint64_t n,
 	b->kb_offset += n;
 	b->kb_records++;
 	b->kb_bytes += n;
+	if (b->kb_policy == DTRACEOPT_BUFPOLICY_SWITCH && !b->kb_hiwat &&
+	    b->kb_offset >= b->kb_size / 2)
+		hiwat(st, b);
 	return p;
 }
 
@@ -215,6 +234,7 @@ int ks_buf_snap(struct ks_state *st, ks_buf_t *b, dtrace_bufdesc_t *d)
 	src = b->kb_data[b->kb_active];
 	b->kb_active ^= 1;
 	b->kb_offset = 0;
+	b->kb_hiwat = 0;
 	snap_fill_desc(b, d, n);
 	pthread_mutex_unlock(&ks_fire_lock);
 	/* the inactive half is ours until the next BUFSNAP of this CPU */

@@ -134,6 +134,9 @@ typedef struct ks_buf {
 	uint64_t kb_totdrops, kb_records, kb_bytes;
 	uint64_t kb_fires;		/* ECBs run on this CPU */
 	uint64_t kb_errors, kb_aggdrops;
+	int kb_hiwat;			/* switch: past the high-water mark
+					 * since the last swap */
+	uint64_t kb_hiwats;		/* times it passed it since GO */
 } ks_buf_t;
 
 struct ks_state;
@@ -354,6 +357,8 @@ struct ks_state {
 	uint64_t st_chilled;		/* ns chilled in it */
 	unsigned st_begincpu;		/* BEGIN fired here; END fires here */
 	struct ks_state *st_next;	/* every open state (fire lock) */
+	int st_wakefd;			/* eventfd: a buffer passed its
+					 * high-water mark (ks_wakefd) */
 };
 
 /* Size of the record that starts with epid in st, 0 if unknown. */

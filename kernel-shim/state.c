@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 #include "ks_filter.h"
 #include "ks_impl.h"
 
@@ -106,6 +108,7 @@ ks_state_t *ks_open(void)
 		st->st_opts[i] = DTRACEOPT_UNSET;
 	st->st_ncpus = ks_ncpus();
 	st->st_activity = KS_ST_INACTIVE;
+	st->st_wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pthread_mutex_lock(&ks_fire_lock);
 	st->st_next = states;
 	states = st;
@@ -390,7 +393,14 @@ void ks_close(ks_state_t *st)
 	free(st->st_rec);
 	free(st->st_key);
 	free(st->st_locals);
+	if (st->st_wakefd >= 0)
+		close(st->st_wakefd);
 	free(st);
+}
+
+int ks_wakefd(const ks_state_t *st)
+{
+	return st != NULL ? st->st_wakefd : -1;
 }
 
 int ks_bufstat(ks_state_t *st, unsigned cpu, ks_bufstat_t *out)
@@ -416,6 +426,7 @@ int ks_bufstat(ks_state_t *st, unsigned cpu, ks_bufstat_t *out)
 	out->kbs_aggdrops = b->kb_aggdrops;
 	out->kbs_errors = b->kb_errors;
 	out->kbs_filled = b->kb_filled;
+	out->kbs_hiwats = b->kb_hiwats;
 	pthread_mutex_unlock(&ks_fire_lock);
 	return 0;
 }

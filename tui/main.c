@@ -326,12 +326,13 @@ static void loop(struct app *a)
 	draw(a);
 	while (!a->quit && !tui_term_quit_requested()) {
 		int mx = 0, my = 0;
-		uint32_t k = tui_term_key(ms, &mx, &my);
+		uint32_t k = tui_term_key(ms, tui_session_wakefd(a->s),
+		    &mx, &my);
 		int dirty = k != TUI_KEY_NONE;
 
 		while (k != TUI_KEY_NONE && !a->quit) {
 			key(a, k, mx, my);
-			k = tui_term_key(0, &mx, &my);
+			k = tui_term_key(0, -1, &mx, &my);
 		}
 		if (a->m->tm_state == TUI_TRACING || a->child > 0) {
 			ms = tui_session_tick(a->s);

@@ -218,6 +218,8 @@ void tui_model_cpu_tick(tui_model_t *m, int cpu, const tui_cpu_t *now,
 	c->tcp_bytes = now->tcp_bytes;
 	if (now->tcp_errors > c->tcp_errors)
 		c->tcp_errors = now->tcp_errors;
+	if (now->tcp_hiwats > c->tcp_hiwats)
+		c->tcp_hiwats = now->tcp_hiwats;
 	memmove(c->tcp_hist, c->tcp_hist + 1,
 	    (TUI_SPARK_N - 1) * sizeof(c->tcp_hist[0]));
 	c->tcp_hist[TUI_SPARK_N - 1] = after - before;

@@ -2,7 +2,8 @@
  * pane_bufs.c - the per-CPU buffers pane: one row per CPU with policy,
  * fill of the active buffer, records and bytes per second, drops by kind
  * with a sparkline of recent drops, errors; under the table, the option
- * that relieves each kind of drop seen, and the last error message.
+ * that relieves each kind of drop seen, how often a buffer was switched
+ * early because it passed half full, and the last error message.
  */
 #include <stdio.h>
 #include "tui.h"
@@ -79,7 +80,7 @@ static const char *const relief[TUI_NDROPK] = {
 
 static void bufs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 {
-	uint64_t tot[TUI_NDROPK] = { 0 };
+	uint64_t tot[TUI_NDROPK] = { 0 }, hiwats = 0;
 	int y = 0;
 
 	tui_surface_puts(s, 0, y++, TUI_R_TITLE,
@@ -90,6 +91,8 @@ static void bufs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		for (int k = 0; k < TUI_NDROPK; k++)
 			tot[k] += m->tm_cpus[i].tcp_drops[k];
 	}
+	for (int i = 0; i < m->tm_ncpus; i++)
+		hiwats += m->tm_cpus[i].tcp_hiwats;
 	if (m->tm_ncpus == 0)
 		tui_surface_puts(s, 0, y++, TUI_R_DIM, "(not tracing)");
 	y++;
@@ -97,6 +100,10 @@ static void bufs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		if (tot[k] != 0)
 			tui_surface_printf(s, 0, y++, TUI_R_WARN, "%llu %s",
 			    (unsigned long long)tot[k], relief[k]);
+	if (hiwats != 0 && y < s->ts_h)
+		tui_surface_printf(s, 0, y++, TUI_R_DIM, "%llu early switches "
+		    "(a buffer passed half full between ticks)",
+		    (unsigned long long)hiwats);
 	if (m->tm_lasterr != NULL && y < s->ts_h)
 		tui_surface_printf(s, 0, y, TUI_R_ERROR, "%llu errors; last: %s",
 		    (unsigned long long)m->tm_errors, m->tm_lasterr);

@@ -488,6 +488,7 @@ static void sample_cpus(tui_session_t *s, double dt)
 		c.tcp_drops[TUI_DROP_BUF] = cs.ecs_drops;
 		c.tcp_drops[TUI_DROP_AGG] = cs.ecs_aggdrops;
 		c.tcp_errors = cs.ecs_errors;
+		c.tcp_hiwats = cs.ecs_hiwats;
 		tui_model_cpu_tick(m, i, &c, dt);
 		rec += cs.ecs_fires;	/* events, not only records */
 	}
@@ -509,6 +510,11 @@ int tui_session_stop(tui_session_t *s)
 	s->ts_m->tm_eventps = 0;	/* no more events: not the last rate */
 	tui_model_message(s->ts_m, 0, "tracing stopped");
 	return 0;
+}
+
+int tui_session_wakefd(tui_session_t *s)
+{
+	return s->ts_m->tm_state == TUI_TRACING ? eng_wakefd(s->ts_h) : -1;
 }
 
 int tui_session_tick(tui_session_t *s)

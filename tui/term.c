@@ -276,16 +276,16 @@ static uint32_t fkey(int k, int *mx, int *my)
 	}
 }
 
-uint32_t tui_term_key(int ms, int *mx, int *my)
+uint32_t tui_term_key(int ms, int wakefd, int *mx, int *my)
 {
-	struct pollfd pfd = { 0, POLLIN, 0 };
+	struct pollfd pfd[2] = { { 0, POLLIN, 0 }, { wakefd, POLLIN, 0 } };
 	wint_t wc;
 	int r;
 
 	timeout(0);
 	r = get_wch(&wc);
 	if (r == ERR) {
-		if (poll(&pfd, 1, ms) <= 0)
+		if (poll(pfd, 2, ms) <= 0 || pfd[0].revents == 0)
 			return TUI_KEY_NONE;
 		r = get_wch(&wc);
 	}

@@ -127,6 +127,7 @@ typedef struct tui_cpu {
 	uint64_t tcp_drops[TUI_NDROPK];		/* totals by kind */
 	uint64_t tcp_hist[TUI_SPARK_N];		/* drops per tick, oldest first */
 	uint64_t tcp_errors;
+	uint64_t tcp_hiwats;	/* early switches (buffer half full) */
 } tui_cpu_t;
 
 /* An aggregation entry copied out of an engine snapshot. */
@@ -495,6 +496,8 @@ int tui_session_enable_file(tui_session_t *s, const char *path);
 /* Periodic work: consume buffers, snapshot aggregations, per-CPU state.
  * Returns milliseconds until the next deadline. */
 int tui_session_tick(tui_session_t *s);
+/* eng_wakefd of the session while tracing, else -1. */
+int tui_session_wakefd(tui_session_t *s);
 int tui_session_stop(tui_session_t *s);
 /* Run a prompt command (":list", ":set bufsize=8m"...). Returns TUI_QUIT
  * when the command asks to quit. */
@@ -519,8 +522,10 @@ int tui_term_has_colour(void);
 void tui_term_draw(const tui_surface_t *s, int cur_x, int cur_y,
     int show_cursor);
 /* Wait up to ms for a key; TUI_KEY_NONE on timeout.  Mouse clicks come
- * back as TUI_KEY_MOUSE with *mx, *my; resize as TUI_KEY_RESIZE. */
-uint32_t tui_term_key(int ms, int *mx, int *my);
+ * back as TUI_KEY_MOUSE with *mx, *my; resize as TUI_KEY_RESIZE.  If
+ * wakefd >= 0 and becomes readable, the wait ends early (TUI_KEY_NONE):
+ * the engine wants its buffers consumed now (eng_wakefd). */
+uint32_t tui_term_key(int ms, int wakefd, int *mx, int *my);
 void tui_term_size(int *cols, int *rows);
 /* Set by SIGTERM/SIGHUP: the loop should quit cleanly. */
 int tui_term_quit_requested(void);

@@ -4,6 +4,8 @@
  * drops == N; ring order; fill with the END reservation and its refusal;
  * switch snapshots; records larger than the buffer.
  */
+#include <poll.h>
+#include <unistd.h>
 #include "ks_test.h"
 
 #define REC	24	/* header 12, 8-byte value at 16 */
@@ -81,6 +83,56 @@ static void switch_policy(void **state)
 	assert_int_equal(v[0], 100);
 	/* nothing new: an empty snapshot */
 	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, &drops), 0);
+	ks_close(st);
+}
+
+/* Is the state's high-water descriptor readable now?  Reads it if so. */
+static int hiwat_signalled(ks_state_t *st)
+{
+	struct pollfd pfd = { .fd = ks_wakefd(st), .events = POLLIN };
+	uint64_t n;
+
+	assert_true(pfd.fd >= 0);
+	if (poll(&pfd, 1, 0) != 1)
+		return 0;
+	assert_int_equal(read(pfd.fd, &n, sizeof(n)), (ssize_t)sizeof(n));
+	return 1;
+}
+
+/*
+ * The switch policy wakes the consumer when the active half passes half
+ * full (so it can switch before it drops): once per half, again after
+ * the swap, never for ring or fill.
+ */
+static void switch_high_water(void **state)
+{
+	ks_state_t *st = setup(240, DTRACEOPT_BUFPOLICY_SWITCH, 0, 0, NULL, 0);
+	char buf[256];
+	uint64_t drops;
+	ks_bufstat_t bs;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)		/* 96 of 240 bytes: below half */
+		kt_fire(6, 0, (uint64_t)i, 0);
+	assert_false(hiwat_signalled(st));
+	kt_fire(6, 0, 4, 0);		/* 120: half */
+	assert_true(hiwat_signalled(st));
+	for (i = 0; i < 20; i++)	/* full and dropping: no second signal */
+		kt_fire(6, 0, 5, 0);
+	assert_false(hiwat_signalled(st));
+	assert_int_equal(kt_snap(st, 0, buf, sizeof(buf), 0, &drops), 240);
+	for (i = 0; i < 5; i++)		/* the other half, once more */
+		kt_fire(6, 0, 6, 0);
+	assert_true(hiwat_signalled(st));
+	assert_int_equal(ks_bufstat(st, 0, &bs), 0);
+	assert_int_equal(bs.kbs_hiwats, 2);
+	ks_close(st);
+
+	st = setup(240, DTRACEOPT_BUFPOLICY_RING, 0, 0, NULL, 0);
+	for (i = 0; i < 30; i++)
+		kt_fire(6, 0, (uint64_t)i, 0);
+	assert_false(hiwat_signalled(st));
 	ks_close(st);
 }
 
@@ -275,6 +327,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(switch_policy),
+		cmocka_unit_test(switch_high_water),
 		cmocka_unit_test(snapshot_needs_room),
 		cmocka_unit_test(fill_policy),
 		cmocka_unit_test(fill_end_reservation),
