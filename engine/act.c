@@ -46,15 +46,8 @@ static int nargs(const struct eng_node *l)
 	return n;
 }
 
-static struct eng_node *arg(struct eng_node *l, int i)
-{
-	while (l != NULL && i-- > 0)
-		l = l->n_next;
-	return l;
-}
-
 /* A DIFEXPR action recording the value of e (cooked here). */
-static struct eng_act *difexpr(struct eng_pcb *pc, struct eng_node *e,
+struct eng_act *eng_act_difexpr(struct eng_pcb *pc, struct eng_node *e,
     const char *what)
 {
 	struct eng_act *a;
@@ -149,212 +142,6 @@ void eng_act_order(struct eng_pcb *pc, struct eng_node *n, uint32_t kind)
 		pc->pc_datarec = 1;	/* speculative data is not */
 }
 
-/* ---- printf formats ------------------------------------------------------- */
-
-/*
- * %s of a char *: the string it points to, as stringof(a) (the node is
- * rewritten in place, so it keeps its place in the argument list).
- */
-static void string_of(struct eng_pcb *pc, struct eng_node *a)
-{
-	struct eng_node *v = eng_node_new(pc, a->n_kind, a->n_line, a->n_col);
-
-	*v = *a;
-	v->n_next = NULL;
-	a->n_kind = N_STRINGOF;
-	a->n_left = v;
-	a->n_right = a->n_third = a->n_args = NULL;
-	a->n_const = 0;
-	a->n_lvalue = 0;
-	a->n_ident = NULL;
-	eng_sema_expr(pc, a);
-}
-
-/*
- * Walk a printf/printa format, checking each conversion against the next
- * argument.  Returns the number of value arguments the format consumes.
- * For printa, %@ conversions stand for the aggregation's value.
- */
-static int check_format(struct eng_pcb *pc, struct eng_node *call,
-    const char *fmt, struct eng_node *args, int printa)
-{
-	const char *p = fmt;
-	int conv = 0, used = 0;
-	const char *fn = call->n_name;
-
-	if (*fmt == '\0' && !printa)
-		eng_cc_nerror(pc, call, "D_PRINTF_FMT_EMPTY", "%s( ) format "
-		    "string is empty", fn);
-	while ((p = strchr(p, '%')) != NULL) {
-		const char *start = p++;
-		int agg = 0, star = 0;
-		char c, cbuf[16];
-
-		if (*p == '%') {
-			p++;
-			continue;
-		}
-		conv++;
-		while (*p != '\0' && strchr("-+ #0'", *p) != NULL)
-			p++;
-		if (*p == '@') {
-			agg = 1;
-			p++;
-		}
-		for (; *p == '*' || (*p >= '0' && *p <= '9') || *p == '.'; p++)
-			star += *p == '*';
-		while (*p != '\0' && strchr("hlLzjt?", *p) != NULL)
-			p++;
-		c = *p;
-		if (c == '\0' || strchr("diuoxXcsSpeEfgGaAkYTPm", c) == NULL)
-			eng_cc_nerror(pc, call, "D_PRINTF_INVALID", "%s( ) format "
-			    "conversion #%d is undefined", fn, conv);
-		p++;
-		snprintf(cbuf, sizeof(cbuf), "%.*s", (int)(p - start - 1 > 12 ?
-		    12 : p - start - 1), start + 1);
-		if (agg) {
-			if (!printa)
-				eng_cc_nerror(pc, call, "D_PRINTF_AGG_CONV",
-				    "%%@ conversion requires an aggregation "
-				    "argument: conversion #%d", conv);
-			continue;
-		}
-		for (int i = 0; i <= star; i++) {
-			struct eng_node *a = arg(args, used++);
-			const struct eng_type *t;
-			int ok;
-
-			if (printa)
-				continue;	/* keys are checked by the consumer */
-			if (a == NULL)
-				eng_cc_nerror(pc, call, "D_PRINTF_ARG_PROTO", "%s( ) "
-				    "prototype mismatch: conversion #%d (%%%s) is "
-				    "missing a corresponding value argument", fn,
-				    conv, cbuf);
-			eng_sema_expr(pc, a);
-			t = a->n_type;
-			if (i < star)
-				ok = eng_type_is_int(t);
-			else if (c == 's')
-				ok = eng_type_is_string(t) || (eng_type_is_ptr(t) &&
-				    t->t_base && t->t_base->t_size == 1) ||
-				    t->t_kind == TY_ARRAY;
-			else if (c == 'S' || c == 'k')
-				ok = 1;
-			else if (strchr("eEfgG", c) != NULL)
-				ok = 0;
-			else if (c == 'p' || c == 'a' || c == 'A')
-				ok = eng_type_is_scalar(t);
-			else
-				ok = eng_type_is_int(t) || eng_type_is_ptr(t);
-			if (!ok)
-				eng_cc_nerror(pc, a, "D_PRINTF_ARG_TYPE", "%s( ) "
-				    "argument #%d is incompatible with conversion "
-				    "#%d prototype:\n\tconversion: %%%s\n\t "
-				    "prototype: %s\n\t  argument: %s", fn, used + 1,
-				    conv, cbuf, c == 's' ? "char [] or string "
-				    "(or use stringof)" : strchr("eEfgG", c) ?
-				    "double" : "int", eng_type_tname(t));
-			if (c == 's' && i == star && eng_type_is_ptr(t) &&
-			    !eng_type_is_string(t))
-				string_of(pc, a);
-		}
-	}
-	return used;
-}
-
-static void act_printf(struct eng_pcb *pc, struct eng_node *call,
-    const struct eng_func *f)
-{
-	struct eng_node *fmt = call->n_args, *a;
-	struct eng_act *act;
-	int used, n = nargs(call->n_args) - 1;
-
-	if (fmt->n_kind != N_STR)
-		eng_cc_nerror(pc, call, "D_PRINTF_ARG_FMT", "%s( ) argument #1 "
-		    "must be a string constant", call->n_name);
-	used = check_format(pc, call, fmt->n_name, fmt->n_next, 0);
-	if (used < n)
-		eng_cc_nerror(pc, call, "D_PRINTF_ARG_EXTRA", "%s( ) prototype "
-		    "mismatch: only %d arguments required by this format string",
-		    call->n_name, used);
-	eng_act_order(pc, call, (uint32_t)f->f_id);
-	act = eng_act_new(pc, (uint32_t)f->f_id);
-	act->a_str = fmt->n_name;
-	act->a_uarg = (uint64_t)n;
-	for (a = fmt->n_next; a != NULL; a = a->n_next) {
-		dtrace_diftype_t *t = &difexpr(pc, a, call->n_name)->
-		    a_difo->dd_rtype;
-
-		/* C's default promotion: char and short travel as int */
-		if (t->dtdt_kind == DIF_TYPE_CTF && t->dtdt_ckind !=
-		    CTF_K_POINTER && t->dtdt_size > 0 && t->dtdt_size < 4 &&
-		    !(t->dtdt_flags & DIF_TF_BYREF))
-			t->dtdt_size = 4;
-	}
-}
-
-static struct eng_ident *agg_arg(struct eng_pcb *pc, struct eng_node *call,
-    struct eng_node *a, int i, const char *tag)
-{
-	struct eng_ident *id;
-	char t[40];
-
-	if (a->n_kind != N_AGG || a->n_args != NULL) {
-		snprintf(t, sizeof(t), "%s_AGGARG", tag);
-		eng_cc_nerror(pc, a, t, "%s( ) argument #%d is incompatible "
-		    "with prototype:\n\tprototype: aggregation\n\t argument: %s",
-		    call->n_name, i, a->n_kind == N_STR ? "string" : "int");
-	}
-	id = eng_cc_agg(pc, a->n_name, 0);
-	if (id == NULL || id->i_aggfunc == 0) {
-		snprintf(t, sizeof(t), "%s_AGGBAD", tag);
-		eng_cc_nerror(pc, a, t, "undefined aggregation: @%s", a->n_name);
-	}
-	return id;
-}
-
-static void act_printa(struct eng_pcb *pc, struct eng_node *call)
-{
-	struct eng_node *a = call->n_args;
-	const char *fmt = NULL;
-	struct eng_act *act;
-	int i = 1;
-
-	if (a->n_kind == N_STR) {
-		fmt = a->n_name;
-		a = a->n_next;
-		i = 2;
-		if (a == NULL)
-			eng_cc_nerror(pc, call, "D_PRINTA_PROTO", "printa( ) "
-			    "prototype mismatch: 1 args passed, 2 expected");
-		check_format(pc, call, fmt, a, 1);
-	}
-	for (struct eng_node *x = a; x != NULL && x->n_next != NULL;
-	    x = x->n_next) {
-		struct eng_ident *i1 = agg_arg(pc, call, a, i, "D_PRINTA");
-		struct eng_ident *i2 = agg_arg(pc, call, x->n_next, i + 1,
-		    "D_PRINTA");
-
-		if (i1->i_nkeys != i2->i_nkeys)
-			eng_cc_nerror(pc, x->n_next, "D_PRINTA_AGGPROTO", "printa( "
-			    ") aggregation @%s has %d key%s, @%s has %d: "
-			    "aggregations printed together need the same keys",
-			    i2->i_name, i2->i_nkeys, i2->i_nkeys == 1 ? "" : "s",
-			    i1->i_name, i1->i_nkeys);
-	}
-	eng_act_order(pc, call, DTRACEACT_PRINTA);
-	act = eng_act_new(pc, DTRACEACT_PRINTA);
-	act->a_str = fmt;
-	act->a_uarg = (uint64_t)nargs(a);
-	for (; a != NULL; a = a->n_next, i++) {
-		struct eng_ident *id = agg_arg(pc, call, a, i, "D_PRINTA");
-		struct eng_act *c = eng_act_new(pc, DTRACEACT_DIFEXPR);
-
-		c->a_difo = eng_cg_const(pc, id->i_id, "printa()");
-	}
-}
-
 /* Constant, positive argument (stack frames, tracemem size...). */
 static uint64_t posconst(struct eng_pcb *pc, struct eng_node *a,
     const char *tag, const char *msg)
@@ -436,8 +223,11 @@ static void act_tracemem(struct eng_pcb *pc, struct eng_node *call)
 static void act_lib(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
-	static const char *const tags[] = { NULL, "D_CLEAR", "D_NORMALIZE",
-	    "D_NORMALIZE", "D_TRUNC" };
+	static const char *const tags[][3] = { { NULL, NULL, NULL },
+	    { "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD", NULL },
+	    { "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD", "D_NORMALIZE_SCALAR" },
+	    { "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD", NULL },
+	    { "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD", "D_TRUNC_SCALAR" } };
 	struct eng_node *a0 = call->n_args;
 	struct eng_act *a = eng_act_new(pc, DTRACEACT_LIBACT);
 
@@ -453,26 +243,23 @@ static void act_lib(struct eng_pcb *pc, struct eng_node *call,
 		a->a_difo = eng_cg_difo(pc, a0, "setopt()");
 		if (a0->n_next != NULL) {
 			a->a_uarg = 1;
-			difexpr(pc, a0->n_next, "setopt()");
+			eng_act_difexpr(pc, a0->n_next, "setopt()");
 		}
 		return;
 	}
-	struct eng_ident *id = agg_arg(pc, call, a0, 1, tags[f->f_id]);
+	struct eng_ident *id = eng_act_aggarg(pc, call, a0, 1,
+	    tags[f->f_id][0], tags[f->f_id][1]);
 
 	a->a_difo = eng_cg_const(pc, id->i_id, call->n_name);
 	if (a0->n_next != NULL) {
 		struct eng_node *v = a0->n_next;
 
 		eng_sema_expr(pc, v);
-		if (!eng_type_is_scalar(v->n_type)) {
-			char t[40];
-
-			snprintf(t, sizeof(t), "%s_SCALAR", tags[f->f_id]);
-			eng_cc_nerror(pc, v, t, "%s( ) argument #2 must be of "
-			    "scalar type", call->n_name);
-		}
+		if (!eng_type_is_scalar(v->n_type))
+			eng_cc_nerror(pc, v, tags[f->f_id][2], "%s( ) argument "
+			    "#2 must be of scalar type", call->n_name);
 		a->a_uarg = 1;
-		difexpr(pc, v, call->n_name);
+		eng_act_difexpr(pc, v, call->n_name);
 	}
 }
 
@@ -540,13 +327,13 @@ static void action(struct eng_pcb *pc, struct eng_node *call,
 		if (call->n_args->n_kind == N_AGG)
 			eng_cc_nerror(pc, call, "D_TRACE_AGG", "trace( ) argument "
 			    "#1 is an aggregation");
-		difexpr(pc, call->n_args, "trace()");
+		eng_act_difexpr(pc, call->n_args, "trace()");
 		return;
 	case DTRACEACT_PRINTF: case DTRACEACT_SYSTEM: case DTRACEACT_FREOPEN:
-		act_printf(pc, call, f);
+		eng_act_printf(pc, call, f);
 		return;
 	case DTRACEACT_PRINTA:
-		act_printa(pc, call);
+		eng_act_printa(pc, call);
 		return;
 	case DTRACEACT_STACK: case DTRACEACT_USTACK: case DTRACEACT_JSTACK:
 		eng_act_stack(pc, call, f);

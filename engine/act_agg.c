@@ -42,20 +42,8 @@ static void agg_func_check(struct eng_pcb *pc, struct eng_node *agg,
     struct eng_ident *id, const struct eng_func *f)
 {
 	if (id->i_aggfunc != 0 && id->i_aggfunc != f->f_id) {
-		const char *prev = "?";
+		const char *prev = eng_d_actname((uint32_t)id->i_aggfunc);
 
-		for (int i = 0; ; i++) {
-			const struct eng_func *g;
-			static const char *const names[] = { "count", "sum",
-			    "avg", "min", "max", "stddev", "quantize",
-			    "lquantize", "llquantize", NULL };
-
-			if (names[i] == NULL)
-				break;
-			g = eng_sema_func(names[i]);
-			if (g->f_id == id->i_aggfunc)
-				prev = g->f_name;
-		}
 		eng_cc_nerror(pc, agg, "D_AGG_REDEF", "aggregation redefined: "
 		    "@%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : "
 		    "line %d", id->i_name, id->i_name, f->f_name, id->i_name,

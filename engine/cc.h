@@ -442,6 +442,14 @@ void eng_act_stack(struct eng_pcb *pc, struct eng_node *call,
 void eng_act_value(struct eng_pcb *pc, struct eng_node *call,
     uint32_t kind, uint32_t size);
 void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st);
+struct eng_act *eng_act_difexpr(struct eng_pcb *pc, struct eng_node *e,
+    const char *what);
+/* act_printf.c: printf-like actions and printa */
+void eng_act_printf(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f);
+void eng_act_printa(struct eng_pcb *pc, struct eng_node *call);
+struct eng_ident *eng_act_aggarg(struct eng_pcb *pc, struct eng_node *call,
+    struct eng_node *a, int i, const char *argtag, const char *badtag);
 
 /* dofw.c */
 int eng_dof_write(struct eng_pcb *pc, struct eng_prog *p);

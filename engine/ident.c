@@ -6,6 +6,7 @@
  * the per-handle hash tables of variables and aggregations, whose ids are
  * handed out here (DIF_VAR_OTHER_UBASE up per scope; aggregations from 1).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cc.h"
@@ -181,6 +182,53 @@ const struct eng_func *eng_sema_func(const char *name)
 	for (int i = 0; funcs[i].f_name != NULL; i++)
 		if (strcmp(funcs[i].f_name, name) == 0)
 			return &funcs[i];
+	return NULL;
+}
+
+/* ---- the vocabulary, for everyone else (engine.h) ---------------------- */
+
+/* Variables the parser and the prelude give beyond the built-ins. */
+static const char *const more_vars[] = { "self", "this", "curpsinfo",
+	"curlwpsinfo", NULL };
+#define NBUILTINS	(sizeof(builtins) / sizeof(builtins[0]))
+#define NFUNCS		(sizeof(funcs) / sizeof(funcs[0]))
+static const char *vocab[4][NBUILTINS + NFUNCS + 8];
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
+static void vocab_fill(void)
+{
+	int n[4] = { 0, 0, 0, 0 };
+
+	for (int i = 0; builtins[i].name != NULL; i++)
+		if (strncmp(builtins[i].name, "__", 2) != 0)
+			vocab[ENG_WORD_VARIABLE][n[0]++] = builtins[i].name;
+	for (int i = 0; more_vars[i] != NULL; i++)
+		vocab[ENG_WORD_VARIABLE][n[0]++] = more_vars[i];
+	for (int i = 0; funcs[i].f_name != NULL; i++) {
+		int k = funcs[i].f_kind == F_ACT ? ENG_WORD_ACTION :
+		    funcs[i].f_kind == F_AGG ? ENG_WORD_AGGREGATING :
+		    funcs[i].f_kind == F_SUBR ? ENG_WORD_SUBROUTINE : -1;
+
+		if (k >= 0)
+			vocab[k][n[k]++] = funcs[i].f_name;
+	}
+}
+
+const char *const *eng_d_words(enum eng_word kind)
+{
+	if ((unsigned)kind > ENG_WORD_AGGREGATING)
+		return NULL;
+	pthread_once(&vocab_once, vocab_fill);
+	return vocab[kind];
+}
+
+const char *eng_d_actname(uint32_t kind)
+{
+	for (int i = 0; funcs[i].f_name != NULL; i++)
+		if ((funcs[i].f_kind == F_ACT || funcs[i].f_kind == F_AGG) &&
+		    !(funcs[i].f_flags & F_LIB) &&
+		    (uint32_t)funcs[i].f_id == kind)
+			return funcs[i].f_name;
 	return NULL;
 }
 

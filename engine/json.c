@@ -47,28 +47,12 @@ static void hex(FILE *fp, const char *p, size_t n)
 	fputc('"', fp);
 }
 
+/* The record's action by its D name ("trace" for plain values). */
 static const char *actname(int act)
 {
-	switch (act) {
-	case DTRACEACT_STACK: return "stack";
-	case DTRACEACT_USTACK: return "ustack";
-	case DTRACEACT_JSTACK: return "jstack";
-	case DTRACEACT_SYM: return "sym";
-	case DTRACEACT_MOD: return "mod";
-	case DTRACEACT_USYM: return "usym";
-	case DTRACEACT_UMOD: return "umod";
-	case DTRACEACT_UADDR: return "uaddr";
-	case DTRACEAGG_COUNT: return "count";
-	case DTRACEAGG_MIN: return "min";
-	case DTRACEAGG_MAX: return "max";
-	case DTRACEAGG_AVG: return "avg";
-	case DTRACEAGG_SUM: return "sum";
-	case DTRACEAGG_STDDEV: return "stddev";
-	case DTRACEAGG_QUANTIZE: return "quantize";
-	case DTRACEAGG_LQUANTIZE: return "lquantize";
-	case DTRACEAGG_LLQUANTIZE: return "llquantize";
-	default: return "trace";
-	}
+	const char *n = eng_d_actname((uint32_t)act);
+
+	return n != NULL ? n : "trace";
 }
 
 /* A trace()d value: number, string or bytes. */

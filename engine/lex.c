@@ -452,7 +452,7 @@ static const char *number(struct eng_pcb *pc, struct eng_token *t,
 		if (*p == 'u' || *p == 'U')
 			t->tk_unsigned = 1;
 		else
-			t->tk_long = 1;
+			t->tk_long++;	/* 2: LL */
 	}
 	if (*p == '.' && base != 16)
 		lerr(pc, start, "D_SYNTAX", "floating-point constants are "

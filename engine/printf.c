@@ -1,15 +1,14 @@
 /*
  * printf.c - dtrace's printf(): a format string applied to records.
  *
- * Conversions (as dtrace(1M)): d i u o x X c s S p e E f F g G a A k Y T P
- * and %%, with flags - + space # 0 ' ? and @ (aggregation value, for
- * printa), width and precision (digits or '*', which take the next
- * argument), and size prefixes hh h l ll L z j t (the value's size is
- * the record's size; h and hh then convert it to short and char as C's
- * printf does).  Integers are read by record size, sign-extended for
- * signed conversions, and printed with the C printf of the same
- * conversion at 64 bits.  %a/%A print module`symbol+offset, %k a
- * stack, %Y a walltimestamp as "%Y %b %e %T", %S a string with C escapes.
+ * The format grammar and the conversions are pfmt.c's, shared with the
+ * compiler's checks; here each conversion prints its record.  Integers
+ * are read by record size, sign-extended for signed conversions, and
+ * printed with the C printf of the same conversion at 64 bits (%hd and
+ * %hu convert to short first, as printf(3C) does).  %a/%A print
+ * module`symbol+offset, %k a stack, %Y a walltimestamp as
+ * "%Y %b %e %T", %T as RFC 822, %S a string and %C a character with C
+ * escapes, %P a port in network order.
  *
  * Invariant: one conversion consumes exactly one argument (plus one per
  * '*'); missing arguments print nothing for that conversion.
@@ -20,77 +19,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wchar.h>
 #include "consume.h"
+#include "pfmt.h"
 
-/* One parsed conversion. */
+/* A parsed conversion with its width and precision for this call. */
 struct conv {
-	char flags[16];		/* without '?' and '@' */
-	int width, prec;	/* -1 if none */
-	int star_w, star_p;	/* width/precision from arguments */
-	int agg;		/* '@' */
-	int ptrwidth;		/* '?' */
-	int bytes;		/* h: 2, hh: 1 (the C conversion's size), else 0 */
-	char ch;		/* the conversion character */
+	struct eng_pfconv pf;
+	int width, prec;	/* prec -1 if none */
+	char ch;		/* the conversion's last letter */
 };
 
-/* Parse the conversion after '%' at *sp; advances *sp.  0 or -1. */
-static int parse_conv(const char **sp, struct conv *cv)
-{
-	const char *s = *sp;
-	size_t nf = 0;
-
-	memset(cv, 0, sizeof (*cv));
-	cv->width = cv->prec = -1;
-	for (; strchr("-+ #0'?@", *s) != NULL && *s != '\0'; s++) {
-		if (*s == '?')
-			cv->ptrwidth = 1;
-		else if (*s == '@')
-			cv->agg = 1;
-		else if (nf + 1 < sizeof (cv->flags))
-			cv->flags[nf++] = *s;
-	}
-	if (*s == '*') {
-		cv->star_w = 1;
-		s++;
-	} else if (isdigit((unsigned char)*s)) {
-		cv->width = (int)strtol(s, (char **)&s, 10);
-	}
-	if (*s == '.') {
-		s++;
-		if (*s == '*') {
-			cv->star_p = 1;
-			s++;
-		} else {
-			cv->prec = (int)strtol(s, (char **)&s, 10);
-		}
-	}
-	for (; *s != '\0' && strchr("hlLzjtq", *s) != NULL; s++)
-		cv->bytes = *s != 'h' ? 0 : cv->bytes == 2 ? 1 : 2;
-	if (*s == '\0' || strchr("diuoxXcsSpeEfFgGaAkYTP%", *s) == NULL)
-		return -1;
-	cv->ch = *s++;
-	*sp = s;
-	if (cv->ptrwidth && cv->width < 0 && !cv->star_w)
-		cv->width = 16;
-	return 0;
-}
-
-/* Build a C format: '%' flags width precision, then conv. */
+/* Build a C format for cv ending in conv ("lld", "s"). */
 static void cfmt(const struct conv *cv, const char *conv, char *out,
     size_t len)
 {
-	int n = snprintf(out, len, "%%%s", cv->flags);
-
-	if (cv->width >= 0)
-		n += snprintf(out + n, len - (size_t)n, "%d", cv->width);
-	if (cv->prec >= 0)
-		n += snprintf(out + n, len - (size_t)n, ".%d", cv->prec);
-	snprintf(out + n, len - (size_t)n, "%s", conv);
+	eng_pf_cfmt(&cv->pf, cv->width, cv->prec, conv, out, len);
 }
 
-static int is_signed_conv(char ch)
+static int is_signed_conv(const struct conv *cv)
 {
-	return ch == 'd' || ch == 'i' || ch == 'c' || strchr("eEfFgG", ch);
+	enum eng_pf_print k = cv->pf.pc_def->pd_print;
+
+	return k == PFP_SINT || k == PFP_DINT || k == PFP_FP;
 }
 
 /* The integer value of an argument (aggregation values computed). */
@@ -171,26 +122,32 @@ static void print_time(FILE *fp, const struct conv *cv, int64_t ns, int rfc)
 	fprintf(fp, f, buf);
 }
 
+/* %k: a stack record, one frame a line. */
+static void print_stack(eng_hdl_t *h, FILE *fp, const char *f,
+    const dtrace_recdesc_t *r, const char *data)
+{
+	if (r->dtrd_action == DTRACEACT_USTACK ||
+	    r->dtrd_action == DTRACEACT_JSTACK)
+		eng_rec_ustack(h, fp, f, data, (int)(r->dtrd_arg & 0xffffffffu));
+	else if (r->dtrd_arg > 0)
+		eng_rec_stack(h, fp, f, data, (int)r->dtrd_arg,
+		    (int)(r->dtrd_size / r->dtrd_arg));
+}
+
 /* %s-like conversions of a symbol, stack or string argument. */
 static void print_textual(eng_hdl_t *h, FILE *fp, const struct conv *cv,
     const eng_pfarg_t *a)
 {
 	const dtrace_recdesc_t *r = a->pa_rec;
+	enum eng_pf_print k = cv->pf.pc_def->pd_print;
 	char f[64], text[1024], *s;
 
 	cfmt(cv, "s", f, sizeof (f));
-	switch (cv->ch) {
-	case 'k':
-		if (r->dtrd_action == DTRACEACT_USTACK ||
-		    r->dtrd_action == DTRACEACT_JSTACK)
-			eng_rec_ustack(h, fp, f, a->pa_data,
-			    (int)(r->dtrd_arg & 0xffffffffu));
-		else if (r->dtrd_arg > 0)
-			eng_rec_stack(h, fp, f, a->pa_data, (int)r->dtrd_arg,
-			    (int)(r->dtrd_size / r->dtrd_arg));
+	if (k == PFP_STACK) {
+		print_stack(h, fp, f, r, a->pa_data);
 		return;
-	case 'a':
-	case 'A': {
+	}
+	if (k == PFP_ADDR || k == PFP_UADDR) {
 		int user = r->dtrd_size >= 16;
 		int pid = user ? (int)eng_rec_int(a->pa_data, 8, 0) : 0;
 		uint64_t pc = (uint64_t)eng_rec_int(a->pa_data + (user ? 8 : 0),
@@ -199,9 +156,6 @@ static void print_textual(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 		eng_sym_text(h, pid, pc, ENG_SYM_OFF, text, sizeof (text));
 		fprintf(fp, f, text);
 		return;
-	}
-	default:
-		break;
 	}
 	if (r->dtrd_action == DTRACEACT_SYM || r->dtrd_action ==
 	    DTRACEACT_MOD || r->dtrd_action == DTRACEACT_USYM ||
@@ -212,7 +166,7 @@ static void print_textual(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 	}
 	if ((s = argstr(a)) == NULL)
 		return;
-	if (cv->ch == 'S') {
+	if (k == PFP_ESTR) {
 		char *e = escape(s);
 
 		free(s);
@@ -228,6 +182,7 @@ static void print_aggval(eng_hdl_t *h, FILE *fp, const struct conv *cv,
     const eng_pfarg_t *a)
 {
 	int act = a->pa_rec->dtrd_action;
+	char f[64], conv[4] = "ll";
 
 	if (act == DTRACEAGG_QUANTIZE || act == DTRACEAGG_LQUANTIZE ||
 	    act == DTRACEAGG_LLQUANTIZE) {
@@ -236,33 +191,33 @@ static void print_aggval(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 		    eng_opt_isset(h, DTRACEOPT_AGGZOOM));
 		return;
 	}
-	char f[64];
-	int64_t v = argval(a, 1);
-
-	switch (cv->ch) {
-	case 'd': case 'i': cfmt(cv, "lld", f, sizeof (f)); break;
-	case 'u': cfmt(cv, "llu", f, sizeof (f)); break;
-	case 'o': cfmt(cv, "llo", f, sizeof (f)); break;
-	case 'x': case 'p': cfmt(cv, "llx", f, sizeof (f)); break;
-	case 'X': cfmt(cv, "llX", f, sizeof (f)); break;
-	default: cfmt(cv, "lld", f, sizeof (f)); break;
+	switch (cv->pf.pc_def->pd_print) {
+	case PFP_TIME: case PFP_TIME822:
+		print_time(fp, cv, argval(a, 1), cv->ch == 'T');
+		return;
+	case PFP_SINT: case PFP_UINT: case PFP_DINT:
+		if (strchr("diouxX", cv->ch) != NULL) {
+			conv[2] = cv->ch;
+			break;
+		}
+		/* FALLTHROUGH */
+	default:
+		conv[2] = 'd';
+		break;
 	}
-	fprintf(fp, f, (long long)v);
+	cfmt(cv, conv, f, sizeof (f));
+	fprintf(fp, f, (long long)argval(a, 1));
 }
 
-/* An integer as the C conversion sees it: %hd and %hhd (and %hu...)
- * convert to short and char, as printf(3C), which dtrace hands the
- * conversion with its size prefix. */
+/* An integer as the C conversion sees it: %hd (and %hu...) convert to
+ * short, as printf(3C), which dtrace hands the conversion with its size
+ * prefix. */
 static long long sized(const struct conv *cv, int64_t v)
 {
-	int sign = is_signed_conv(cv->ch);
-
-	if (cv->bytes == 1)
-		return sign ? (long long)(signed char)v :
-		    (long long)(unsigned char)v;
-	if (cv->bytes == 2)
-		return sign ? (long long)(short)v : (long long)(unsigned short)v;
-	return (long long)v;
+	if (cv->pf.pc_def->pd_name[0] != 'h')
+		return (long long)v;
+	return is_signed_conv(cv) ? (long long)(short)v :
+	    (long long)(unsigned short)v;
 }
 
 /* One conversion with its argument a (NULL if missing). */
@@ -273,7 +228,7 @@ static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 
 	if (a == NULL)
 		return;
-	if (cv->agg) {
+	if (cv->pf.pc_flags & ENG_PF_AGG) {
 		print_aggval(h, fp, cv, a);
 		return;
 	}
@@ -285,71 +240,82 @@ static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 		eng_rec_sym(h, fp, f, a->pa_rec->dtrd_action, a->pa_data);
 		return;
 	}
-	switch (cv->ch) {
-	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
-		conv[2] = cv->ch;
+	switch (cv->pf.pc_def->pd_print) {
+	case PFP_SINT: case PFP_UINT: case PFP_DINT:
+		if (cv->ch == 'c') {
+			cfmt(cv, cv->pf.pc_def->pd_ofmt, f, sizeof (f));
+			if (cv->pf.pc_def->pd_ofmt[0] == 'c')
+				fprintf(fp, f, (int)(char)argval(a, 1));
+			else
+				fprintf(fp, f, (wint_t)argval(a, 1));
+			return;
+		}
+		conv[2] = cv->pf.pc_def->pd_ofmt[0];
 		cfmt(cv, conv, f, sizeof (f));
-		fprintf(fp, f, sized(cv, argval(a, is_signed_conv(cv->ch))));
+		fprintf(fp, f, sized(cv, argval(a, is_signed_conv(cv))));
 		return;
-	case 'p':
-		cfmt(cv, "llx", f, sizeof (f));
-		fprintf(fp, f, (unsigned long long)argval(a, 0));
-		return;
-	case 'c':
-		cfmt(cv, "c", f, sizeof (f));
-		fprintf(fp, f, (int)(char)argval(a, 1));
-		return;
-	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
-		conv[0] = cv->ch;
-		conv[1] = '\0';
-		cfmt(cv, conv, f, sizeof (f));
+	case PFP_FP:
+		cfmt(cv, cv->pf.pc_def->pd_ofmt, f, sizeof (f));
 		fprintf(fp, f, (double)argval(a, 1));
 		return;
-	case 'Y': case 'T':
+	case PFP_TIME: case PFP_TIME822:
 		print_time(fp, cv, argval(a, 1), cv->ch == 'T');
 		return;
-	case 'P':
+	case PFP_PORT:
 		cfmt(cv, "u", f, sizeof (f));
 		fprintf(fp, f, (unsigned)ntohs((uint16_t)argval(a, 0)));
 		return;
+	case PFP_ECHR: {
+		char s[2] = { (char)argval(a, 1), '\0' }, *e = escape(s);
+
+		cfmt(cv, "s", f, sizeof (f));
+		if (e != NULL)
+			fprintf(fp, f, e);
+		free(e);
+		return;
+	}
 	default:
 		print_textual(h, fp, cv, a);
 		return;
 	}
 }
 
+/* A '*' width or precision: the next argument, or 0 when missing. */
+static int star(const eng_pfarg_t *args, int nargs, int *ai)
+{
+	return *ai < nargs ? (int)argval(&args[(*ai)++], 1) : 0;
+}
+
 int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
     const eng_pfarg_t *args, int nargs, const eng_pfarg_t *aggs, int naggs)
 {
-	int ai = 0, gi = 0;
+	int ai = 0, gi = 0, convno = 0;
 
 	for (const char *s = fmt; *s != '\0'; ) {
 		struct conv cv;
 		const char *pct = strchr(s, '%');
+		char err[128];
 
 		if (pct == NULL) {
 			fputs(s, fp);
 			break;
 		}
 		fwrite(s, 1, (size_t)(pct - s), fp);
-		s = pct + 1;
-		if (parse_conv(&s, &cv) != 0)
-			return eng_error(h, "invalid format conversion in "
-			    "\"%s\" at offset %d", fmt, (int)(pct - fmt));
-		if (cv.ch == '%') {
+		if (eng_pf_parse(pct, ++convno, &cv.pf, err, sizeof (err)) != 0)
+			return eng_error(h, "%s", err);
+		s = cv.pf.pc_end;
+		cv.ch = s[-1];
+		if (cv.pf.pc_def->pd_print == PFP_PCT) {
 			fputc('%', fp);
 			continue;
 		}
-		if (cv.star_w)
-			cv.width = ai < nargs ? (int)argval(&args[ai++], 1) : 0;
-		if (cv.star_p)
-			cv.prec = ai < nargs ? (int)argval(&args[ai++], 1) : 0;
-		if (cv.width < 0 && cv.star_w) {
-			cv.width = -cv.width;
-			strncat(cv.flags, "-", sizeof (cv.flags) - 1 -
-			    strlen(cv.flags));
-		}
-		if (cv.agg)
+		cv.width = cv.pf.pc_width;
+		cv.prec = cv.pf.pc_prec;
+		if (cv.pf.pc_flags & ENG_PF_DYNW)
+			cv.width = star(args, nargs, &ai);
+		if (cv.pf.pc_flags & ENG_PF_DYNP)
+			cv.prec = star(args, nargs, &ai);
+		if (cv.pf.pc_flags & ENG_PF_AGG)
 			convert(h, fp, &cv, gi < naggs ? &aggs[gi++] : NULL);
 		else
 			convert(h, fp, &cv, ai < nargs ? &args[ai++] : NULL);

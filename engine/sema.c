@@ -153,7 +153,10 @@ static void cook_int(struct eng_pcb *pc, struct eng_node *n)
 		size = 8, u = 1;
 	else
 		size = 8, u = 0;
-	n->n_type = eng_type_int(pc->pc_cc, size, !u);
+	/* an LL suffix makes a long long, as dtrace's dt_node_int */
+	n->n_type = l >= 2 ? eng_type_lookup(pc->pc_cc, u ?
+	    "unsigned long long" : "long long") :
+	    eng_type_int(pc->pc_cc, size, !u);
 	set_const(n, v);
 }
 

@@ -48,6 +48,17 @@ int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp);
 /* Names of every option, NULL-terminated (for completion). */
 const char *const *eng_option_names(void);
 /*
+ * The D vocabulary from the compiler's own tables, so that completion,
+ * output and panes never keep lists of their own: the names of one kind
+ * of word (NULL-terminated; functions not available on Linux left out),
+ * and the D name of an action or aggregating function record kind
+ * (DTRACEACT_*, DTRACEAGG_*; "sym" for func() too), or NULL.
+ */
+enum eng_word { ENG_WORD_VARIABLE, ENG_WORD_SUBROUTINE, ENG_WORD_ACTION,
+		ENG_WORD_AGGREGATING };
+const char *const *eng_d_words(enum eng_word kind);
+const char *eng_d_actname(uint32_t kind);
+/*
  * Sizes above what tracing can allocate are fitted as DTrace's kernel
  * does: with bufresize=auto, bufsize, aggsize, specsize and dynvarsize
  * are halved until they fit (dtrace(1M) then says "buffer size lowered

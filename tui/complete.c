@@ -8,38 +8,12 @@
  * commands (and option names after ":set "); before the clause's '{',
  * probe descriptions field by field (provider, then module, function,
  * name, with globs in the fields already typed); inside braces, built-in
- * variables, subroutines, actions and aggregating functions.
+ * variables, subroutines, actions and aggregating functions, as the
+ * engine names them (tui_vocab_t: no list of D words is kept here).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "tui.h"
-
-static const char *const words[] = {
-	/* built-in variables */
-	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8",
-	"arg9", "args", "caller", "cpu", "curcpu", "curpsinfo", "curthread",
-	"cwd", "epid", "errno", "execname", "gid", "id", "ipl", "pid", "ppid",
-	"probefunc", "probemod", "probename", "probeprov", "root",
-	"stackdepth", "tid", "timestamp", "uid", "uregs", "ustackdepth",
-	"vtimestamp", "walltimestamp", "self", "this",
-	/* subroutines */
-	"alloca", "basename", "bcopy", "cleanpath", "copyin", "copyinstr",
-	"copyinto", "copyout", "copyoutstr", "dirname", "htonl", "htonll",
-	"htons", "index", "inet_ntoa", "inet_ntoa6", "inet_ntop", "lltostr",
-	"ntohl", "ntohll", "ntohs", "progenyof", "rand", "rindex",
-	"speculation", "strchr", "strjoin", "strlen", "strrchr", "strstr",
-	"strtok", "substr", "tolower", "toupper",
-	/* actions */
-	"breakpoint", "chill", "clear", "commit", "denormalize", "discard",
-	"exit", "freopen", "ftruncate", "func", "jstack", "mod", "normalize",
-	"panic", "printa", "printf", "raise", "setopt", "speculate", "stack",
-	"stop", "sym", "system", "trace", "tracemem", "trunc", "uaddr",
-	"ufunc", "umod", "ustack", "usym",
-	/* aggregating functions */
-	"avg", "count", "llquantize", "lquantize", "max", "min", "quantize",
-	"stddev", "sum",
-	NULL
-};
 
 static const char *const commands[] = {
 	":list", ":disable", ":remove", ":set", ":clear", ":trunc", ":save",
@@ -150,7 +124,7 @@ const char *tui_complete_breaks(const char *line, int point)
 }
 
 char **tui_complete(const char *line, int start, int end,
-    const tui_probes_t *probes, const char *const *options)
+    const tui_probes_t *probes, const tui_vocab_t *vocab)
 {
 	char w[512];
 	list_t l = { NULL, 0, 0 };
@@ -164,11 +138,13 @@ char **tui_complete(const char *line, int start, int end,
 		if (start == 0)
 			from_table(&l, commands, w, " ");
 		else if (strncmp(line, ":set ", 5) == 0)
-			from_table(&l, options, w, "=");
+			from_table(&l, vocab != NULL ? vocab->tv_options :
+			    NULL, w, "=");
 		else if (w[0] == '@')
 			from_table(&l, NULL, w, "");
 	} else if (in_braces(line, start)) {
-		from_table(&l, words, w, "");
+		for (int k = 0; k < 4 && vocab != NULL; k++)
+			from_table(&l, vocab->tv_words[k], w, "");
 	} else {
 		probe_words(&l, w, probes);
 	}

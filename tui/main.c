@@ -137,7 +137,7 @@ static char **on_complete(const char *line, int start, int end, void *arg)
 	struct app *a = arg;
 
 	return tui_complete(line, start, end, &a->m->tm_probes,
-	    tui_session_options());
+	    tui_session_vocab());
 }
 
 /* The match count hint for the clause being typed. */

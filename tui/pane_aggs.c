@@ -12,23 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine.h"
 #include "tui.h"
 #include "dtrace_abi.h"
 
+/* The aggregating function's D name, as the engine knows it. */
 static const char *func_name(int f)
 {
-	switch (f) {
-	case DTRACEAGG_COUNT: return "count";
-	case DTRACEAGG_MIN: return "min";
-	case DTRACEAGG_MAX: return "max";
-	case DTRACEAGG_AVG: return "avg";
-	case DTRACEAGG_SUM: return "sum";
-	case DTRACEAGG_STDDEV: return "stddev";
-	case DTRACEAGG_QUANTIZE: return "quantize";
-	case DTRACEAGG_LQUANTIZE: return "lquantize";
-	case DTRACEAGG_LLQUANTIZE: return "llquantize";
-	default: return "?";
-	}
+	const char *n = eng_d_actname((uint32_t)f);
+
+	return n != NULL ? n : "?";
 }
 
 static int64_t shown_value(const tui_aggent_t *e, int delta)

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,9 +597,23 @@ int tui_session_count(tui_session_t *s, const char *text)
 	return eng_count_matches(s->ts_h, text);
 }
 
-const char *const *tui_session_options(void)
+static tui_vocab_t vocab;
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
+static void vocab_fill(void)
 {
-	return eng_option_names();
+	vocab.tv_words[0] = eng_d_words(ENG_WORD_VARIABLE);
+	vocab.tv_words[1] = eng_d_words(ENG_WORD_SUBROUTINE);
+	vocab.tv_words[2] = eng_d_words(ENG_WORD_ACTION);
+	vocab.tv_words[3] = eng_d_words(ENG_WORD_AGGREGATING);
+	vocab.tv_options = eng_option_names();
+}
+
+/* The engine's words, asked once (they never change). */
+const tui_vocab_t *tui_session_vocab(void)
+{
+	pthread_once(&vocab_once, vocab_fill);
+	return &vocab;
 }
 
 /* A ":theme NAME" request, consumed by main.c (which owns the terminal). */

@@ -475,10 +475,17 @@ void tui_prompt_remember(const char *text);
 
 /* The characters that end the word to complete at point. */
 const char *tui_complete_breaks(const char *line, int point);
+/* What completion offers besides probes: the engine's option names and
+ * its D words by kind (variables, subroutines, actions, aggregating
+ * functions), each NULL-terminated; NULL lists offer nothing. */
+typedef struct tui_vocab {
+	const char *const *tv_options;
+	const char *const *tv_words[4];
+} tui_vocab_t;
 /* Completion words (complete.c): matches for text at [start, end) of
  * line, NULL-terminated and malloc'd, or NULL. */
 char **tui_complete(const char *line, int start, int end,
-    const tui_probes_t *probes, const char *const *options);
+    const tui_probes_t *probes, const tui_vocab_t *vocab);
 /* Brace balance: 1 if the clause text is complete. */
 int tui_clause_complete(const char *text);
 
@@ -505,7 +512,7 @@ unsigned tui_session_command(tui_session_t *s, const char *line);
 void tui_session_probes(tui_session_t *s);
 void tui_session_probe_info(tui_session_t *s, int probe);
 int tui_session_count(tui_session_t *s, const char *text);
-const char *const *tui_session_options(void);
+const tui_vocab_t *tui_session_vocab(void);
 const char *tui_session_theme_req(tui_session_t *s);
 
 void tui_session_target(tui_session_t *s, int pid);

@@ -6,6 +6,6 @@ BEGIN
 {
 	printf("%hd %hi %hu %hx %hX\n", (short)70000, (short)-2,
 	    (unsigned short)-1, (short)70000, (unsigned short)0xbeef);
-	printf("%hd %hu\n", 70000, -1);
+	printf("%hd %hu\n", (short)70000, (unsigned short)-1);
 	exit(0);
 }

@@ -92,7 +92,15 @@ static void test_printf_checks(void **state)
 	    "D_PRINTF_ARG_EXTRA"), "printf( ) prototype mismatch: only 1 "
 	    "arguments required by this format string");
 	ct_err(h, "BEGIN { printf(\"%f\\n\", 1); }", "D_PRINTF_ARG_TYPE");
-	ct_err(h, "BEGIN { printf(\"%y\\n\", 1); }", "D_PRINTF_INVALID");
+	assert_string_equal(ct_err(h, "BEGIN { printf(\"%y\\n\", 1); }",
+	    "D_SYNTAX"), "format conversion #1 is undefined: %y");
+	assert_string_equal(ct_err(h, "BEGIN { printf(\"%*.*d\\n\", 1); }",
+	    "D_PRINTF_DYN_PROTO"), "printf( ) prototype mismatch: conversion "
+	    "#1 (%d) is missing a corresponding \".*\" argument");
+	assert_string_equal(ct_err(h, "BEGIN { printf(\"%*d\\n\", \"a\", 1); }",
+	    "D_PRINTF_DYN_TYPE"), "printf( ) argument #2 is incompatible with "
+	    "conversion #1 prototype:\n\tconversion: % * d\n\t prototype: "
+	    "int\n\t  argument: string");
 	ct_err(h, "BEGIN { printf(\"%@d\\n\", 1); }", "D_PRINTF_AGG_CONV");
 	ct_err(h, "BEGIN { printf(\"\"); }", "D_PRINTF_FMT_EMPTY");
 	eng_close(h);
@@ -106,7 +114,7 @@ static void test_printf_charptr_string(void **state)
 	eng_prog_t *p;
 
 	(void)state;
-	p = ct_ok(h, "BEGIN { printf(\"%s %x %s\", (char *)arg0, "
+	p = ct_ok(h, "BEGIN { printf(\"%s %p %s\", (char *)arg0, "
 	    "(char *)arg0, (string)\"a\"); }");
 	assert_int_equal(act(p, 1)->a_difo->dd_rtype.dtdt_kind,
 	    DIF_TYPE_STRING);
@@ -118,7 +126,7 @@ static void test_printf_charptr_string(void **state)
 	eng_prog_free(p);
 	/* %T (RFC 822 time) and %P (port) are conversions too */
 	eng_prog_free(ct_ok(h, "BEGIN { printf(\"%T %P\", walltimestamp, "
-	    "80); }"));
+	    "(uint16_t)80); }"));
 	eng_close(h);
 }
 

@@ -1,7 +1,0 @@
-/*
- * Asserts: an unknown conversion is refused
- */
-BEGIN
-{
-	printf("%y\n", 1);
-}
