@@ -5,11 +5,11 @@
  * struct eng_symtab holds:
  *   - the kernel's symbols from /proc/kallsyms (read once, sorted by
  *     address), module "vmlinux" for the core kernel, else the [module];
- *   - per process (pid), its executable mappings from /proc/PID/maps, read
- *     at the first lookup (and again when a live process has an address
- *     outside them), each with the ELF function and object symbols
- *     of its file (libelf: .symtab, else .dynsym), loaded on first use and
- *     kept sorted by address with the load bias applied.
+ *   - per process (pid), its mapped objects (pmap.c), read at the first
+ *     lookup (and again when a live process has an address outside
+ *     them), each with the ELF symbols of its file (elfsym.c: shared
+ *     between processes, loaded on first use); the load bias is applied
+ *     to what a lookup returns.
  * Lookups find the last symbol at or below the address; an address past
  * a sized symbol's end still resolves to it, as dtrace does with
  * stripped gaps.  Objects print by basename, as dtrace does.
@@ -18,16 +18,14 @@
  * the start of the file's first mapping).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <time.h>
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "consume.h"
+#include "elfsym.h"
 
 struct sym {
 	uint64_t s_addr;
@@ -42,18 +40,9 @@ struct symvec {
 	int sorted;
 };
 
-struct mapping {
-	uint64_t m_start, m_end, m_off;
-	char *m_path;
-	struct symvec m_syms;		/* loaded on demand */
-	int m_loaded;
-};
-
+/* A process whose addresses were looked up. */
 struct proc {
-	int p_pid;
-	double p_loaded;		/* when maps were read (monotonic s) */
-	struct mapping *p_maps;
-	size_t p_nmaps;
+	eng_pmap_t *p_map;
 	struct proc *p_next;
 };
 
@@ -205,191 +194,23 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void free_maps(struct proc *p)
-{
-	for (size_t i = 0; i < p->p_nmaps; i++) {
-		free(p->p_maps[i].m_path);
-		vec_free(&p->p_maps[i].m_syms);
-	}
-	free(p->p_maps);
-	p->p_maps = NULL;
-	p->p_nmaps = 0;
-}
-
-/* Read the mappings into q (empty). */
-static void parse_maps(struct proc *q)
-{
-	char path[64], line[4096];
-	FILE *fp;
-	struct proc *p = q;
-
-	snprintf(path, sizeof (path), "/proc/%d/maps", p->p_pid);
-	if ((fp = fopen(path, "r")) == NULL)
-		return;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		unsigned long long s, e, off;
-		char perm[8], file[4096];
-
-		file[0] = '\0';
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &s, &e,
-		    perm, &off, file) < 4 || file[0] != '/')
-			continue;
-		struct mapping *nm = realloc(p->p_maps,
-		    (p->p_nmaps + 1) * sizeof (*nm));
-		if (nm == NULL)
-			break;
-		p->p_maps = nm;
-		nm = &p->p_maps[p->p_nmaps];
-		memset(nm, 0, sizeof (*nm));
-		nm->m_start = s;
-		nm->m_end = e;
-		nm->m_off = off;
-		if ((nm->m_path = strdup(file)) == NULL)
-			break;
-		p->p_nmaps++;
-	}
-	fclose(fp);
-}
-
-/* (Re)read p's mappings; a process that has gone (or a zombie, whose
- * maps are empty) keeps the ones known. */
-static void read_maps(struct proc *p)
-{
-	struct proc q;
-
-	memset(&q, 0, sizeof (q));
-	q.p_pid = p->p_pid;
-	p->p_loaded = mono();
-	parse_maps(&q);
-	if (q.p_nmaps == 0) {
-		free_maps(&q);
-		return;
-	}
-	/* keep the symbols already loaded for a file mapped where it was */
-	for (size_t i = 0; i < q.p_nmaps; i++)
-		for (size_t j = 0; j < p->p_nmaps; j++) {
-			struct mapping *n = &q.p_maps[i], *o = &p->p_maps[j];
-
-			if (!o->m_loaded || o->m_start != n->m_start ||
-			    strcmp(o->m_path, n->m_path) != 0)
-				continue;
-			n->m_syms = o->m_syms;
-			n->m_loaded = 1;
-			memset(&o->m_syms, 0, sizeof (o->m_syms));
-			o->m_loaded = 0;
-			break;
-		}
-	free_maps(p);
-	p->p_maps = q.p_maps;
-	p->p_nmaps = q.p_nmaps;
-}
-
-static struct proc *load_proc(struct eng_symtab *st, int pid)
-{
-	struct proc *p = calloc(1, sizeof (*p));
-
-	if (p == NULL)
-		return NULL;
-	p->p_pid = pid;
-	p->p_next = st->st_procs;
-	st->st_procs = p;
-	read_maps(p);
-	return p;
-}
-
-/* The load bias of path in p: start of its offset-0 mapping minus the
- * first PT_LOAD's page-aligned vaddr (0 for ET_EXEC). */
-static uint64_t bias(const struct proc *p, const char *path, Elf *e)
-{
-	GElf_Ehdr eh;
-	size_t n;
-	uint64_t base = 0, vaddr = 0;
-
-	if (gelf_getehdr(e, &eh) == NULL || eh.e_type != ET_DYN)
-		return 0;
-	for (size_t i = 0; i < p->p_nmaps; i++)
-		if (strcmp(p->p_maps[i].m_path, path) == 0 &&
-		    p->p_maps[i].m_off == 0) {
-			base = p->p_maps[i].m_start;
-			break;
-		}
-	if (elf_getphdrnum(e, &n) == 0)
-		for (size_t i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(e, (int)i, &ph) != NULL &&
-			    ph.p_type == PT_LOAD) {
-				vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
-				break;
-			}
-		}
-	return base - vaddr;
-}
-
-static void load_elf_syms(const struct proc *p, struct mapping *m)
-{
-	const char *obj = strrchr(m->m_path, '/') ? strrchr(m->m_path, '/') + 1
-	    : m->m_path;
-	int fd = open(m->m_path, O_RDONLY | O_CLOEXEC);
-	Elf *e;
-	Elf_Scn *scn = NULL, *dyn = NULL, *sym = NULL;
-
-	m->m_loaded = 1;
-	if (fd < 0)
-		return;
-	elf_version(EV_CURRENT);
-	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
-		close(fd);
-		return;
-	}
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) == NULL)
-			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			sym = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dyn = scn;
-	}
-	uint64_t b = bias(p, m->m_path, e);
-	if ((scn = sym != NULL ? sym : dyn) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *d = elf_getdata(scn, NULL);
-
-		gelf_getshdr(scn, &sh);
-		for (size_t i = 0; d != NULL && sh.sh_entsize > 0 &&
-		    i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (gelf_getsym(d, (int)i, &s) == NULL || s.st_value == 0 ||
-			    (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
-			    GELF_ST_TYPE(s.st_info) != STT_OBJECT) ||
-			    (name = elf_strptr(e, sh.sh_link, s.st_name)) == NULL ||
-			    *name == '\0')
-				continue;
-			push(&m->m_syms, s.st_value + b, s.st_size, name, obj);
-		}
-	}
-	elf_end(e);
-	close(fd);
-}
-
 static struct proc *proc_get(struct eng_symtab *st, int pid)
 {
-	for (struct proc *p = st->st_procs; p != NULL; p = p->p_next)
-		if (p->p_pid == pid)
-			return p;
-	return load_proc(st, pid);
-}
+	struct proc *p;
 
-static int mapped(const struct proc *p, uint64_t addr)
-{
-	for (size_t i = 0; i < p->p_nmaps; i++)
-		if (addr >= p->p_maps[i].m_start && addr < p->p_maps[i].m_end)
-			return 1;
-	return 0;
+	for (p = st->st_procs; p != NULL; p = p->p_next)
+		if (p->p_map->pm_pid == pid)
+			return p;
+	if ((p = calloc(1, sizeof (*p))) == NULL)
+		return NULL;
+	if ((p->p_map = eng_pmap_new(pid)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	p->p_next = st->st_procs;
+	st->st_procs = p;
+	(void)eng_pmap_update(p->p_map);
+	return p;
 }
 
 void eng_sym_touch(eng_hdl_t *h, int pid, int reread)
@@ -400,7 +221,7 @@ void eng_sym_touch(eng_hdl_t *h, int pid, int reread)
 	if (st == NULL || pid <= 0 || (p = proc_get(st, pid)) == NULL)
 		return;
 	if (reread && (kill(pid, 0) == 0 || errno == EPERM))
-		read_maps(p);
+		(void)eng_pmap_update(p->p_map);
 }
 
 /* ---- the text ------------------------------------------------------------- */
@@ -428,6 +249,7 @@ struct hit {
 	const char *obj;
 	const struct sym *s;
 	uint64_t base;
+	struct sym us;			/* a user symbol, biased */
 };
 
 static void lookup_kernel(struct eng_symtab *st, uint64_t addr,
@@ -452,30 +274,32 @@ static void lookup(eng_hdl_t *h, int pid, uint64_t addr, struct hit *r)
 		return;
 	}
 	struct proc *p = proc_get(st, pid);
+	eng_pobj_t *po;
+	eng_elfobj_t *eo;
+	const eng_elfsym_t *es;
+
+	if (p == NULL)
+		return;
 	/* An address outside the known mappings of a live process: the
 	 * process may have exec'd or mapped more; reread (rate-limited). */
-	if (p != NULL && !mapped(p, addr) && mono() - p->p_loaded > 0.1 &&
-	    (kill(pid, 0) == 0 || errno == EPERM))
-		read_maps(p);
-	for (size_t i = 0; p != NULL && i < p->p_nmaps; i++) {
-		struct mapping *m = &p->p_maps[i];
-
-		if (addr < m->m_start || addr >= m->m_end)
-			continue;
-		r->obj = strrchr(m->m_path, '/') + 1;
-		/* Symbols of every mapping of this file land in the first,
-		 * whose start is the object's base. */
-		for (size_t j = 0; j < p->p_nmaps; j++)
-			if (strcmp(p->p_maps[j].m_path, m->m_path) == 0) {
-				m = &p->p_maps[j];
-				break;
-			}
-		if (!m->m_loaded)
-			load_elf_syms(p, m);
-		r->s = m->m_syms.n > 0 ? find(&m->m_syms, addr) : NULL;
-		r->base = m->m_start;
-		return;
+	if ((po = eng_pmap_find(p->p_map, addr)) == NULL &&
+	    mono() - p->p_map->pm_read > 0.1 &&
+	    (kill(pid, 0) == 0 || errno == EPERM)) {
+		(void)eng_pmap_update(p->p_map);
+		po = eng_pmap_find(p->p_map, addr);
 	}
+	if (po == NULL)
+		return;
+	r->obj = strrchr(po->po_path, '/') + 1;
+	r->base = po->po_start;
+	if ((eo = eng_pmap_elf(p->p_map, po)) == NULL ||
+	    (es = eng_elf_lookup(eo, addr - po->po_bias)) == NULL)
+		return;
+	r->us.s_addr = es->es_value + po->po_bias;
+	r->us.s_size = es->es_size;
+	r->us.s_name = (char *)(uintptr_t)es->es_name;
+	r->us.s_obj = r->obj;
+	r->s = &r->us;
 }
 
 void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
@@ -512,7 +336,7 @@ void eng_sym_free(struct eng_symtab *st)
 		struct proc *p = st->st_procs;
 
 		st->st_procs = p->p_next;
-		free_maps(p);
+		eng_pmap_free(p->p_map);
 		free(p);
 	}
 	free(st);

@@ -161,6 +161,43 @@ int eng_target_syscalls(eng_hdl_t *h, int *nrs, int max);
 /* The filter returns SECCOMP_RET_TRACE | ENG_SECCOMP_DATA for them. */
 #define ENG_SECCOMP_DATA 0x0d7u
 
+/* ---- processes (libdtrace's dt_proc role) -------------------------------
+ *
+ * The one place that creates, grabs, continues, watches and releases the
+ * processes a session traces (-c, -p); neither front end forks, execs,
+ * ptraces or waits for a target itself.  A created process is held
+ * before its exec (before the command's first instruction) until
+ * eng_proc_continue, which lets it exec under the seccomp filter the
+ * ptrace route needs for h's enablings (eng_target_syscalls).  Each
+ * process keeps its mappings over time and its objects' ELF symbols
+ * (the pid provider and ustack() resolve through them).  Errors come back
+ * as dtrace(1M)'s text in err ("failed to grab pid 12: No such process").
+ */
+typedef struct eng_proc eng_proc_t;
+
+#define ENG_PROC_SHELL	0x1	/* cmd with shell syntax is run by /bin/sh
+				 * -c; else (and always without the flag)
+				 * it is split at blanks and exec'd
+				 * directly, as dtrace -c does */
+
+/* fds: the child's stdin, stdout, stderr (-1: inherited), or NULL. */
+eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
+    char *err, size_t errlen);
+eng_proc_t *eng_proc_grab(int pid, char *err, size_t errlen);
+int eng_proc_pid(const eng_proc_t *p);
+/* Let a created process run (no-op for a grabbed one); h (NULL: none)
+ * says which system calls its filter traps.  0 or -1. */
+int eng_proc_continue(eng_proc_t *p, eng_hdl_t *h);
+
+enum eng_proc_state { ENG_PROC_HELD, ENG_PROC_RUNNING, ENG_PROC_EXITED,
+		      ENG_PROC_KILLED, ENG_PROC_GONE };
+/* Non-blocking: has it exited (its code in *status), been killed by a
+ * signal (the signal in *status), or gone (grabbed: no status known)? */
+enum eng_proc_state eng_proc_poll(eng_proc_t *p, int *status);
+/* Let go: a created process still alive is killed (as dtrace does); a
+ * grabbed one is left running.  Frees p. */
+void eng_proc_release(eng_proc_t *p);
+
 int eng_go(eng_hdl_t *h);		/* fires BEGIN */
 int eng_stop(eng_hdl_t *h);		/* fires END */
 
