@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "engine.h"
 #include "tui.h"
@@ -31,10 +30,10 @@ struct app {
 	tui_theme_t theme;
 	char *clause;		/* multi-line clause typed so far */
 	int quit;
-	pid_t child;		/* -c command, 0 if none */
-	int child_gate;		/* write end: closing it lets the child run */
+	eng_proc_t *child;	/* -c command, NULL if none or exited */
+	int child_held;		/* not yet let run */
 	int child_out;		/* read end of the child's output */
-	pid_t grabbed;		/* -p pid while it lives, 0 if none */
+	eng_proc_t *grabbed;	/* -p process while it lives, NULL if none */
 };
 
 static void usage(FILE *fp)
@@ -158,64 +157,41 @@ static void update_hint(struct app *a)
 
 /* ---- -c: a child held until tracing starts ----------------------------- */
 
-static int spawn(struct app *a, const char *cmd)
+static int spawn(struct app *a, const char *cmd, char *err, size_t len)
 {
-	int gate[2], out[2];
-	char c;
+	int out[2], fds[3];
 
-	if (pipe(gate) != 0 || pipe(out) != 0)
+	if (pipe2(out, O_CLOEXEC) != 0 ||
+	    (fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, len, "failed to run %s: %s", cmd,
+		    strerror(errno));
 		return -1;
-	if ((a->child = fork()) < 0)
-		return -1;
-	if (a->child == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		close(gate[1]);
-		close(out[0]);
-		dup2(null, 0);
-		dup2(out[1], 1);
-		dup2(out[1], 2);
-		if (read(gate[0], &c, 1) < 0)	/* EOF: tracing started */
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
 	}
-	close(gate[0]);
+	fds[1] = fds[2] = out[1];
+	a->child = eng_proc_create(cmd, ENG_PROC_SHELL, fds, err, len);
+	close(fds[0]);
 	close(out[1]);
-	a->child_gate = gate[1];
+	if (a->child == NULL) {
+		close(out[0]);
+		return -1;
+	}
+	a->child_held = 1;
 	a->child_out = out[0];
 	fcntl(a->child_out, F_SETFL, O_NONBLOCK);
 	return 0;
 }
 
-/* A -p process is gone once it cannot be signalled or is a zombie. */
-static int gone(pid_t pid)
-{
-	char path[64], buf[256], *rp;
-	FILE *fp;
-	int z = 0;
-
-	if (kill(pid, 0) != 0 && errno == ESRCH)
-		return 1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fp = fopen(path, "r")) == NULL)
-		return 0;
-	if (fgets(buf, sizeof(buf), fp) != NULL &&
-	    (rp = strrchr(buf, ')')) != NULL)
-		z = rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
-	fclose(fp);
-	return z;
-}
-
 /* -p: as dtrace(1M), tracing ends when the process does. */
 static void target_poll(struct app *a)
 {
-	if (a->grabbed <= 0 || a->m->tm_state != TUI_TRACING ||
-	    !gone(a->grabbed))
+	if (a->grabbed == NULL || a->m->tm_state != TUI_TRACING ||
+	    eng_proc_poll(a->grabbed, NULL) != ENG_PROC_GONE)
 		return;
 	tui_session_stop(a->s);
-	tui_model_message(a->m, 0, "pid %d has exited", (int)a->grabbed);
-	a->grabbed = 0;
+	tui_model_message(a->m, 0, "pid %d has exited",
+	    eng_proc_pid(a->grabbed));
+	eng_proc_release(a->grabbed);
+	a->grabbed = NULL;
 }
 
 /* Release the child once tracing runs; collect its output and exit. */
@@ -223,20 +199,27 @@ static void child_poll(struct app *a)
 {
 	char buf[4096];
 	ssize_t n;
-	int st;
 
-	if (a->child <= 0)
+	if (a->child == NULL)
 		return;
-	if (a->child_gate >= 0 && a->m->tm_state == TUI_TRACING) {
-		close(a->child_gate);
-		a->child_gate = -1;
+	if (a->child_held && a->m->tm_state == TUI_TRACING) {
+		if (tui_session_continue(a->s, a->child) != 0)
+			tui_model_message(a->m, 1, "failed to release pid %d",
+			    eng_proc_pid(a->child));
+		a->child_held = 0;
 	}
 	while ((n = read(a->child_out, buf, sizeof(buf))) > 0)
 		tui_model_output(a->m, buf, (size_t)n, -1);
-	if (waitpid(a->child, &st, WNOHANG) == a->child) {
-		tui_model_message(a->m, 0, "pid %d exited", (int)a->child);
-		a->child = 0;
+	switch (eng_proc_poll(a->child, NULL)) {
+	case ENG_PROC_EXITED: case ENG_PROC_KILLED:
+		tui_model_message(a->m, 0, "pid %d exited",
+		    eng_proc_pid(a->child));
+		eng_proc_release(a->child);
+		a->child = NULL;
 		tui_session_stop(a->s);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -334,7 +317,7 @@ static void loop(struct app *a)
 			key(a, k, mx, my);
 			k = tui_term_key(0, -1, &mx, &my);
 		}
-		if (a->m->tm_state == TUI_TRACING || a->child > 0) {
+		if (a->m->tm_state == TUI_TRACING || a->child != NULL) {
 			ms = tui_session_tick(a->s);
 			child_poll(a);
 			target_poll(a);
@@ -401,6 +384,8 @@ static int parse(int argc, char **argv, struct opts *o)
  * is taken, as the dtrace command would print them. */
 static int preload(struct app *a, const struct opts *o)
 {
+	char err[512];
+
 	for (int i = 0; i < o->nx; i++) {
 		char buf[256], *eq;
 
@@ -412,22 +397,20 @@ static int preload(struct app *a, const struct opts *o)
 	}
 	if (o->quiet && tui_session_setopt(a->s, "quiet", NULL) != 0)
 		return -1;
-	if (o->pid > 0 && gone(o->pid)) {
-		tui_model_message(a->m, 1, "failed to grab pid %d: no such "
-		    "process", o->pid);
-		return -1;
-	}
 	if (o->pid > 0) {
-		tui_session_target(a->s, o->pid);
-		a->grabbed = o->pid;
-	}
-	if (o->cmd != NULL) {
-		if (spawn(a, o->cmd) != 0) {
-			tui_model_message(a->m, 1, "failed to run %s: %s",
-			    o->cmd, strerror(errno));
+		if ((a->grabbed = eng_proc_grab(o->pid, err,
+		    sizeof(err))) == NULL) {
+			tui_model_message(a->m, 1, "%s", err);
 			return -1;
 		}
-		tui_session_target(a->s, a->child);
+		tui_session_target(a->s, o->pid);
+	}
+	if (o->cmd != NULL) {
+		if (spawn(a, o->cmd, err, sizeof(err)) != 0) {
+			tui_model_message(a->m, 1, "%s", err);
+			return -1;
+		}
+		tui_session_target(a->s, eng_proc_pid(a->child));
 	}
 	for (int i = 0; i < o->npre; i++) {
 		int rc = o->pre[i].kind == 'n' ?
@@ -488,7 +471,7 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	memset(&a, 0, sizeof(a));
-	a.child_gate = a.child_out = -1;
+	a.child_out = -1;
 	if (parse(argc, argv, &o) != 0) {
 		usage(stderr);
 		return 2;
@@ -508,10 +491,8 @@ int main(int argc, char **argv)
 	tui_session_stop(a.s);
 	if (a.m->tm_nenabled >= 100 && isatty(2))	/* closing takes time */
 		fprintf(stderr, "dtui: releasing %u probes\n", a.m->tm_nenabled);
-	if (a.child > 0) {
-		kill(a.child, SIGTERM);
-		waitpid(a.child, NULL, 0);
-	}
+	eng_proc_release(a.child);	/* killed if still there */
+	eng_proc_release(a.grabbed);
 	tui_session_free(a.s);
 	tui_layout_free(a.l);
 	tui_surface_free(a.surf);

@@ -128,6 +128,13 @@ void tui_session_target(tui_session_t *s, int pid)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 }
 
+/* Let a -c process held before its exec run, under the system-call
+ * filter this session's enablings need. */
+int tui_session_continue(tui_session_t *s, eng_proc_t *p)
+{
+	return eng_proc_continue(p, s->ts_h);
+}
+
 /* Remember an option for the handle a restart opens (a later value of
  * the same option replaces the earlier). */
 static void keep_opt(tui_session_t *s, const char *name, const char *val)

@@ -516,6 +516,8 @@ const tui_vocab_t *tui_session_vocab(void);
 const char *tui_session_theme_req(tui_session_t *s);
 
 void tui_session_target(tui_session_t *s, int pid);
+struct eng_proc;
+int tui_session_continue(tui_session_t *s, struct eng_proc *p);
 void tui_session_pause(tui_session_t *s, int paused);
 
 /* ---- the terminal (term.c): the only file that calls curses ----------- */

@@ -34,10 +34,12 @@ struct dtc {
 	unsigned cflags;
 	int quiet, list, verbose, exit_after, dis, destructive;
 	const char *cmd;		/* -c */
-	pid_t *pids;			/* -p pids and the -c child */
-	int npids;
-	int gofd;			/* -c: write end that releases the child */
-	pid_t child;			/* the -c process, 0 if none */
+	struct dtc_proc {
+		eng_proc_t *dp_proc;
+		int dp_gone;		/* its exit has been reported */
+	} *procs;			/* -p processes and the -c child */
+	int nprocs;
+	eng_proc_t *child;		/* the -c process, NULL if none */
 	int header;			/* -h */
 	const char *ofile;		/* -o path, NULL for stdout */
 };
@@ -54,9 +56,9 @@ _Noreturn void dtc_fatal(const char *fmt, ...)
 int dtc_header(void);
 
 /* run.c */
-pid_t dtc_run_create(const char *cmd);	/* fork -c command, held */
-void dtc_run_grab(pid_t pid);		/* -p: check the process exists */
+pid_t dtc_run_create(const char *cmd);	/* create the -c process, held */
+void dtc_run_grab(pid_t pid);		/* -p: grab the process */
 int dtc_run(void);			/* go, loop, print; exit status */
-void dtc_run_release(void);		/* kill the -c process if still there */
+void dtc_run_release(void);		/* let go (the -c process is killed) */
 
 #endif /* DTC_H */

@@ -382,7 +382,6 @@ int main(int argc, char **argv)
 	pid_t target = 0;
 
 	dtc.out = stdout;
-	dtc.gofd = -1;
 	if (argc <= 1 || prescan(argc, argv) != 0) {
 		usage(stderr);
 		return 2;
@@ -397,8 +396,8 @@ int main(int argc, char **argv)
 	}
 	if (dtc.cmd != NULL)
 		target = dtc_run_create(dtc.cmd);
-	else if (dtc.npids > 0)
-		target = dtc.pids[0];
+	else if (dtc.nprocs > 0)
+		target = (pid_t)eng_proc_pid(dtc.procs[0].dp_proc);
 	compile_all(target);
 	if (dtc.header)
 		return dtc_header();

@@ -6,26 +6,16 @@
  *   signalled, exit()ed, filled or the traced processes are gone; work };
  *   a newline; the aggregations not yet printed; exit status (exit()'s
  *   value, else 0).  A second SIGINT ends at once without aggregations.
- * The -c child waits on the hold pipe for "g", an int32 count and that
- * many syscall numbers; with a count > 0 it installs a seccomp filter
- * trapping (SECCOMP_RET_TRACE) only those and every i386 or x32 call
- * (the ptrace helper maps them), for the ptrace route, then execs.
+ * The processes themselves are the engine's (eng_proc_*): the -c child
+ * is created held before its exec and continued after go, under the
+ * seccomp filter the ptrace route needs.
  */
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "dtc.h"
 
 static volatile sig_atomic_t g_intr;	/* signals received */
@@ -41,249 +31,75 @@ static void intr(int sig)
 		eng_wakeup(dtc.h);
 }
 
-static void add_pid(pid_t pid)
+static void add_proc(eng_proc_t *p)
 {
-	pid_t *p = realloc(dtc.pids, (size_t)(dtc.npids + 1) * sizeof (*p));
+	struct dtc_proc *v = realloc(dtc.procs, (size_t)(dtc.nprocs + 1) *
+	    sizeof (*v));
 
-	if (p == NULL)
+	if (v == NULL) {
+		eng_proc_release(p);
 		dtc_fatal("failed to allocate memory");
-	dtc.pids = p;
-	p[dtc.npids++] = pid;
+	}
+	dtc.procs = v;
+	v[dtc.nprocs].dp_proc = p;
+	v[dtc.nprocs++].dp_gone = 0;
 }
 
 void dtc_run_grab(pid_t pid)
 {
-	if (kill(pid, 0) != 0 && errno == ESRCH)
-		dtc_fatal("failed to grab pid %d: no such process", (int)pid);
-	add_pid(pid);
-}
+	char err[256];
+	eng_proc_t *p = eng_proc_grab((int)pid, err, sizeof (err));
 
-/* A regular file we may execute; else *err = why not (ENOENT/EACCES). */
-static int runnable(const char *path, int *err)
-{
-	struct stat sb;
-
-	if (stat(path, &sb) != 0) {
-		*err = errno == ENOENT || errno == ENOTDIR ? ENOENT : EACCES;
-		return 0;
-	}
-	if (!S_ISREG(sb.st_mode) || access(path, X_OK) != 0) {
-		*err = EACCES;
-		return 0;
-	}
-	return 1;
-}
-
-/* Split cmd at blanks, as dtrace -c does (no shell). */
-static char **split(const char *cmd, char **copy)
-{
-	char *s = strdup(cmd), **v = calloc(strlen(cmd) / 2 + 2, sizeof (*v));
-	int n = 0;
-
-	if (s == NULL || v == NULL)
-		dtc_fatal("failed to allocate memory");
-	for (char *t = strtok(s, " \t\n"); t != NULL; t = strtok(NULL, " \t\n"))
-		v[n++] = t;
-	if (n == 0)
-		dtc_fatal("failed to execute %s: empty command", cmd);
-	*copy = s;
-	return v;
-}
-
-/*
- * Can file be executed as execvp would find it?  dtrace creates the -c
- * process before compiling and fails if exec fails, with libproc's
- * Pcreate_error() words: "cannot find executable file" when the last
- * attempt found nothing, else "cannot execute file".  The child here
- * execs only after tracing starts, so the search is done first.
- */
-static const char *exec_error(const char *file)
-{
-	const char *path = getenv("PATH"), *p;
-	char buf[4096];
-	int err = ENOENT;
-
-	if (strchr(file, '/') != NULL)
-		return runnable(file, &err) ? NULL : err == ENOENT ?
-		    "cannot find executable file" : "cannot execute file";
-	if (path == NULL)
-		path = "/bin:/usr/bin";
-	for (p = path; ; p += strcspn(p, ":") + 1) {
-		int n = (int)strcspn(p, ":");
-
-		snprintf(buf, sizeof (buf), "%.*s%s%s", n, p, n ? "/" : "",
-		    file);
-		if (runnable(buf, &err))
-			return NULL;
-		if (p[n] == '\0')
-			break;
-	}
-	return err == ENOENT ? "cannot find executable file" :
-	    "cannot execute file";
-}
-
-#define MAXNR 512			/* syscall numbers handed over */
-
-/* In the -c child: read the syscall list from the hold pipe and install
- * a filter that stops the child (for the ptrace helper) only on those.
- * Nothing is installed when the list is empty, unknown or refused. */
-static void seccomp_hold(int fd)
-{
-	int32_t n = -1, nrs[MAXNR];
-	struct sock_filter f[2 * MAXNR + 7];
-	struct sock_fprog prog;
-	unsigned short k = 0;
-
-	if (read(fd, &n, sizeof (n)) != sizeof (n) || n <= 0 || n > MAXNR ||
-	    read(fd, nrs, (size_t)n * sizeof (*nrs)) !=
-	    (ssize_t)((size_t)n * sizeof (*nrs)))
-		return;
-	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	    offsetof(struct seccomp_data, arch));
-	/* i386 and x32 calls go to the tracer, which maps their numbers */
-	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-	    AUDIT_ARCH_X86_64, 1, 0);
-	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-	    SECCOMP_RET_TRACE | ENG_SECCOMP_DATA);
-	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	    offsetof(struct seccomp_data, nr));
-	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
-	    0x40000000u, 0, 1);		/* __X32_SYSCALL_BIT */
-	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-	    SECCOMP_RET_TRACE | ENG_SECCOMP_DATA);
-	for (int32_t i = 0; i < n; i++) {
-		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
-		    BPF_K, (uint32_t)nrs[i], 0, 1);
-		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		    SECCOMP_RET_TRACE | ENG_SECCOMP_DATA);
-	}
-	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-	    SECCOMP_RET_ALLOW);
-	prog.len = k;
-	prog.filter = f;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
-		(void)prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
-
-/* Let the -c child go, with the syscalls its filter should trap. */
-static void release_hold(void)
-{
-	char buf[1 + sizeof (int32_t) * (MAXNR + 1)];
-	int nrs[MAXNR];
-	int32_t n = (int32_t)eng_target_syscalls(dtc.h, nrs, MAXNR);
-	size_t len = 1 + sizeof (n);
-
-	buf[0] = 'g';
-	memcpy(buf + 1, &n, sizeof (n));
-	for (int32_t i = 0; i < n; i++, len += sizeof (int32_t)) {
-		int32_t v = nrs[i];
-
-		memcpy(buf + len, &v, sizeof (v));
-	}
-	(void)!write(dtc.gofd, buf, len);	/* < PIPE_BUF: atomic */
+	if (p == NULL)
+		dtc_fatal("%s", err);
+	add_proc(p);
 }
 
 pid_t dtc_run_create(const char *cmd)
 {
-	char *copy;
-	char **argv = split(cmd, &copy);
-	const char *why = exec_error(argv[0]);
-	int fd[2];
-	pid_t pid;
+	char err[PATH_MAX + 64];
+	eng_proc_t *p = eng_proc_create(cmd, 0, NULL, err, sizeof (err));
 
-	if (why != NULL) {
-		char name[PATH_MAX];
-
-		snprintf(name, sizeof (name), "%s", argv[0]);
-		free(copy);		/* nothing reachable is left behind */
-		free(argv);
-		dtc_fatal("failed to execute %s: %s", name, why);
-	}
-	/* close-on-exec: the child makes no close() of its own once
-	 * tracing has started, only the execve */
-	if (pipe2(fd, O_CLOEXEC) != 0 || (pid = fork()) < 0)
-		dtc_fatal("failed to execute %s: %s", argv[0], strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(fd[1]);
-		/* Held until tracing has started (or dtrace gives up). */
-		if (read(fd[0], &c, 1) != 1)
-			_exit(127);
-		seccomp_hold(fd[0]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "dtrace: failed to execute %s: %s\n", argv[0],
-		    strerror(errno));
-		_exit(127);
-	}
-	close(fd[0]);
-	free(copy);
-	free(argv);
-	dtc.gofd = fd[1];
-	add_pid(pid);
-	dtc.child = pid;
-	return pid;
+	if (p == NULL)
+		dtc_fatal("%s", err);
+	add_proc(p);
+	dtc.child = p;
+	return (pid_t)eng_proc_pid(p);
 }
 
-/*
- * dtrace kills the process it created when it lets go of it before the
- * process has exited (libdtrace's dt_proc_destroy: PRELEASE_KILL for
- * created processes); -p processes are left running.
- */
+/* Let go of every process: the -c child is killed if still there (as
+ * dtrace does), -p processes are left running. */
 void dtc_run_release(void)
 {
-	pid_t p = dtc.child;
-	int st;
-
-	if (p <= 0)
-		return;
-	dtc.child = 0;
-	if (waitpid(p, &st, WNOHANG) == p)
-		return;
-	(void)kill(p, SIGKILL);
-	while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-		;
+	for (int i = 0; i < dtc.nprocs; i++)
+		eng_proc_release(dtc.procs[i].dp_proc);
+	free(dtc.procs);
+	dtc.procs = NULL;
+	dtc.nprocs = 0;
+	dtc.child = NULL;
 }
 
-/* Has pid exited (gone, or a zombie its parent has not reaped)? */
-static int exited(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof (path), "/proc/%d/stat", (int)pid);
-	if ((fp = fopen(path, "r")) == NULL)
-		return 1;
-	n = fread(buf, 1, sizeof (buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the state follows the last ')' */
-	if ((p = strrchr(buf, ')')) == NULL || p[1] == '\0')
-		return 0;
-	return p[2] == 'Z' || p[2] == 'X';
-}
-
-/* Reap/poll the traced processes; the number still alive. */
+/* Report the traced processes that have exited; the number alive. */
 static int alive(void)
 {
 	int n = 0;
 
-	for (int i = 0; i < dtc.npids; i++) {
-		pid_t p = dtc.pids[i];
-		int st;
+	for (int i = 0; i < dtc.nprocs; i++) {
+		struct dtc_proc *d = &dtc.procs[i];
 
-		if (p <= 0)
+		if (d->dp_gone)
 			continue;
-		if (p == dtc.child ? waitpid(p, &st, WNOHANG) == p :
-		    exited(p)) {
-			dtc_notice("pid %d has exited", (int)p);
-			dtc.pids[i] = 0;
-			if (p == dtc.child)
-				dtc.child = 0;	/* reaped: never signal it */
-			continue;
+		switch (eng_proc_poll(d->dp_proc, NULL)) {
+		case ENG_PROC_EXITED: case ENG_PROC_KILLED:
+		case ENG_PROC_GONE:
+			dtc_notice("pid %d has exited",
+			    eng_proc_pid(d->dp_proc));
+			d->dp_gone = 1;
+			break;
+		default:
+			n++;
+			break;
 		}
-		n++;
 	}
 	return n;
 }
@@ -446,11 +262,8 @@ static void go(void)
 	route_len = eng_route(dtc.h) != NULL ? strlen(eng_route(dtc.h)) : 0;
 	if (dtc.destructive)
 		dtc_notice("allowing destructive actions");
-	if (dtc.gofd >= 0) {
-		release_hold();
-		close(dtc.gofd);
-		dtc.gofd = -2;
-	}
+	if (dtc.child != NULL && eng_proc_continue(dtc.child, dtc.h) != 0)
+		dtc_warn("failed to release pid %d", eng_proc_pid(dtc.child));
 }
 
 /* A write error on the output (a closed pipe, a full disk) ends dtrace
@@ -469,8 +282,9 @@ int dtc_run(void)
 
 	eng_handle_drop(dtc.h, on_drop, NULL);
 	eng_handle_err(dtc.h, on_err, NULL);
-	for (int i = 0; i < dtc.npids; i++)
-		if (eng_target_add(dtc.h, (int)dtc.pids[i]) != 0)
+	for (int i = 0; i < dtc.nprocs; i++)
+		if (eng_target_add(dtc.h, eng_proc_pid(dtc.procs[i].dp_proc))
+		    != 0)
 			dtc_warn("%s", eng_errmsg(dtc.h));
 	enable();
 	go();
@@ -484,7 +298,7 @@ int dtc_run(void)
 		if (g_intr > 1)
 			impatient = 1;
 		/* eng_stop fires what the providers still hold first */
-		if (!done && !g_intr && dtc.npids > 0 && alive() == 0)
+		if (!done && !g_intr && dtc.nprocs > 0 && alive() == 0)
 			done = 1;
 		if (done || g_intr) {
 			done = 1;

@@ -19,6 +19,6 @@ wait_for '@n  count' || exit 1
 wait $pid
 # a pid that is not there is refused before the screen is taken
 "$DTUI" -p "$pid" -n 'BEGIN { }' > "$tmp/out" 2>&1 && { cat "$tmp/out"; exit 1; }
-grep -q "dtui: failed to grab pid $pid: no such process" "$tmp/out" ||
+grep -q "dtui: failed to grab pid $pid: No such process" "$tmp/out" ||
 	{ cat "$tmp/out"; exit 1; }
 exit 0

@@ -1,0 +1,41 @@
+#!/bin/sh
+# test_seccomp.sh - dtui -c through the ptrace route (as nobody) stops its
+# child only at the enabled system calls, as dtrace's child does: the
+# command runs under the engine's seccomp filter, so the helper
+# (DTUI_PTRACE_STOPS=1, reported on stderr at release) counts about one
+# stop per traced getppid, not one per each of the 201234 system calls.
+# Exit 0 pass, 77 skip (reason on the first line), else fail.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { echo "needs root to run dtui as nobody"; exit 77; }
+command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
+command -v cc > /dev/null || { echo "no C compiler for the workload"; exit 77; }
+chmod 755 "$tmp"
+mkdir -m 777 "$tmp/home"
+cc -O1 -o "$tmp/pidmix" "$top/tests/scripts/providers/w_pidmix.c" || exit 1
+cat > "$tmp/run" <<EOS
+cd / && DTUI_PTRACE_STOPS=1 XDG_DATA_HOME=$tmp/home setpriv --reuid=nobody \
+    --regid=nogroup --clear-groups $DTUI -c $tmp/pidmix \
+    -n 'syscall::getppid:entry /pid == \$target/ { @e = count(); }' \
+    2> $tmp/home/err
+echo SHELL-IS-BACK
+sleep 30
+EOS
+$T new-session -d -x 100 -y 30 "sh $tmp/run" || exit 1
+wait_for 'dtui tracing' || exit 1
+wait_for 'dtui stopped' 30 || exit 1
+$T send-keys Escape 2
+wait_for '1234' || exit 1
+$T send-keys Escape q
+wait_for 'SHELL-IS-BACK' || exit 1
+n=50
+while [ $n -gt 0 ] && ! grep -q 'ptrace helper: [0-9]* stops' "$tmp/home/err"
+do
+	sleep 0.1; n=$((n - 1))
+done
+stops=$(sed -n 's/^dtrace: ptrace helper: \([0-9]*\) stops$/\1/p' \
+    "$tmp/home/err")
+[ -n "$stops" ] || { echo "no stop count:"; cat "$tmp/home/err"; exit 1; }
+# one stop per getppid, plus a few around the exec
+[ "$stops" -ge 1234 ] && [ "$stops" -lt 2468 ] ||
+	{ echo "stops $stops: the child was not under the filter"; exit 1; }
+exit 0
