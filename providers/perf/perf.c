@@ -27,9 +27,10 @@
  * late, and only the growth of that maximum is reported as drops on the
  * ring's CPU, so nothing is counted twice.
  *
- * Locking: the id map and the source list are guarded by maplk, held only
- * for lookups and updates, never across a callback (the shim may call
- * kpo_disable with its own lock held while this thread fires).  Closed
+ * Locking (perf_state_t says what guards each field): the id map and
+ * the graveyard are guarded by maplk, held only for lookups and updates,
+ * never across a callback (the shim may call kpo_disable with its own
+ * lock held while this thread fires).  Closed
  * sources go to a graveyard freed by the drain thread between passes, so
  * a callback never runs on freed memory; records of a closed source that
  * are still in a ring are ignored.
@@ -89,22 +90,53 @@ struct prov_perf_src {
 	struct prov_perf_src *ps_link;	/* graveyard */
 };
 
-static pthread_mutex_t maplk = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t openlk = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t lostlk = PTHREAD_MUTEX_INITIALIZER;
-static int fmt_lost = 1;		/* PERF_FORMAT_LOST works */
-static struct { uint64_t id; prov_perf_src_t *src; } idmap[MAP_SLOTS];
-static prov_perf_src_t *graveyard;
-static ring_t *rings;
-static int ncpu;
-static int nrings;			/* 2 * ncpu: events, then tasks */
-static unsigned ring_kb;
-static int epfd = -1, stopfd = -1, flushfd = -1;
-static uint64_t passes;			/* drain passes completed */
-static uint64_t drained;		/* start of the last pass (ns) */
-static pthread_t drainer;
-static int draining;
-static uint64_t wall_off;		/* realtime - monotonic, per pass */
+/*
+ * The perf route's state: one instance (perf), passed to the helpers
+ * below.  Each field names what guards it.  "Start" fields are written
+ * by rings_start under openlk before the drain thread exists (creating
+ * the thread publishes them) and cleared by prov_perf_shutdown, which
+ * runs when nothing else uses the rings; "drain thread" fields are
+ * touched only by that thread (probe context: prov_perf_ctx runs in the
+ * sources' callbacks, which it calls).
+ */
+typedef struct perf_state {
+	pthread_mutex_t openlk;		/* opening and closing sources and
+					 * the rings; held over maplk */
+	pthread_mutex_t maplk;		/* idmap, graveyard; never held
+					 * across a callback */
+	pthread_mutex_t lostlk;		/* rings' rg_lostrec, rg_lostcnt,
+					 * rg_lostrep; sources' ps_lost */
+	int fmt_lost;			/* openlk: PERF_FORMAT_LOST works */
+	struct {
+		uint64_t id;
+		prov_perf_src_t *src;
+	} idmap[MAP_SLOTS];		/* maplk */
+	prov_perf_src_t *graveyard;	/* maplk: closed, freed between
+					 * drain passes */
+	ring_t *rings;			/* start (NULL until then) */
+	int ncpu;			/* start */
+	int nrings;			/* start: 2 * ncpu, events then tasks */
+	unsigned ring_kb;		/* set before the rings start
+					 * (prov_set_ring_kb, environment) */
+	int epfd, stopfd, flushfd;	/* start */
+	pthread_t drainer;		/* start */
+	int draining;			/* start: the drain thread runs */
+	uint64_t passes;		/* atomic: drain passes completed */
+	uint64_t drained;		/* atomic: start of the last pass (ns) */
+	uint64_t wall_off;		/* drain thread: realtime minus
+					 * monotonic, per pass */
+	uint64_t kstack[MAX_CHAIN];	/* drain thread: the firing's stacks */
+	uint64_t ustack[MAX_CHAIN];
+	uint64_t uregs[NUREGS];		/* drain thread: its user registers */
+} perf_state_t;
+
+static perf_state_t perf = {
+	.openlk = PTHREAD_MUTEX_INITIALIZER,
+	.maplk = PTHREAD_MUTEX_INITIALIZER,
+	.lostlk = PTHREAD_MUTEX_INITIALIZER,
+	.fmt_lost = 1,
+	.epfd = -1, .stopfd = -1, .flushfd = -1,
+};
 
 int prov_perf_ncpus(void)
 {
@@ -122,9 +154,11 @@ int prov_perf_wants_stack(dtrace_id_t id)
 
 int prov_set_ring_kb(unsigned kb)
 {
+	perf_state_t *pf = &perf;
+
 	if (kb < 8 || (kb & (kb - 1)) != 0)
 		return -1;
-	ring_kb = kb;
+	pf->ring_kb = kb;
 	return 0;
 }
 
@@ -149,38 +183,38 @@ static size_t slot_of(uint64_t id)
 	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 49) & (MAP_SLOTS - 1);
 }
 
-static void map_put(uint64_t id, prov_perf_src_t *src)
+static void map_put(perf_state_t *pf, uint64_t id, prov_perf_src_t *src)
 {
 	size_t i = slot_of(id);
 
-	while (idmap[i].src != NULL && idmap[i].id != id)
+	while (pf->idmap[i].src != NULL && pf->idmap[i].id != id)
 		i = (i + 1) & (MAP_SLOTS - 1);
-	idmap[i].id = id;
-	idmap[i].src = src;
+	pf->idmap[i].id = id;
+	pf->idmap[i].src = src;
 }
 
 /* Removal leaves a tombstone (src NULL, id kept) to keep probe chains. */
-static void map_del(uint64_t id)
+static void map_del(perf_state_t *pf, uint64_t id)
 {
 	size_t i = slot_of(id);
 
-	for (int n = 0; n < MAP_SLOTS && (idmap[i].id != 0 ||
-	    idmap[i].src != NULL); n++, i = (i + 1) & (MAP_SLOTS - 1)) {
-		if (idmap[i].id == id) {
-			idmap[i].src = NULL;
+	for (int n = 0; n < MAP_SLOTS && (pf->idmap[i].id != 0 ||
+	    pf->idmap[i].src != NULL); n++, i = (i + 1) & (MAP_SLOTS - 1)) {
+		if (pf->idmap[i].id == id) {
+			pf->idmap[i].src = NULL;
 			return;
 		}
 	}
 }
 
-static prov_perf_src_t *map_get(uint64_t id)
+static prov_perf_src_t *map_get(perf_state_t *pf, uint64_t id)
 {
 	size_t i = slot_of(id);
 
-	for (int n = 0; n < MAP_SLOTS && idmap[i].id != 0; n++,
+	for (int n = 0; n < MAP_SLOTS && pf->idmap[i].id != 0; n++,
 	    i = (i + 1) & (MAP_SLOTS - 1))
-		if (idmap[i].id == id)
-			return idmap[i].src;
+		if (pf->idmap[i].id == id)
+			return pf->idmap[i].src;
 	return NULL;
 }
 
@@ -189,10 +223,11 @@ static prov_perf_src_t *map_get(uint64_t id)
 /* Open CPU cpu's ring: the event ring all sources write into, or (task)
  * the ring of comm/fork/exit records, kept apart so that records lost
  * there are not counted as probe drops and drops stay exact. */
-static int ring_open(ring_t *r, int cpu, int task)
+static int ring_open(perf_state_t *pf, ring_t *r, int cpu, int task)
 {
 	struct perf_event_attr a;
-	uint64_t kb = task ? TASK_RING_KB : ring_kb ? ring_kb : DEFAULT_RING_KB;
+	uint64_t kb = task ? TASK_RING_KB :
+	    pf->ring_kb ? pf->ring_kb : DEFAULT_RING_KB;
 	long page = sysconf(_SC_PAGESIZE);
 
 	r->rg_fd = -1;
@@ -227,45 +262,47 @@ static int ring_open(ring_t *r, int cpu, int task)
 static void *drain_main(void *arg);
 
 /* Create the rings and the drain thread on first use.  openlk held. */
-static int rings_start(void)
+static int rings_start(perf_state_t *pf)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	int ok = 0;
 
 	const char *env = getenv("DTUI_PERF_RING_KB");
 
-	if (rings != NULL)
+	if (pf->rings != NULL)
 		return 0;
-	if (env != NULL && ring_kb == 0)
+	if (env != NULL && pf->ring_kb == 0)
 		prov_set_ring_kb((unsigned)atoi(env));
-	ncpu = prov_perf_ncpus();
-	if (ncpu > MAX_MERGE / 2)
-		ncpu = MAX_MERGE / 2;
-	nrings = 2 * ncpu;
-	rings = calloc((size_t)nrings, sizeof(*rings));
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	flushfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (rings == NULL || epfd < 0 || stopfd < 0 || flushfd < 0)
+	pf->ncpu = prov_perf_ncpus();
+	if (pf->ncpu > MAX_MERGE / 2)
+		pf->ncpu = MAX_MERGE / 2;
+	pf->nrings = 2 * pf->ncpu;
+	pf->rings = calloc((size_t)pf->nrings, sizeof(*pf->rings));
+	pf->epfd = epoll_create1(EPOLL_CLOEXEC);
+	pf->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	pf->flushfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pf->rings == NULL || pf->epfd < 0 || pf->stopfd < 0 ||
+	    pf->flushfd < 0)
 		goto fail;
 	ev.data.u32 = UINT32_MAX;
-	epoll_ctl(epfd, EPOLL_CTL_ADD, stopfd, &ev);
+	epoll_ctl(pf->epfd, EPOLL_CTL_ADD, pf->stopfd, &ev);
 	ev.data.u32 = UINT32_MAX - 1;
-	epoll_ctl(epfd, EPOLL_CTL_ADD, flushfd, &ev);
-	for (int i = 0; i < nrings; i++) {
-		if (ring_open(&rings[i], i % ncpu, i >= ncpu) != 0)
+	epoll_ctl(pf->epfd, EPOLL_CTL_ADD, pf->flushfd, &ev);
+	for (int i = 0; i < pf->nrings; i++) {
+		if (ring_open(pf, &pf->rings[i], i % pf->ncpu,
+		    i >= pf->ncpu) != 0)
 			continue;
 		ev.data.u32 = (uint32_t)i;
-		epoll_ctl(epfd, EPOLL_CTL_ADD, rings[i].rg_fd, &ev);
-		ok += i < ncpu;
+		epoll_ctl(pf->epfd, EPOLL_CTL_ADD, pf->rings[i].rg_fd, &ev);
+		ok += i < pf->ncpu;
 	}
 	if (ok == 0) {
 		ks_provider_error("perf_event_open: %s", strerror(errno));
 		goto fail;
 	}
-	if (pthread_create(&drainer, NULL, drain_main, NULL) != 0)
+	if (pthread_create(&pf->drainer, NULL, drain_main, pf) != 0)
 		goto fail;
-	draining = 1;
+	pf->draining = 1;
 	return 0;
 fail:
 	prov_perf_shutdown();
@@ -285,105 +322,106 @@ static void src_free(prov_perf_src_t *s)
 /* ---- losses ---- */
 
 /* Report the growth of ring cpu's losses as drops on that CPU. */
-static void lost_report(int cpu)
+static void lost_report(perf_state_t *pf, int cpu)
 {
-	ring_t *r = &rings[cpu];
+	ring_t *r = &pf->rings[cpu];
 	uint64_t m, d;
 
-	pthread_mutex_lock(&lostlk);
+	pthread_mutex_lock(&pf->lostlk);
 	m = r->rg_lostrec > r->rg_lostcnt ? r->rg_lostrec : r->rg_lostcnt;
 	d = m - r->rg_lostrep;
 	r->rg_lostrep = m;
-	pthread_mutex_unlock(&lostlk);
+	pthread_mutex_unlock(&pf->lostlk);
 	if (d > 0)
 		prov_drops_add((uint32_t)cpu, d);
 }
 
 /* Add what source s lost on CPU c since its counter was last read. */
-static void lost_read(prov_perf_src_t *s, int c)
+static void lost_read(perf_state_t *pf, prov_perf_src_t *s, int c)
 {
 	uint64_t v[4];
 
 	if (s->ps_fds[c] < 0 || read(s->ps_fds[c], v, sizeof(v)) != 16)
 		return;			/* { value, lost } */
-	pthread_mutex_lock(&lostlk);
+	pthread_mutex_lock(&pf->lostlk);
 	if (v[1] > s->ps_lost[c]) {
-		rings[c].rg_lostcnt += v[1] - s->ps_lost[c];
+		pf->rings[c].rg_lostcnt += v[1] - s->ps_lost[c];
 		s->ps_lost[c] = v[1];
 	}
-	pthread_mutex_unlock(&lostlk);
+	pthread_mutex_unlock(&pf->lostlk);
 }
 
 /* Read every open source's counters and report.  openlk held. */
-static void lost_read_all(void)
+static void lost_read_all(perf_state_t *pf)
 {
-	pthread_mutex_lock(&maplk);
+	pthread_mutex_lock(&pf->maplk);
 	for (size_t i = 0; i < MAP_SLOTS; i++) {
-		prov_perf_src_t *s = idmap[i].src;
+		prov_perf_src_t *s = pf->idmap[i].src;
 
-		for (int c = 0; s != NULL && c < ncpu; c++)
-			if (s->ps_ids[c] == idmap[i].id)
-				lost_read(s, c);
+		for (int c = 0; s != NULL && c < pf->ncpu; c++)
+			if (s->ps_ids[c] == pf->idmap[i].id)
+				lost_read(pf, s, c);
 	}
-	pthread_mutex_unlock(&maplk);
-	for (int c = 0; c < ncpu; c++)
-		lost_report(c);
+	pthread_mutex_unlock(&pf->maplk);
+	for (int c = 0; c < pf->ncpu; c++)
+		lost_report(pf, c);
 }
 
-static int src_open_cpu(prov_perf_src_t *s, struct perf_event_attr *a,
-    int c)
+static int src_open_cpu(perf_state_t *pf, prov_perf_src_t *s,
+    struct perf_event_attr *a, int c)
 {
-	if (rings[c].rg_fd < 0)
+	if (pf->rings[c].rg_fd < 0)
 		return 0;
 	s->ps_fds[c] = perf_open(a, c, -1);
 	if (s->ps_fds[c] < 0 && errno == EINVAL &&
 	    (a->read_format & PERF_FORMAT_LOST)) {
-		fmt_lost = 0;		/* before Linux 6.0 */
+		pf->fmt_lost = 0;		/* before Linux 6.0 */
 		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		s->ps_fds[c] = perf_open(a, c, -1);
 	}
 	if (s->ps_fds[c] < 0)
 		return -1;
-	if (ioctl(s->ps_fds[c], PERF_EVENT_IOC_SET_OUTPUT, rings[c].rg_fd)
+	if (ioctl(s->ps_fds[c], PERF_EVENT_IOC_SET_OUTPUT, pf->rings[c].rg_fd)
 	    != 0 || ioctl(s->ps_fds[c], PERF_EVENT_IOC_ID, &s->ps_ids[c]) != 0)
 		return -1;
-	pthread_mutex_lock(&maplk);
-	map_put(s->ps_ids[c], s);
-	pthread_mutex_unlock(&maplk);
+	pthread_mutex_lock(&pf->maplk);
+	map_put(pf, s->ps_ids[c], s);
+	pthread_mutex_unlock(&pf->maplk);
 	return 0;
 }
 
-static void src_stop(prov_perf_src_t *s)
+static void src_stop(perf_state_t *pf, prov_perf_src_t *s)
 {
-	for (int c = 0; c < ncpu; c++) {
+	for (int c = 0; c < pf->ncpu; c++) {
 		if (s->ps_fds[c] < 0)
 			continue;
 		ioctl(s->ps_fds[c], PERF_EVENT_IOC_DISABLE, 0);
-		pthread_mutex_lock(&maplk);
-		map_del(s->ps_ids[c]);
-		pthread_mutex_unlock(&maplk);
-		lost_read(s, c);
+		pthread_mutex_lock(&pf->maplk);
+		map_del(pf, s->ps_ids[c]);
+		pthread_mutex_unlock(&pf->maplk);
+		lost_read(pf, s, c);
 		close(s->ps_fds[c]);
 		s->ps_fds[c] = -1;
-		lost_report(c);
+		lost_report(pf, c);
 	}
 }
 
 prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
     int callchain, prov_perf_cb_t *cb, void *arg)
 {
+	perf_state_t *pf = &perf;
 	struct perf_event_attr a = *attr;
 	prov_perf_src_t *s;
 
-	pthread_mutex_lock(&openlk);
-	if (rings_start() != 0) {
-		pthread_mutex_unlock(&openlk);
+	pthread_mutex_lock(&pf->openlk);
+	if (rings_start(pf) != 0) {
+		pthread_mutex_unlock(&pf->openlk);
 		return NULL;
 	}
 	s = calloc(1, sizeof(*s));
-	if (s == NULL || (s->ps_fds = malloc(sizeof(int) * (size_t)ncpu))
-	    == NULL || (s->ps_ids = calloc((size_t)ncpu, 8)) == NULL ||
-	    (s->ps_lost = calloc((size_t)ncpu, 8)) == NULL)
+	if (s == NULL || (s->ps_fds = malloc(sizeof(int) * (size_t)pf->ncpu))
+	    == NULL || (s->ps_ids = calloc((size_t)pf->ncpu, 8)) == NULL ||
+	    (s->ps_lost = calloc((size_t)pf->ncpu, 8)) == NULL)
 		goto nomem;
 	attr_common(&a);
 	a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
@@ -399,39 +437,41 @@ prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
 		a.sample_stack_user = PROV_USTACK_BYTES;
 	}
 	a.disabled = 1;
-	if (fmt_lost)
+	if (pf->fmt_lost)
 		a.read_format |= PERF_FORMAT_LOST;
 	s->ps_type = a.sample_type;
 	s->ps_cb = cb;
 	s->ps_arg = arg;
-	for (int c = 0; c < ncpu; c++)
+	for (int c = 0; c < pf->ncpu; c++)
 		s->ps_fds[c] = -1;
-	for (int c = 0; c < ncpu; c++) {
-		if (src_open_cpu(s, &a, c) != 0) {
+	for (int c = 0; c < pf->ncpu; c++) {
+		if (src_open_cpu(pf, s, &a, c) != 0) {
 			ks_provider_error("perf_event_open on CPU %d: %s", c,
 			    strerror(errno));
-			src_stop(s);
+			src_stop(pf, s);
 			src_free(s);
-			pthread_mutex_unlock(&openlk);
+			pthread_mutex_unlock(&pf->openlk);
 			return NULL;
 		}
 	}
-	for (int c = 0; c < ncpu; c++)
+	for (int c = 0; c < pf->ncpu; c++)
 		if (s->ps_fds[c] >= 0)
 			ioctl(s->ps_fds[c], PERF_EVENT_IOC_ENABLE, 0);
-	pthread_mutex_unlock(&openlk);
+	pthread_mutex_unlock(&pf->openlk);
 	return s;
 nomem:
 	if (s != NULL)
 		src_free(s);
-	pthread_mutex_unlock(&openlk);
+	pthread_mutex_unlock(&pf->openlk);
 	ks_provider_error("perf: out of memory");
 	return NULL;
 }
 
 int prov_perf_src_fd(const prov_perf_src_t *src, int cpu)
 {
-	return cpu >= 0 && cpu < ncpu ? src->ps_fds[cpu] : -1;
+	perf_state_t *pf = &perf;
+
+	return cpu >= 0 && cpu < pf->ncpu ? src->ps_fds[cpu] : -1;
 }
 
 prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
@@ -449,18 +489,20 @@ prov_perf_src_t *prov_perf_tracepoint(int tpid, int callchain,
 
 void prov_perf_close(prov_perf_src_t *src)
 {
+	perf_state_t *pf = &perf;
+
 	if (src == NULL)
 		return;
-	pthread_mutex_lock(&openlk);
-	src_stop(src);
-	pthread_mutex_lock(&maplk);
-	if (draining) {
-		src->ps_link = graveyard;
-		graveyard = src;
+	pthread_mutex_lock(&pf->openlk);
+	src_stop(pf, src);
+	pthread_mutex_lock(&pf->maplk);
+	if (pf->draining) {
+		src->ps_link = pf->graveyard;
+		pf->graveyard = src;
 		src = NULL;
 	}
-	pthread_mutex_unlock(&maplk);
-	pthread_mutex_unlock(&openlk);
+	pthread_mutex_unlock(&pf->maplk);
+	pthread_mutex_unlock(&pf->openlk);
 	if (src != NULL)
 		src_free(src);
 }
@@ -540,7 +582,7 @@ static int parse_sample(const prov_perf_src_t *s, const uint8_t *p,
 	return 0;
 }
 
-static void on_sample(const uint8_t *rec, uint32_t len)
+static void on_sample(perf_state_t *pf, const uint8_t *rec, uint32_t len)
 {
 	prov_perf_src_t *s;
 	prov_perf_sample_t smp;
@@ -549,9 +591,9 @@ static void on_sample(const uint8_t *rec, uint32_t len)
 	if (len < sizeof(struct perf_event_header) + 8)
 		return;
 	memcpy(&id, rec + sizeof(struct perf_event_header), 8);
-	pthread_mutex_lock(&maplk);
-	s = map_get(id);
-	pthread_mutex_unlock(&maplk);
+	pthread_mutex_lock(&pf->maplk);
+	s = map_get(pf, id);
+	pthread_mutex_unlock(&pf->maplk);
 	if (s == NULL || parse_sample(s, rec + sizeof(struct perf_event_header),
 	    rec + len, &smp) != 0)
 		return;
@@ -560,25 +602,25 @@ static void on_sample(const uint8_t *rec, uint32_t len)
 
 /* One record of ring i (events of CPU i, or CPU i - ncpu's task
  * records); lost task records are not probe drops. */
-static void on_record(int i, const uint8_t *rec, uint32_t len)
+static void on_record(perf_state_t *pf, int i, const uint8_t *rec, uint32_t len)
 {
 	const struct perf_event_header *h = (const void *)rec;
 	const uint8_t *body = rec + sizeof(*h);
-	int cpu = i < ncpu ? i : -1;
+	int cpu = i < pf->ncpu ? i : -1;
 	uint32_t v[2];
 	uint64_t lost;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		on_sample(rec, len);
+		on_sample(pf, rec, len);
 		break;
 	case PERF_RECORD_LOST:		/* u64 id, u64 lost */
 		if (cpu >= 0 && len >= sizeof(*h) + 16) {
 			memcpy(&lost, body + 8, 8);
-			pthread_mutex_lock(&lostlk);
-			rings[cpu].rg_lostrec += lost;
-			pthread_mutex_unlock(&lostlk);
-			lost_report(cpu);
+			pthread_mutex_lock(&pf->lostlk);
+			pf->rings[cpu].rg_lostrec += lost;
+			pthread_mutex_unlock(&pf->lostlk);
+			lost_report(pf, cpu);
 		}
 		break;
 	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost: never made, not in
@@ -670,14 +712,14 @@ static uint64_t rec_time(const uint8_t *rec, uint32_t len)
 /* One pass: consume every record present in every ring exactly once, in
  * timestamp order across rings (so a fork seen on one CPU is known before
  * the child's first event on another), then publish the tails. */
-static void drain_pass(uint8_t (*tmp)[65536])
+static void drain_pass(perf_state_t *pf, uint8_t (*tmp)[65536])
 {
 	const uint8_t *rec[MAX_MERGE];
 	uint32_t len[MAX_MERGE];
-	int n = nrings;
+	int n = pf->nrings;
 
 	for (int c = 0; c < n; c++) {
-		ring_t *r = &rings[c];
+		ring_t *r = &pf->rings[c];
 
 		rec[c] = NULL;
 		if (r->rg_fd < 0)
@@ -704,24 +746,24 @@ static void drain_pass(uint8_t (*tmp)[65536])
 		}
 		if (best < 0)
 			break;
-		on_record(best, rec[best], len[best]);
-		rings[best].rg_tail += len[best];
-		rec[best] = ring_peek(&rings[best], tmp[best], &len[best]);
+		on_record(pf, best, rec[best], len[best]);
+		pf->rings[best].rg_tail += len[best];
+		rec[best] = ring_peek(&pf->rings[best], tmp[best], &len[best]);
 	}
 	for (int c = 0; c < n; c++)
-		if (rings[c].rg_fd >= 0)
-			__atomic_store_n(&rings[c].rg_meta->data_tail,
-			    rings[c].rg_tail, __ATOMIC_RELEASE);
+		if (pf->rings[c].rg_fd >= 0)
+			__atomic_store_n(&pf->rings[c].rg_meta->data_tail,
+			    pf->rings[c].rg_tail, __ATOMIC_RELEASE);
 }
 
-static void bury(void)
+static void bury(perf_state_t *pf)
 {
 	prov_perf_src_t *g;
 
-	pthread_mutex_lock(&maplk);
-	g = graveyard;
-	graveyard = NULL;
-	pthread_mutex_unlock(&maplk);
+	pthread_mutex_lock(&pf->maplk);
+	g = pf->graveyard;
+	pf->graveyard = NULL;
+	pthread_mutex_unlock(&pf->maplk);
 	while (g != NULL) {
 		prov_perf_src_t *next = g->ps_link;
 
@@ -732,11 +774,13 @@ static void bury(void)
 
 static void *drain_main(void *arg)
 {
+	perf_state_t *pf = arg;
+
 	static uint8_t tmp[MAX_MERGE][65536] __attribute__((aligned(8)));
 	struct epoll_event evs[64];
 
 	for (;;) {
-		int n = epoll_wait(epfd, evs, 64, 20);
+		int n = epoll_wait(pf->epfd, evs, 64, 20);
 
 		for (int i = 0; i < n; i++) {
 			uint64_t v;
@@ -744,50 +788,52 @@ static void *drain_main(void *arg)
 			if (evs[i].data.u32 == UINT32_MAX)
 				return NULL;
 			if (evs[i].data.u32 == UINT32_MAX - 1)
-				(void)!read(flushfd, &v, sizeof(v));
+				(void)!read(pf->flushfd, &v, sizeof(v));
 		}
 		uint64_t t0 = ks_gethrtime();
 
-		wall_off = ks_getwalltime() - t0;
-		drain_pass(tmp);
-		bury();
+		pf->wall_off = ks_getwalltime() - t0;
+		drain_pass(pf, tmp);
+		bury(pf);
 		prov_bpf_agg_drain(0);	/* kernel counts, every 100 ms */
-		__atomic_store_n(&drained, t0, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&passes, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&pf->drained, t0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&pf->passes, 1, __ATOMIC_RELEASE);
 	}
 }
 
 uint64_t prov_perf_drained(void)
 {
-	return __atomic_load_n(&drained, __ATOMIC_ACQUIRE);
+	perf_state_t *pf = &perf;
+
+	return __atomic_load_n(&pf->drained, __ATOMIC_ACQUIRE);
 }
 
 void prov_perf_flush(void)
 {
+	perf_state_t *pf = &perf;
 	uint64_t one = 1, start;
 
-	if (!draining || pthread_equal(pthread_self(), drainer))
+	if (!pf->draining || pthread_equal(pthread_self(), pf->drainer))
 		return;
-	start = __atomic_load_n(&passes, __ATOMIC_ACQUIRE);
-	if (write(flushfd, &one, sizeof(one)) != sizeof(one))
+	start = __atomic_load_n(&pf->passes, __ATOMIC_ACQUIRE);
+	if (write(pf->flushfd, &one, sizeof(one)) != sizeof(one))
 		return;
 	/* the pass in progress may have begun before the request */
 	for (int i = 0; i < 1000 &&
-	    __atomic_load_n(&passes, __ATOMIC_ACQUIRE) < start + 2; i++)
+	    __atomic_load_n(&pf->passes, __ATOMIC_ACQUIRE) < start + 2; i++)
 		usleep(500);
 	/* losses the kernel has not written as LOST records yet */
-	pthread_mutex_lock(&openlk);
-	if (rings != NULL)
-		lost_read_all();
-	pthread_mutex_unlock(&openlk);
+	pthread_mutex_lock(&pf->openlk);
+	if (pf->rings != NULL)
+		lost_read_all(pf);
+	pthread_mutex_unlock(&pf->openlk);
 }
 
 /* ---- firing context ---- */
 
-static uint64_t kstack[MAX_CHAIN], ustack[MAX_CHAIN];
-
 /* Split a perf call chain at its context markers. */
-static void split_chain(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
+static void split_chain(perf_state_t *pf, ks_probe_ctx_t *ctx,
+    const prov_perf_sample_t *s)
 {
 	uint64_t *dst = NULL;
 	uint32_t *np = NULL;
@@ -797,10 +843,10 @@ static void split_chain(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
 
 		if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
 			if (pc == (uint64_t)PERF_CONTEXT_KERNEL) {
-				dst = kstack;
+				dst = pf->kstack;
 				np = &ctx->kpc_nkstack;
 			} else if (pc == (uint64_t)PERF_CONTEXT_USER) {
-				dst = ustack;
+				dst = pf->ustack;
 				np = &ctx->kpc_nustack;
 			} else {
 				dst = NULL;
@@ -810,12 +856,12 @@ static void split_chain(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
 		if (dst != NULL && *np < MAX_CHAIN)
 			dst[(*np)++] = pc;
 	}
-	ctx->kpc_kstack = kstack;
-	ctx->kpc_ustack = ustack;
+	ctx->kpc_kstack = pf->kstack;
+	ctx->kpc_ustack = pf->ustack;
 	if (ctx->kpc_nkstack > 0)
-		ctx->kpc_caller = ctx->kpc_nkstack > 1 ? kstack[1] : 0;
+		ctx->kpc_caller = ctx->kpc_nkstack > 1 ? pf->kstack[1] : 0;
 	if (ctx->kpc_nustack > 1)
-		ctx->kpc_ucaller = ustack[1];
+		ctx->kpc_ucaller = pf->ustack[1];
 }
 
 /*
@@ -833,7 +879,6 @@ static const int8_t uregs_from[NUREGS] = {
 #else
 static const int8_t uregs_from[NUREGS] = { -1 };
 #endif
-static uint64_t uregs[NUREGS];
 
 uint64_t prov_perf_ureg(const prov_perf_sample_t *s, int reg)
 {
@@ -843,21 +888,23 @@ uint64_t prov_perf_ureg(const prov_perf_sample_t *s, int reg)
 	return s->pps_uregs[uregs_from[reg]];
 }
 
-static void map_uregs(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
+static void map_uregs(perf_state_t *pf, ks_probe_ctx_t *ctx,
+    const prov_perf_sample_t *s)
 {
 	if (UREGS_N == 0)
 		return;
 	for (int i = 0; i < NUREGS; i++)
-		uregs[i] = uregs_from[i] >= 0 &&
+		pf->uregs[i] = uregs_from[i] >= 0 &&
 		    (uint32_t)uregs_from[i] < s->pps_nuregs ?
 		    s->pps_uregs[uregs_from[i]] : 0;
-	ctx->kpc_uregs = uregs;
+	ctx->kpc_uregs = pf->uregs;
 	ctx->kpc_nuregs = NUREGS;
 }
 
 void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s)
 {
+	perf_state_t *pf = &perf;
 	const prov_pinfo_t *pi = prov_pcache_get(s->pps_tid, s->pps_pid);
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -866,7 +913,7 @@ void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 	ctx->kpc_pid = s->pps_pid;
 	ctx->kpc_tid = s->pps_tid;
 	ctx->kpc_timestamp = s->pps_time;
-	ctx->kpc_walltimestamp = s->pps_time + wall_off;
+	ctx->kpc_walltimestamp = s->pps_time + pf->wall_off;
 	if (pi != NULL) {
 		ctx->kpc_ppid = pi->ppi_ppid;
 		ctx->kpc_uid = pi->ppi_uid;
@@ -876,9 +923,9 @@ void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 		ctx->kpc_argc = pi->ppi_argc;
 	}
 	if (s->pps_nchain > 0)
-		split_chain(ctx, s);
+		split_chain(pf, ctx, s);
 	if (s->pps_nuregs > 0)
-		map_uregs(ctx, s);
+		map_uregs(pf, ctx, s);
 	if (prov_vtime_active())
 		ctx->kpc_vtimestamp = prov_vtime_get(s->pps_cpu, s->pps_tid,
 		    s->pps_time, 1);
@@ -886,29 +933,31 @@ void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 
 void prov_perf_shutdown(void)
 {
-	if (draining) {
+	perf_state_t *pf = &perf;
+
+	if (pf->draining) {
 		uint64_t one = 1;
 
-		if (write(stopfd, &one, sizeof(one)) == sizeof(one))
-			pthread_join(drainer, NULL);
-		draining = 0;
-		bury();
+		if (write(pf->stopfd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(pf->drainer, NULL);
+		pf->draining = 0;
+		bury(pf);
 	}
-	if (rings != NULL) {
-		for (int c = 0; c < nrings; c++) {
-			if (rings[c].rg_fd < 0)
+	if (pf->rings != NULL) {
+		for (int c = 0; c < pf->nrings; c++) {
+			if (pf->rings[c].rg_fd < 0)
 				continue;
-			munmap(rings[c].rg_meta, rings[c].rg_maplen);
-			close(rings[c].rg_fd);
+			munmap(pf->rings[c].rg_meta, pf->rings[c].rg_maplen);
+			close(pf->rings[c].rg_fd);
 		}
-		free(rings);
-		rings = NULL;
+		free(pf->rings);
+		pf->rings = NULL;
 	}
-	if (epfd >= 0)
-		close(epfd);
-	if (stopfd >= 0)
-		close(stopfd);
-	if (flushfd >= 0)
-		close(flushfd);
-	epfd = stopfd = flushfd = -1;
+	if (pf->epfd >= 0)
+		close(pf->epfd);
+	if (pf->stopfd >= 0)
+		close(pf->stopfd);
+	if (pf->flushfd >= 0)
+		close(pf->flushfd);
+	pf->epfd = pf->stopfd = pf->flushfd = -1;
 }
