@@ -109,19 +109,45 @@ typedef struct target {
 	int map, key, ret;
 } target_t;
 
-/* Output events and maps by what they sample (PROV_SAMPLE_* bits): [0]
- * nothing more, [1] call chains, [2] user registers, [3] both. */
-#define NOUT 4
-static int outmaps[NOUT] = { -1, -1, -1, -1 };
-static prov_perf_src_t *outsrcs[NOUT];
-static int bpf_broken;			/* tried and failed: do not retry */
-static slot_t slots[MAX_SLOTS];
-static pthread_mutex_t slot_lk = PTHREAD_MUTEX_INITIALIZER;
-static int slot_max = MAX_SLOTS;	/* prov_bpf_set_maxslots */
-static int slot_fresh;			/* never given below this */
-static int free_head = -1, free_tail = -1;
-static uint64_t slot_reused;		/* times a freed slot was given */
-static int nidle;			/* slots with sl_idle */
+#define NOUT 4		/* output sets, see outmaps below */
+#define CLOSE_BATCH 1024	/* close when this many wait (close_later) */
+
+/*
+ * The state of bpf.c: one instance (bpf), passed to the helpers below
+ * (to out_sample as its callback argument).  Each field names what
+ * guards it.  "Enable path": used only while a provider starts a
+ * probe's source (kpo_enable).
+ */
+typedef struct bpf_state {
+	pthread_mutex_t slot_lk;	/* slot allocation (the fields below
+					 * to nidle) and owner fields' writes */
+	slot_t slots[MAX_SLOTS];	/* slot_lk for writes; the drain
+					 * thread reads sl_cb, sl_arg, sl_gen
+					 * as a sequence lock (out_sample) */
+	int slot_max;			/* slot_lk: prov_bpf_set_maxslots */
+	int slot_fresh;			/* slot_lk: never given below this */
+	int free_head, free_tail;	/* slot_lk: freed slots, FIFO */
+	uint64_t slot_reused;		/* slot_lk: times a freed slot was
+					 * given again */
+	int nidle;			/* slot_lk: slots with sl_idle */
+	/* Output events and maps by what they sample (PROV_SAMPLE_* bits):
+	 * [0] nothing more, [1] call chains, [2] user registers, [3] both. */
+	int outmaps[NOUT];		/* enable path (out_start) */
+	prov_perf_src_t *outsrcs[NOUT];	/* enable path */
+	int bpf_broken;			/* enable path: tried and failed, do
+					 * not retry */
+	pthread_mutex_t closelk;	/* deferred, ndeferred */
+	int deferred[CLOSE_BATCH];	/* closelk: events whose close waits */
+	int ndeferred;			/* closelk */
+} bpf_state_t;
+
+static bpf_state_t bpf = {
+	.slot_lk = PTHREAD_MUTEX_INITIALIZER,
+	.slot_max = MAX_SLOTS,
+	.free_head = -1, .free_tail = -1,
+	.outmaps = { -1, -1, -1, -1 },
+	.closelk = PTHREAD_MUTEX_INITIALIZER,
+};
 
 /* r1 = tag; *(u64 *)(fp + at) = r1 (three instructions) */
 static int emit_tag(struct bpf_insn *p, uint64_t tag, int16_t at)
@@ -251,6 +277,7 @@ static int build_argv(struct bpf_insn *p, uint64_t tag, int map,
 /* Drain thread: hand a program's record to its slot. */
 static void out_sample(void *arg, const prov_perf_sample_t *s)
 {
+	bpf_state_t *bs = arg;
 	prov_perf_sample_t copy = *s;
 	prov_perf_cb_t *cb;
 	void *cbarg;
@@ -264,13 +291,13 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 	idx = (uint32_t)tag;
 	gen = (uint32_t)(tag >> 32);
 	if (idx >= MAX_SLOTS || gen == 0 ||
-	    __atomic_load_n(&slots[idx].sl_gen, __ATOMIC_ACQUIRE) != gen)
+	    __atomic_load_n(&bs->slots[idx].sl_gen, __ATOMIC_ACQUIRE) != gen)
 		return;			/* free, or another owner's now */
-	cb = __atomic_load_n(&slots[idx].sl_cb, __ATOMIC_RELAXED);
-	cbarg = __atomic_load_n(&slots[idx].sl_arg, __ATOMIC_RELAXED);
+	cb = __atomic_load_n(&bs->slots[idx].sl_cb, __ATOMIC_RELAXED);
+	cbarg = __atomic_load_n(&bs->slots[idx].sl_arg, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (cb == NULL ||
-	    __atomic_load_n(&slots[idx].sl_gen, __ATOMIC_RELAXED) != gen)
+	    __atomic_load_n(&bs->slots[idx].sl_gen, __ATOMIC_RELAXED) != gen)
 		return;			/* changed hands while we read */
 	memcpy(comm, s->pps_raw + 8, 15);
 	comm[15] = '\0';
@@ -294,75 +321,75 @@ static int map_cpu(int outmap, int cpu, int fd)
 }
 
 /* Create an output map and its BPF_OUTPUT events on first use. */
-static int out_start(int chain)
+static int out_start(bpf_state_t *bs, int chain)
 {
 	struct perf_event_attr a;
 	union bpf_attr at;
 	int ncpu = prov_perf_ncpus();
 
-	if (outmaps[chain] >= 0)
+	if (bs->outmaps[chain] >= 0)
 		return 0;
 	memset(&at, 0, sizeof(at));
 	at.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = (uint32_t)ncpu;
-	outmaps[chain] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
-	if (outmaps[chain] < 0)
+	bs->outmaps[chain] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
+	if (bs->outmaps[chain] < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_BPF_OUTPUT;
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_RAW;
-	outsrcs[chain] = prov_perf_open(&a, chain, out_sample, NULL);
-	if (outsrcs[chain] == NULL)
+	bs->outsrcs[chain] = prov_perf_open(&a, chain, out_sample, bs);
+	if (bs->outsrcs[chain] == NULL)
 		goto fail;
 	for (int c = 0; c < ncpu; c++) {
-		int fd = prov_perf_src_fd(outsrcs[chain], c);
+		int fd = prov_perf_src_fd(bs->outsrcs[chain], c);
 
-		if (fd >= 0 && map_cpu(outmaps[chain], c, fd) != 0)
+		if (fd >= 0 && map_cpu(bs->outmaps[chain], c, fd) != 0)
 			goto fail;
 	}
 	return 0;
 fail:
-	prov_perf_close(outsrcs[chain]);
-	outsrcs[chain] = NULL;
-	close(outmaps[chain]);
-	outmaps[chain] = -1;
+	prov_perf_close(bs->outsrcs[chain]);
+	bs->outsrcs[chain] = NULL;
+	close(bs->outmaps[chain]);
+	bs->outmaps[chain] = -1;
 	return -1;
 }
 
-static void sys_put(int ret);
-static void close_later(int fd);
-static void slot_free(int s);
+static void sys_put(bpf_state_t *bs, int ret);
+static void close_later(bpf_state_t *bs, int fd);
+static void slot_free(bpf_state_t *bs, int s);
 
 /* A slot for a new owner (slot_lk): a fresh one, else the oldest freed
  * once its quarantine is over (waiting for it if need be), else -1.  Its
  * generation is chosen (sl_lastgen) but not yet published. */
-static int slot_new(void)
+static int slot_new(bpf_state_t *bs)
 {
 	uint64_t now;
 	int s;
 
-	if (slot_fresh < slot_max) {
-		s = slot_fresh++;
-	} else if ((s = free_head) >= 0) {
+	if (bs->slot_fresh < bs->slot_max) {
+		s = bs->slot_fresh++;
+	} else if ((s = bs->free_head) >= 0) {
 		now = ks_gethrtime();
-		if (now < slots[s].sl_freed + QUARANTINE_NS)
-			usleep((useconds_t)((slots[s].sl_freed +
+		if (now < bs->slots[s].sl_freed + QUARANTINE_NS)
+			usleep((useconds_t)((bs->slots[s].sl_freed +
 			    QUARANTINE_NS - now) / 1000 + 1));
-		free_head = slots[s].sl_next;
-		if (free_head < 0)
-			free_tail = -1;
-		slot_reused++;
-	} else if (nidle > 0) {		/* close an idle stub, wait */
-		for (s = 0; !slots[s].sl_idle; s++)
+		bs->free_head = bs->slots[s].sl_next;
+		if (bs->free_head < 0)
+			bs->free_tail = -1;
+		bs->slot_reused++;
+	} else if (bs->nidle > 0) {		/* close an idle stub, wait */
+		for (s = 0; !bs->slots[s].sl_idle; s++)
 			;
-		close_later(slots[s].sl_efd);
-		slot_free(s);
-		nidle--;
-		return slot_new();
+		close_later(bs, bs->slots[s].sl_efd);
+		slot_free(bs, s);
+		bs->nidle--;
+		return slot_new(bs);
 	} else {
 		return -1;
 	}
@@ -370,38 +397,38 @@ static int slot_new(void)
 }
 
 /* No record reaches s's owner any more (slot_lk). */
-static void slot_unpublish(int s)
+static void slot_unpublish(bpf_state_t *bs, int s)
 {
-	__atomic_store_n(&slots[s].sl_gen, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&bs->slots[s].sl_gen, 0, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&slots[s].sl_cb, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&slots[s].sl_arg, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&bs->slots[s].sl_cb, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&bs->slots[s].sl_arg, NULL, __ATOMIC_RELAXED);
 }
 
 /* Give s up (slot_lk): it joins the free FIFO. */
-static void slot_free(int s)
+static void slot_free(bpf_state_t *bs, int s)
 {
-	slot_unpublish(s);
-	slots[s].sl_efd = -1;
-	slots[s].sl_stub = 0;
-	slots[s].sl_idle = 0;
-	slots[s].sl_sys = 0;
-	slots[s].sl_freed = ks_gethrtime();
-	slots[s].sl_next = -1;
-	if (free_tail >= 0)
-		slots[free_tail].sl_next = s;
+	slot_unpublish(bs, s);
+	bs->slots[s].sl_efd = -1;
+	bs->slots[s].sl_stub = 0;
+	bs->slots[s].sl_idle = 0;
+	bs->slots[s].sl_sys = 0;
+	bs->slots[s].sl_freed = ks_gethrtime();
+	bs->slots[s].sl_next = -1;
+	if (bs->free_tail >= 0)
+		bs->slots[bs->free_tail].sl_next = s;
 	else
-		free_head = s;
-	free_tail = s;
+		bs->free_head = s;
+	bs->free_tail = s;
 }
 
 /* An idle stub on tracepoint tpid, taken (slot_lk): its slot or -1. */
-static int idle_take(int tpid)
+static int idle_take(bpf_state_t *bs, int tpid)
 {
-	for (int s = 0; nidle > 0 && s < slot_fresh; s++)
-		if (slots[s].sl_idle && slots[s].sl_tpid == tpid) {
-			slots[s].sl_idle = 0;
-			nidle--;
+	for (int s = 0; bs->nidle > 0 && s < bs->slot_fresh; s++)
+		if (bs->slots[s].sl_idle && bs->slots[s].sl_tpid == tpid) {
+			bs->slots[s].sl_idle = 0;
+			bs->nidle--;
 			return s;
 		}
 	return -1;
@@ -409,46 +436,48 @@ static int idle_take(int tpid)
 
 /* Keep released stub s attached for its tracepoint (slot_lk)?  1 if
  * kept (idle), 0 if the caller closes it. */
-static int idle_keep(int s)
+static int idle_keep(bpf_state_t *bs, int s)
 {
 	int n = 0;
 
-	for (int i = 0; i < slot_fresh && nidle < IDLE_MAX; i++)
-		n += slots[i].sl_idle && slots[i].sl_tpid == slots[s].sl_tpid;
-	if (nidle >= IDLE_MAX || n >= IDLE_PER_TP)
+	for (int i = 0; i < bs->slot_fresh && bs->nidle < IDLE_MAX; i++)
+		n += bs->slots[i].sl_idle &&
+		    bs->slots[i].sl_tpid == bs->slots[s].sl_tpid;
+	if (bs->nidle >= IDLE_MAX || n >= IDLE_PER_TP)
 		return 0;
-	slot_unpublish(s);
-	slots[s].sl_idle = 1;
-	nidle++;
+	slot_unpublish(bs, s);
+	bs->slots[s].sl_idle = 1;
+	bs->nidle++;
 	return 1;
 }
 
 /* The owner's callback goes live (slot_lk): cb/arg, then sl_gen, a new
  * generation. */
-static void slot_publish(int s, prov_perf_cb_t *cb, void *arg)
+static void slot_publish(bpf_state_t *bs, int s, prov_perf_cb_t *cb, void *arg)
 {
-	if (++slots[s].sl_lastgen == 0)
-		slots[s].sl_lastgen = 1;
-	__atomic_store_n(&slots[s].sl_cb, cb, __ATOMIC_RELAXED);
-	__atomic_store_n(&slots[s].sl_arg, arg, __ATOMIC_RELAXED);
-	__atomic_store_n(&slots[s].sl_gen, slots[s].sl_lastgen,
+	if (++bs->slots[s].sl_lastgen == 0)
+		bs->slots[s].sl_lastgen = 1;
+	__atomic_store_n(&bs->slots[s].sl_cb, cb, __ATOMIC_RELAXED);
+	__atomic_store_n(&bs->slots[s].sl_arg, arg, __ATOMIC_RELAXED);
+	__atomic_store_n(&bs->slots[s].sl_gen, bs->slots[s].sl_lastgen,
 	    __ATOMIC_RELEASE);
 }
 
 /* Load prog for slot s where t says; the slot's efd, 0 when it has none
  * (bpf_sys.c's arrays), -1 if it did not load. */
-static int load_at(const target_t *t, struct bpf_insn *prog, int n, int s)
+static int load_at(bpf_state_t *bs, const target_t *t, struct bpf_insn *prog,
+    int n, int s)
 {
 	int efd;
 
 	if (t->map >= 0) {
-		slots[s].sl_sys = 1 + t->ret;
+		bs->slots[s].sl_sys = 1 + t->ret;
 		return prov_bpf_fload_at(prog, n, t->map, t->key, s) == 0 ?
 		    0 : -1;
 	}
 	efd = prov_bpf_fload(prog, n, t->tpid, s);	/* filterable route */
-	slots[s].sl_stub = efd >= 0;
-	slots[s].sl_tpid = t->tpid;
+	bs->slots[s].sl_stub = efd >= 0;
+	bs->slots[s].sl_tpid = t->tpid;
 	if (efd < 0)
 		efd = prov_bpf_load_attach(prog, n, (uint64_t)t->tpid);
 	return efd;
@@ -456,10 +485,10 @@ static int load_at(const target_t *t, struct bpf_insn *prog, int n, int s)
 
 /* The program for slot s's current generation (capture: 0 copy, 1
  * string, 2 argv); its length. */
-static int build(struct bpf_insn *p, int s, int capture, int recsize,
-    int stroff, int outmap)
+static int build(bpf_state_t *bs, struct bpf_insn *p, int s, int capture,
+    int recsize, int stroff, int outmap)
 {
-	uint64_t tag = (uint64_t)slots[s].sl_lastgen << 32 | (uint32_t)s;
+	uint64_t tag = (uint64_t)bs->slots[s].sl_lastgen << 32 | (uint32_t)s;
 
 	if (capture == 2)
 		return build_argv(p, tag, outmap, stroff);
@@ -470,90 +499,96 @@ static int build(struct bpf_insn *p, int s, int capture, int recsize,
 
 /* Take idle stub s over for a new owner (slot_lk); 0, or -1 (s's owner
  * fields are then unpublished again). */
-static int revive(int s, int capture, int recsize, int stroff, int outmap,
-    prov_perf_cb_t *cb, void *arg)
+static int revive(bpf_state_t *bs, int s, int capture, int recsize, int stroff,
+    int outmap, prov_perf_cb_t *cb, void *arg)
 {
 	struct bpf_insn prog[NINSN];
 	int n;
 
-	slot_publish(s, cb, arg);
-	n = build(prog, s, capture, recsize, stroff, outmap);
+	slot_publish(bs, s, cb, arg);
+	n = build(bs, prog, s, capture, recsize, stroff, outmap);
 	if (prov_bpf_frevive(prog, n, s) != 0) {
-		slot_unpublish(s);
+		slot_unpublish(bs, s);
 		return -1;
 	}
-	ioctl(slots[s].sl_efd, PERF_EVENT_IOC_ENABLE, 0);
-	slot_reused++;
+	ioctl(bs->slots[s].sl_efd, PERF_EVENT_IOC_ENABLE, 0);
+	bs->slot_reused++;
 	return 0;
 }
 
-static int attach(const target_t *t, int capture, int recsize, int stroff,
-    int chain, prov_perf_cb_t *cb, void *arg)
+static int attach(bpf_state_t *bs, const target_t *t, int capture, int recsize,
+    int stroff, int chain, prov_perf_cb_t *cb, void *arg)
 {
 	struct bpf_insn prog[NINSN];
 	int s, n = 0, efd, outmap;
 
 	chain &= PROV_SAMPLE_CHAIN | PROV_SAMPLE_UREGS;
-	if (bpf_broken || out_start(chain) != 0) {
-		bpf_broken = 1;
+	if (bs->bpf_broken || out_start(bs, chain) != 0) {
+		bs->bpf_broken = 1;
 		return -1;
 	}
-	outmap = outmaps[chain];
+	outmap = bs->outmaps[chain];
 	if (t->map >= 0 && (n = prov_bpf_sys_prologue(prog)) < 0)
 		return -1;
-	pthread_mutex_lock(&slot_lk);
-	s = t->map < 0 ? idle_take(t->tpid) : -1;
+	pthread_mutex_lock(&bs->slot_lk);
+	s = t->map < 0 ? idle_take(bs, t->tpid) : -1;
 	if (s >= 0) {
-		if (revive(s, capture, recsize, stroff, outmap, cb, arg) == 0) {
-			pthread_mutex_unlock(&slot_lk);
+		if (revive(bs, s, capture, recsize, stroff, outmap, cb,
+		    arg) == 0) {
+			pthread_mutex_unlock(&bs->slot_lk);
 			return s;
 		}
-		close_later(slots[s].sl_efd);	/* a fresh one instead */
-		slot_free(s);
+		/* a fresh one instead */
+		close_later(bs, bs->slots[s].sl_efd);
+		slot_free(bs, s);
 	}
-	if ((s = slot_new()) < 0) {
-		pthread_mutex_unlock(&slot_lk);
+	if ((s = slot_new(bs)) < 0) {
+		pthread_mutex_unlock(&bs->slot_lk);
 		return -1;
 	}
-	slots[s].sl_efd = -1;
-	slots[s].sl_sys = 0;
-	slot_publish(s, cb, arg);
-	n += build(prog + n, s, capture, recsize, stroff, outmap);
-	if ((efd = load_at(t, prog, n, s)) < 0) {
-		slot_free(s);
-		pthread_mutex_unlock(&slot_lk);
+	bs->slots[s].sl_efd = -1;
+	bs->slots[s].sl_sys = 0;
+	slot_publish(bs, s, cb, arg);
+	n += build(bs, prog + n, s, capture, recsize, stroff, outmap);
+	if ((efd = load_at(bs, t, prog, n, s)) < 0) {
+		slot_free(bs, s);
+		pthread_mutex_unlock(&bs->slot_lk);
 		return -1;
 	}
-	slots[s].sl_efd = efd;
-	pthread_mutex_unlock(&slot_lk);
+	bs->slots[s].sl_efd = efd;
+	pthread_mutex_unlock(&bs->slot_lk);
 	return s;
 }
 
 int prov_bpf_copy(int tpid, int recsize, int chain, prov_perf_cb_t *cb,
     void *arg)
 {
+	bpf_state_t *bs = &bpf;
 	int size = (recsize + 7) & ~7;
 
 	if (size < 8)
 		size = 8;
 	if (size > MAX_COPY)
 		size = MAX_COPY;
-	return attach(&(target_t){ tpid, -1, 0, 0 }, 0, size, -1, chain, cb,
+	return attach(bs, &(target_t){ tpid, -1, 0, 0 }, 0, size, -1, chain, cb,
 	    arg);
 }
 
 int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg)
 {
+	bpf_state_t *bs = &bpf;
+
 	if (stroff < 8 || stroff + 8 > recsize || recsize > 64)
 		return -1;
-	return attach(&(target_t){ tpid, -1, 0, 0 }, 1, recsize, stroff, chain,
-	    cb, arg);
+	return attach(bs, &(target_t){ tpid, -1, 0, 0 }, 1, recsize, stroff,
+	    chain, cb, arg);
 }
 
 int prov_bpf_sys(int ret, int nr, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg)
 {
+	bpf_state_t *bs = &bpf;
 	target_t t = { -1, -1, nr, ret != 0 };
 	int att;
 
@@ -562,19 +597,22 @@ int prov_bpf_sys(int ret, int nr, int recsize, int stroff, int chain,
 	    (t.map = prov_bpf_sys_map(t.ret)) < 0)
 		return -1;
 	if (stroff >= 0)
-		att = attach(&t, 1, recsize, stroff, chain, cb, arg);
+		att = attach(bs, &t, 1, recsize, stroff, chain, cb, arg);
 	else
-		att = attach(&t, 0, (recsize + 7) & ~7, -1, chain, cb, arg);
+		att = attach(bs, &t, 0, (recsize + 7) & ~7, -1, chain, cb, arg);
 	if (att < 0)
-		sys_put(t.ret);
+		sys_put(bs, t.ret);
 	return att;
 }
 
 int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
 {
+	bpf_state_t *bs = &bpf;
+
 	if (argvoff < 8 || argvoff > 64)
 		return -1;
-	return attach(&(target_t){ tpid, -1, 0, 0 }, 2, 0, argvoff, 0, cb, arg);
+	return attach(bs, &(target_t){ tpid, -1, 0, 0 }, 2, 0, argvoff, 0, cb,
+	    arg);
 }
 
 /*
@@ -589,12 +627,6 @@ int prov_bpf_argv(int tpid, int argvoff, prov_perf_cb_t *cb, void *arg)
  * references and closes them in the background, so the user gets the
  * prompt (and pipes their EOF) right away.
  */
-#define CLOSE_BATCH	1024		/* close when this many wait */
-
-static pthread_mutex_t closelk = PTHREAD_MUTEX_INITIALIZER;
-static int deferred[CLOSE_BATCH];
-static int ndeferred;
-
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -656,85 +688,90 @@ static void close_in_background(int *fds, int n)
  * would keep dtrace's exit ~80 ms). */
 void prov_bpf_close_deferred(void)
 {
+	bpf_state_t *bs = &bpf;
 	int fds[CLOSE_BATCH], n;
 
-	pthread_mutex_lock(&closelk);
-	n = ndeferred;
-	memcpy(fds, deferred, sizeof(int) * (size_t)n);
-	ndeferred = 0;
-	pthread_mutex_unlock(&closelk);
+	pthread_mutex_lock(&bs->closelk);
+	n = bs->ndeferred;
+	memcpy(fds, bs->deferred, sizeof(int) * (size_t)n);
+	bs->ndeferred = 0;
+	pthread_mutex_unlock(&bs->closelk);
 	if (n > 0)
 		close_in_background(fds, n);
 }
 
-static void close_later(int fd)
+static void close_later(bpf_state_t *bs, int fd)
 {
-	pthread_mutex_lock(&closelk);
-	while (ndeferred == CLOSE_BATCH) {	/* another thread filled it */
-		pthread_mutex_unlock(&closelk);
+	pthread_mutex_lock(&bs->closelk);
+	while (bs->ndeferred == CLOSE_BATCH) {	/* another thread filled it */
+		pthread_mutex_unlock(&bs->closelk);
 		prov_bpf_close_deferred();
-		pthread_mutex_lock(&closelk);
+		pthread_mutex_lock(&bs->closelk);
 	}
-	deferred[ndeferred++] = fd;
-	pthread_mutex_unlock(&closelk);
+	bs->deferred[bs->ndeferred++] = fd;
+	pthread_mutex_unlock(&bs->closelk);
 }
 
 /* Drop a hold on bpf_sys.c's direction ret; the last detaches its
  * program, in the background (the tracepoint costs every system call
  * while it stays attached). */
-static void sys_put(int ret)
+static void sys_put(bpf_state_t *bs, int ret)
 {
 	int fd;
 
 	if (prov_bpf_sys_put(ret, &fd) == 1) {
-		close_later(fd);
+		close_later(bs, fd);
 		prov_bpf_close_deferred();
 	}
 }
 
 void prov_bpf_release(int att)
 {
+	bpf_state_t *bs = &bpf;
 	int sys = 0;
 
 	if (att < 0 || att >= MAX_SLOTS)
 		return;
-	pthread_mutex_lock(&slot_lk);
-	if (slots[att].sl_gen == 0) {	/* not given */
-		pthread_mutex_unlock(&slot_lk);
+	pthread_mutex_lock(&bs->slot_lk);
+	if (bs->slots[att].sl_gen == 0) {	/* not given */
+		pthread_mutex_unlock(&bs->slot_lk);
 		return;
 	}
-	if (slots[att].sl_sys) {	/* an array entry: cheap to delete */
-		sys = slots[att].sl_sys;
+	if (bs->slots[att].sl_sys) {	/* an array entry: cheap to delete */
+		sys = bs->slots[att].sl_sys;
 		prov_bpf_funload(att);
-	} else if (slots[att].sl_efd > 0) {
-		ioctl(slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
+	} else if (bs->slots[att].sl_efd > 0) {
+		ioctl(bs->slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
 		prov_bpf_funload(att);
-		if (slots[att].sl_stub && idle_keep(att)) {
-			pthread_mutex_unlock(&slot_lk);
+		if (bs->slots[att].sl_stub && idle_keep(bs, att)) {
+			pthread_mutex_unlock(&bs->slot_lk);
 			return;
 		}
-		close_later(slots[att].sl_efd);
+		close_later(bs, bs->slots[att].sl_efd);
 	}
-	slot_free(att);
-	pthread_mutex_unlock(&slot_lk);
+	slot_free(bs, att);
+	pthread_mutex_unlock(&bs->slot_lk);
 	if (sys)
-		sys_put(sys - 1);
+		sys_put(bs, sys - 1);
 }
 
 void prov_bpf_set_maxslots(int n)
 {
-	pthread_mutex_lock(&slot_lk);
-	slot_max = n > 0 && n < MAX_SLOTS ? n : MAX_SLOTS;
-	pthread_mutex_unlock(&slot_lk);
+	bpf_state_t *bs = &bpf;
+
+	pthread_mutex_lock(&bs->slot_lk);
+	bs->slot_max = n > 0 && n < MAX_SLOTS ? n : MAX_SLOTS;
+	pthread_mutex_unlock(&bs->slot_lk);
 }
 
 uint64_t prov_bpf_slots_reused(void)
 {
+	bpf_state_t *bs = &bpf;
 	uint64_t n;
 
-	pthread_mutex_lock(&slot_lk);
-	n = slot_reused;
-	pthread_mutex_unlock(&slot_lk);
+	pthread_mutex_lock(&bs->slot_lk);
+	n = bs->slot_reused;
+	pthread_mutex_unlock(&bs->slot_lk);
 	return n;
 }
 
@@ -749,30 +786,31 @@ uint32_t prov_bpf_caplen(int64_t pbr_len)
 
 void prov_bpf_shutdown(void)
 {
+	bpf_state_t *bs = &bpf;
 	int fds[2], n = prov_bpf_sys_detach(fds);
 
 	/* the raw_syscalls events first (closed with the others, in the
 	 * background): then releasing syscall slots deletes array entries
 	 * no stub needs any more */
 	for (int i = 0; i < n; i++)
-		close_later(fds[i]);
+		close_later(bs, fds[i]);
 	for (int i = 0; i < MAX_SLOTS; i++)
 		prov_bpf_release(i);
-	pthread_mutex_lock(&slot_lk);
+	pthread_mutex_lock(&bs->slot_lk);
 	for (int i = 0; i < MAX_SLOTS; i++)
-		if (slots[i].sl_idle) {
-			close_later(slots[i].sl_efd);
-			slot_free(i);
-			nidle--;
+		if (bs->slots[i].sl_idle) {
+			close_later(bs, bs->slots[i].sl_efd);
+			slot_free(bs, i);
+			bs->nidle--;
 		}
-	pthread_mutex_unlock(&slot_lk);
+	pthread_mutex_unlock(&bs->slot_lk);
 	prov_bpf_sys_close();
 	prov_bpf_close_deferred();
 	for (int c = 0; c < NOUT; c++) {
-		prov_perf_close(outsrcs[c]);
-		outsrcs[c] = NULL;
-		if (outmaps[c] >= 0)
-			close(outmaps[c]);
-		outmaps[c] = -1;
+		prov_perf_close(bs->outsrcs[c]);
+		bs->outsrcs[c] = NULL;
+		if (bs->outmaps[c] >= 0)
+			close(bs->outmaps[c]);
+		bs->outmaps[c] = -1;
 	}
 }
