@@ -101,27 +101,47 @@ typedef struct last {
 	uint64_t lk_v[];
 } last_t;
 
-static pthread_mutex_t plk = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t dlk = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t rlk = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t reclaim_ns = RECLAIM_NS;
-static aplan_t *plans[MAX_PLANS];
-static uint32_t nextplan = 1;		/* plk */
-static int kmaps[2] = { -1, -1 }, dropmap = -1;
-static int started;			/* maps made (release/acquire) */
-static int ncpu;			/* possible CPUs */
-static uint32_t maxkeys = DEFAULT_KEYS;
-static int (*plan_hook)(dtrace_id_t, ks_aggplan_t *);
+/*
+ * The state of bpf_agg.c: one instance (agg), passed to the helpers
+ * below.  Each field names what guards it (the locks are described at
+ * the top); "tests" fields are set by tests before the maps start.
+ */
+typedef struct agg_state {
+	pthread_mutex_t plk;		/* plans, maps; under bpf_filter.c's
+					 * flk, never the other way */
+	pthread_mutex_t dlk;		/* the drain: held while firing */
+	pthread_mutex_t rlk;		/* plans' ap_refs, ap_idle; reclaim */
+	uint64_t reclaim_ns;		/* rlk */
+	aplan_t *plans[MAX_PLANS];	/* plk for writes; entries published
+					 * by a release store, freed only at
+					 * shutdown */
+	uint32_t nextplan;		/* plk */
+	int kmaps[2], dropmap;		/* plk: made by maps_start */
+	int started;			/* plk for writes: maps made (release
+					 * store, read with acquire) */
+	int ncpu;			/* plk: possible CPUs (maps_start) */
+	uint32_t maxkeys;		/* plk, or tests */
+	int (*plan_hook)(dtrace_id_t, ks_aggplan_t *);	/* atomic; tests */
+	last_t **ltab;			/* dlk: last values read, by key */
+	size_t lcap, lcount;		/* dlk */
+	uint64_t *dlast;		/* dlk: per CPU, drops read */
+	uint64_t lastdrain;		/* dlk: ns of the last drain */
+	uint64_t nfired, ncalls, ndrops;	/* dlk: statistics */
+	uint8_t *bkeys;			/* dlk: batch lookup buffers */
+	uint64_t *bvals;		/* dlk */
+	uint8_t *dead;			/* dlk: keys to reclaim after a pass */
+	size_t ndead, deadcap;		/* dlk */
+} agg_state_t;
 
-/* dlk: */
-static last_t **ltab;
-static size_t lcap, lcount;
-static uint64_t *dlast;
-static uint64_t lastdrain, nfired, ncalls, ndrops;
-static uint8_t *bkeys;
-static uint64_t *bvals;
-static uint8_t *dead;			/* keys to reclaim after a pass */
-static size_t ndead, deadcap;
+static agg_state_t agg = {
+	.plk = PTHREAD_MUTEX_INITIALIZER,
+	.dlk = PTHREAD_MUTEX_INITIALIZER,
+	.rlk = PTHREAD_MUTEX_INITIALIZER,
+	.reclaim_ns = RECLAIM_NS,
+	.nextplan = 1,
+	.kmaps = { -1, -1 }, .dropmap = -1,
+	.maxkeys = DEFAULT_KEYS,
+};
 
 static const int ksize[2] = { KEY_SMALL, KEY_BIG };
 
@@ -129,7 +149,9 @@ static const int ksize[2] = { KEY_SMALL, KEY_BIG };
 
 int prov_bpf_agg_plan(dtrace_id_t id, ks_aggplan_t *out)
 {
-	int (*fn)(dtrace_id_t, ks_aggplan_t *) = __atomic_load_n(&plan_hook,
+	agg_state_t *ag = &agg;
+
+	int (*fn)(dtrace_id_t, ks_aggplan_t *) = __atomic_load_n(&ag->plan_hook,
 	    __ATOMIC_ACQUIRE);
 
 	memset(out, 0, sizeof(*out));
@@ -209,50 +231,51 @@ static int possible_cpus(void)
 
 /* Close the maps and free the drain's buffers (plk held; dlk too, or the
  * maps were never started). */
-static void maps_free(void)
+static void maps_free(agg_state_t *ag)
 {
-	__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ag->started, 0, __ATOMIC_RELEASE);
 	for (int m = 0; m < 2; m++) {
-		if (kmaps[m] >= 0)
-			close(kmaps[m]);
-		kmaps[m] = -1;
+		if (ag->kmaps[m] >= 0)
+			close(ag->kmaps[m]);
+		ag->kmaps[m] = -1;
 	}
-	if (dropmap >= 0)
-		close(dropmap);
-	dropmap = -1;
-	free(bkeys);
-	free(bvals);
-	free(dlast);
-	free(dead);
-	bkeys = NULL;
-	bvals = NULL;
-	dlast = NULL;
-	dead = NULL;
-	ndead = deadcap = 0;
+	if (ag->dropmap >= 0)
+		close(ag->dropmap);
+	ag->dropmap = -1;
+	free(ag->bkeys);
+	free(ag->bvals);
+	free(ag->dlast);
+	free(ag->dead);
+	ag->bkeys = NULL;
+	ag->bvals = NULL;
+	ag->dlast = NULL;
+	ag->dead = NULL;
+	ag->ndead = ag->deadcap = 0;
 }
 
 /* Create the maps and the drain's buffers on first use (plk held). */
-static int maps_start(void)
+static int maps_start(agg_state_t *ag)
 {
-	if (started)
+	if (ag->started)
 		return 0;
-	ncpu = possible_cpus();
+	ag->ncpu = possible_cpus();
 	if (getenv("DTUI_AGG_MAXKEYS") != NULL &&	/* tests */
 	    atoi(getenv("DTUI_AGG_MAXKEYS")) > 0)
-		maxkeys = (uint32_t)atoi(getenv("DTUI_AGG_MAXKEYS"));
-	bkeys = malloc((size_t)BATCH * KEY_BIG);
-	bvals = malloc((size_t)BATCH * 8 * (size_t)ncpu);
-	dlast = calloc((size_t)ncpu, sizeof(*dlast));
+		ag->maxkeys = (uint32_t)atoi(getenv("DTUI_AGG_MAXKEYS"));
+	ag->bkeys = malloc((size_t)BATCH * KEY_BIG);
+	ag->bvals = malloc((size_t)BATCH * 8 * (size_t)ag->ncpu);
+	ag->dlast = calloc((size_t)ag->ncpu, sizeof(*ag->dlast));
 	for (int m = 0; m < 2; m++)
-		kmaps[m] = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
-		    (uint32_t)ksize[m], 8, maxkeys, BPF_F_NO_PREALLOC);
-	dropmap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0);
-	if (bkeys == NULL || bvals == NULL || dlast == NULL || kmaps[0] < 0 ||
-	    kmaps[1] < 0 || dropmap < 0) {
-		maps_free();		/* not shutdown: plk is held */
+		ag->kmaps[m] = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
+		    (uint32_t)ksize[m], 8, ag->maxkeys, BPF_F_NO_PREALLOC);
+	ag->dropmap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
+	    0);
+	if (ag->bkeys == NULL || ag->bvals == NULL || ag->dlast == NULL ||
+	    ag->kmaps[0] < 0 || ag->kmaps[1] < 0 || ag->dropmap < 0) {
+		maps_free(ag);		/* not shutdown: plk is held */
 		return -1;
 	}
-	__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&ag->started, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -306,18 +329,18 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
-static int plan_get(const aplan_t *want)
+static int plan_get(agg_state_t *ag, const aplan_t *want)
 {
 	aplan_t *ap;
 
-	for (uint32_t i = 1; i < nextplan && i < MAX_PLANS; i++)
-		if (plans[i] != NULL && plan_same(plans[i], want))
+	for (uint32_t i = 1; i < ag->nextplan && i < MAX_PLANS; i++)
+		if (ag->plans[i] != NULL && plan_same(ag->plans[i], want))
 			return (int)i;
-	if (nextplan >= MAX_PLANS || (ap = malloc(sizeof(*ap))) == NULL)
+	if (ag->nextplan >= MAX_PLANS || (ap = malloc(sizeof(*ap))) == NULL)
 		return -1;
 	*ap = *want;
-	__atomic_store_n(&plans[nextplan], ap, __ATOMIC_RELEASE);
-	return (int)nextplan++;
+	__atomic_store_n(&ag->plans[ag->nextplan], ap, __ATOMIC_RELEASE);
+	return (int)ag->nextplan++;
 }
 
 /* ---- the aggregating body ---- */
@@ -442,10 +465,10 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
 }
 
 /* The whole body: see the top comment. */
-static int emit(struct bpf_insn *p, int planid, const aplan_t *ap,
-    int comm_at)
+static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
+    const aplan_t *ap, int comm_at)
 {
-	int map = kmaps[ap->ap_big], n = 0, add, drop, out;
+	int map = ag->kmaps[ap->ap_big], n = 0, add, drop, out;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_key(p + n, planid, ap, comm_at);
@@ -471,7 +494,7 @@ static int emit(struct bpf_insn *p, int planid, const aplan_t *ap,
 	p[n++] = ins(BPF_JMP | BPF_JA, 0, 0, 0, 0);
 	p[drop].off = (int16_t)(n - drop - 1);
 	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, DKEY_AT, 0);
-	n += emit_map(p + n, 1, dropmap);
+	n += emit_map(p + n, 1, ag->dropmap);
 	n += emit_fp(p + n, 2, DKEY_AT);
 	n += emit_call(p + n, BPF_FUNC_map_lookup_elem);
 	p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0);
@@ -486,30 +509,32 @@ int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
     const ks_aggplan_t *plan, unsigned vars, const prov_bpf_argmap_t *am,
     int comm_at, int *planid)
 {
+	agg_state_t *ag = &agg;
 	aplan_t want;
 	int pid, n = 0;
 
 	if (!prov_bpf_agg_fits(plan, vars, am))
 		return 0;
 	layout(&want, id, plan, am);
-	pthread_mutex_lock(&plk);
-	if (maps_start() == 0 && (pid = plan_get(&want)) > 0) {
-		n = emit(p, pid, plans[pid], comm_at);
+	pthread_mutex_lock(&ag->plk);
+	if (maps_start(ag) == 0 && (pid = plan_get(ag, &want)) > 0) {
+		n = emit(ag, p, pid, ag->plans[pid], comm_at);
 		*planid = pid;
 	}
-	pthread_mutex_unlock(&plk);
+	pthread_mutex_unlock(&ag->plk);
 	return n;
 }
 
 int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at)
 {
+	agg_state_t *ag = &agg;
 	int n = 0;
 
-	pthread_mutex_lock(&plk);
-	if (started && planid > 0 && planid < MAX_PLANS &&
-	    plans[planid] != NULL)
-		n = emit(p, planid, plans[planid], comm_at);
-	pthread_mutex_unlock(&plk);
+	pthread_mutex_lock(&ag->plk);
+	if (ag->started && planid > 0 && planid < MAX_PLANS &&
+	    ag->plans[planid] != NULL)
+		n = emit(ag, p, planid, ag->plans[planid], comm_at);
+	pthread_mutex_unlock(&ag->plk);
 	return n;
 }
 
@@ -524,128 +549,132 @@ static uint64_t key_hash(int m, const uint8_t *key)
 	return h;
 }
 
-static int ltab_grow(void)
+static int ltab_grow(agg_state_t *ag)
 {
-	size_t cap = lcap ? lcap * 2 : 1024;
+	size_t cap = ag->lcap ? ag->lcap * 2 : 1024;
 	last_t **t = calloc(cap, sizeof(*t));
 
 	if (t == NULL)
 		return -1;
-	for (size_t i = 0; i < lcap; i++) {
+	for (size_t i = 0; i < ag->lcap; i++) {
 		size_t j;
 
-		if (ltab[i] == NULL)
+		if (ag->ltab[i] == NULL)
 			continue;
-		j = key_hash(ltab[i]->lk_map, ltab[i]->lk_key) & (cap - 1);
+		j = key_hash(ag->ltab[i]->lk_map, ag->ltab[i]->lk_key) &
+		    (cap - 1);
 		while (t[j] != NULL)
 			j = (j + 1) & (cap - 1);
-		t[j] = ltab[i];
+		t[j] = ag->ltab[i];
 	}
-	free(ltab);
-	ltab = t;
-	lcap = cap;
+	free(ag->ltab);
+	ag->ltab = t;
+	ag->lcap = cap;
 	return 0;
 }
 
 /* The last values of (m, key), made zero if new; NULL without memory. */
-static last_t *last_get(int m, const uint8_t *key)
+static last_t *last_get(agg_state_t *ag, int m, const uint8_t *key)
 {
 	size_t j;
 
-	if ((lcount + 1) * 2 > lcap && ltab_grow() != 0)
+	if ((ag->lcount + 1) * 2 > ag->lcap && ltab_grow(ag) != 0)
 		return NULL;
-	j = key_hash(m, key) & (lcap - 1);
-	for (; ltab[j] != NULL; j = (j + 1) & (lcap - 1))
-		if (ltab[j]->lk_map == m &&
-		    memcmp(ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
-			return ltab[j];
-	ltab[j] = calloc(1, sizeof(last_t) + 8 * (size_t)ncpu);
-	if (ltab[j] == NULL)
+	j = key_hash(m, key) & (ag->lcap - 1);
+	for (; ag->ltab[j] != NULL; j = (j + 1) & (ag->lcap - 1))
+		if (ag->ltab[j]->lk_map == m &&
+		    memcmp(ag->ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
+			return ag->ltab[j];
+	ag->ltab[j] = calloc(1, sizeof(last_t) + 8 * (size_t)ag->ncpu);
+	if (ag->ltab[j] == NULL)
 		return NULL;
-	ltab[j]->lk_map = (uint8_t)m;
-	memcpy(ltab[j]->lk_key, key, (size_t)ksize[m]);
-	lcount++;
-	return ltab[j];
+	ag->ltab[j]->lk_map = (uint8_t)m;
+	memcpy(ag->ltab[j]->lk_key, key, (size_t)ksize[m]);
+	ag->lcount++;
+	return ag->ltab[j];
 }
 
 /* Forget (m, key): backward-shift deletion keeps every other key
  * reachable from its home slot. */
-static void last_del(int m, const uint8_t *key)
+static void last_del(agg_state_t *ag, int m, const uint8_t *key)
 {
 	size_t j, k, h;
 
-	if (lcap == 0)
+	if (ag->lcap == 0)
 		return;
-	j = key_hash(m, key) & (lcap - 1);
-	for (; ltab[j] != NULL; j = (j + 1) & (lcap - 1))
-		if (ltab[j]->lk_map == m &&
-		    memcmp(ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
+	j = key_hash(m, key) & (ag->lcap - 1);
+	for (; ag->ltab[j] != NULL; j = (j + 1) & (ag->lcap - 1))
+		if (ag->ltab[j]->lk_map == m &&
+		    memcmp(ag->ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
 			break;
-	if (ltab[j] == NULL)
+	if (ag->ltab[j] == NULL)
 		return;
-	free(ltab[j]);
-	ltab[j] = NULL;
-	lcount--;
-	for (k = (j + 1) & (lcap - 1); ltab[k] != NULL; k = (k + 1) & (lcap - 1)) {
-		h = key_hash(ltab[k]->lk_map, ltab[k]->lk_key) & (lcap - 1);
+	free(ag->ltab[j]);
+	ag->ltab[j] = NULL;
+	ag->lcount--;
+	for (k = (j + 1) & (ag->lcap - 1); ag->ltab[k] != NULL;
+	    k = (k + 1) & (ag->lcap - 1)) {
+		h = key_hash(ag->ltab[k]->lk_map, ag->ltab[k]->lk_key) &
+		    (ag->lcap - 1);
 		if (j < k ? (h <= j || h > k) : (h <= j && h > k)) {
-			ltab[j] = ltab[k];
-			ltab[k] = NULL;
+			ag->ltab[j] = ag->ltab[k];
+			ag->ltab[k] = NULL;
 			j = k;
 		}
 	}
 }
 
 /* May plan ap's keys go (rlk, or a hint without it)? */
-static int reclaimable(const aplan_t *ap, uint64_t now)
+static int reclaimable(agg_state_t *ag, const aplan_t *ap, uint64_t now)
 {
 	return ap->ap_refs == 0 && ap->ap_idle != 0 &&
-	    now - ap->ap_idle >= reclaim_ns;
+	    now - ap->ap_idle >= ag->reclaim_ns;
 }
 
 /* Queue key of map m for reclaim() after this pass. */
-static void queue_dead(int m, const uint8_t *key)
+static void queue_dead(agg_state_t *ag, int m, const uint8_t *key)
 {
-	if (ndead == deadcap) {
-		size_t cap = deadcap ? deadcap * 2 : 64;
-		uint8_t *d = realloc(dead, cap * (KEY_BIG + 1));
+	if (ag->ndead == ag->deadcap) {
+		size_t cap = ag->deadcap ? ag->deadcap * 2 : 64;
+		uint8_t *d = realloc(ag->dead, cap * (KEY_BIG + 1));
 
 		if (d == NULL)
 			return;			/* next pass retries */
-		dead = d;
-		deadcap = cap;
+		ag->dead = d;
+		ag->deadcap = cap;
 	}
-	dead[ndead * (KEY_BIG + 1)] = (uint8_t)m;
-	memcpy(dead + ndead * (KEY_BIG + 1) + 1, key, (size_t)ksize[m]);
-	ndead++;
+	ag->dead[ag->ndead * (KEY_BIG + 1)] = (uint8_t)m;
+	memcpy(ag->dead + ag->ndead * (KEY_BIG + 1) + 1, key, (size_t)ksize[m]);
+	ag->ndead++;
 }
 
 /* Delete the queued keys whose plans are still unheld (dlk held). */
-static void reclaim(uint64_t now)
+static void reclaim(agg_state_t *ag, uint64_t now)
 {
 	union bpf_attr at;
 
-	pthread_mutex_lock(&rlk);
-	for (size_t i = 0; i < ndead; i++) {
-		const uint8_t *e = dead + i * (KEY_BIG + 1);
+	pthread_mutex_lock(&ag->rlk);
+	for (size_t i = 0; i < ag->ndead; i++) {
+		const uint8_t *e = ag->dead + i * (KEY_BIG + 1);
 		uint32_t id;
 
 		memcpy(&id, e + 1, 4);
-		if (plans[id] == NULL || !reclaimable(plans[id], now))
+		if (ag->plans[id] == NULL ||
+		    !reclaimable(ag, ag->plans[id], now))
 			continue;
 		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)kmaps[e[0]];
+		at.map_fd = (uint32_t)ag->kmaps[e[0]];
 		at.key = (uint64_t)(uintptr_t)(e + 1);
 		(void)prov_bpf_call(BPF_MAP_DELETE_ELEM, &at);
-		last_del(e[0], e + 1);
+		last_del(ag, e[0], e + 1);
 	}
-	pthread_mutex_unlock(&rlk);
-	ndead = 0;
+	pthread_mutex_unlock(&ag->rlk);
+	ag->ndead = 0;
 }
 
 /* Fire n firings of key's plan on cpu. */
-static void fire(const aplan_t *ap, const uint8_t *key, int cpu, uint64_t n,
-    uint64_t now, uint64_t wall)
+static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
+    int cpu, uint64_t n, uint64_t now, uint64_t wall)
 {
 	ks_probe_ctx_t ctx;
 	uint64_t w;
@@ -676,13 +705,13 @@ static void fire(const aplan_t *ap, const uint8_t *key, int cpu, uint64_t n,
 		ctx.kpc_errno = (int32_t)w;
 	}
 	prov_fire_n(&ctx, n);
-	nfired += n;
-	ncalls++;
+	ag->nfired += n;
+	ag->ncalls++;
 }
 
 /* One entry read from map m: fire what each CPU gained. */
-static void take(int m, const uint8_t *key, const uint64_t *vals,
-    uint64_t now, uint64_t wall)
+static void take(agg_state_t *ag, int m, const uint8_t *key,
+    const uint64_t *vals, uint64_t now, uint64_t wall)
 {
 	uint32_t id;
 	const aplan_t *ap;
@@ -690,23 +719,23 @@ static void take(int m, const uint8_t *key, const uint64_t *vals,
 
 	memcpy(&id, key, 4);
 	if (id == 0 || id >= MAX_PLANS ||
-	    (ap = __atomic_load_n(&plans[id], __ATOMIC_ACQUIRE)) == NULL ||
-	    (lk = last_get(m, key)) == NULL)
+	    (ap = __atomic_load_n(&ag->plans[id], __ATOMIC_ACQUIRE)) == NULL ||
+	    (lk = last_get(ag, m, key)) == NULL)
 		return;
-	for (int c = 0; c < ncpu; c++) {
+	for (int c = 0; c < ag->ncpu; c++) {
 		uint64_t d = vals[c] - lk->lk_v[c];
 
 		if (d == 0)
 			continue;
 		lk->lk_v[c] = vals[c];
-		fire(ap, key, c, d, now, wall);
+		fire(ag, ap, key, c, d, now, wall);
 	}
-	if (reclaimable(ap, now))
-		queue_dead(m, key);
+	if (reclaimable(ag, ap, now))
+		queue_dead(ag, m, key);
 }
 
 /* Read map m one key at a time (kernels without batch lookups). */
-static void drain_keys(int m, uint64_t now, uint64_t wall)
+static void drain_keys(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
 {
 	uint8_t key[KEY_BIG], next[KEY_BIG];
 	union bpf_attr at;
@@ -714,7 +743,7 @@ static void drain_keys(int m, uint64_t now, uint64_t wall)
 
 	for (;;) {
 		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)kmaps[m];
+		at.map_fd = (uint32_t)ag->kmaps[m];
 		at.key = first ? 0 : (uint64_t)(uintptr_t)key;
 		at.next_key = (uint64_t)(uintptr_t)next;
 		if (prov_bpf_call(BPF_MAP_GET_NEXT_KEY, &at) != 0)
@@ -722,15 +751,15 @@ static void drain_keys(int m, uint64_t now, uint64_t wall)
 		first = 0;
 		memcpy(key, next, (size_t)ksize[m]);
 		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)kmaps[m];
+		at.map_fd = (uint32_t)ag->kmaps[m];
 		at.key = (uint64_t)(uintptr_t)key;
-		at.value = (uint64_t)(uintptr_t)bvals;
+		at.value = (uint64_t)(uintptr_t)ag->bvals;
 		if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) == 0)
-			take(m, key, bvals, now, wall);
+			take(ag, m, key, ag->bvals, now, wall);
 	}
 }
 
-static void drain_map(int m, uint64_t now, uint64_t wall)
+static void drain_map(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
 {
 	uint8_t in[KEY_BIG], out[KEY_BIG];
 	union bpf_attr at;
@@ -738,21 +767,22 @@ static void drain_map(int m, uint64_t now, uint64_t wall)
 
 	for (;;) {
 		memset(&at, 0, sizeof(at));
-		at.batch.map_fd = (uint32_t)kmaps[m];
+		at.batch.map_fd = (uint32_t)ag->kmaps[m];
 		at.batch.in_batch = first ? 0 : (uint64_t)(uintptr_t)in;
 		at.batch.out_batch = (uint64_t)(uintptr_t)out;
-		at.batch.keys = (uint64_t)(uintptr_t)bkeys;
-		at.batch.values = (uint64_t)(uintptr_t)bvals;
+		at.batch.keys = (uint64_t)(uintptr_t)ag->bkeys;
+		at.batch.values = (uint64_t)(uintptr_t)ag->bvals;
 		at.batch.count = BATCH;
 		err = prov_bpf_call(BPF_MAP_LOOKUP_BATCH, &at) == 0 ? 0 : errno;
 		if (err != 0 && err != ENOENT) {
 			if (first)		/* no batches here */
-				drain_keys(m, now, wall);
+				drain_keys(ag, m, now, wall);
 			return;
 		}
 		for (uint32_t i = 0; i < at.batch.count && i < BATCH; i++)
-			take(m, bkeys + (size_t)i * (size_t)ksize[m],
-			    bvals + (size_t)i * (size_t)ncpu, now, wall);
+			take(ag, m, ag->bkeys + (size_t)i * (size_t)ksize[m],
+			    ag->bvals + (size_t)i * (size_t)ag->ncpu, now,
+			    wall);
 		if (err == ENOENT)
 			return;
 		memcpy(in, out, sizeof(in));
@@ -761,136 +791,156 @@ static void drain_map(int m, uint64_t now, uint64_t wall)
 }
 
 /* Report the map-full drops each CPU gained. */
-static void drain_drops(void)
+static void drain_drops(agg_state_t *ag)
 {
 	union bpf_attr at;
 	uint32_t key = 0;
 
 	memset(&at, 0, sizeof(at));
-	at.map_fd = (uint32_t)dropmap;
+	at.map_fd = (uint32_t)ag->dropmap;
 	at.key = (uint64_t)(uintptr_t)&key;
-	at.value = (uint64_t)(uintptr_t)bvals;
+	at.value = (uint64_t)(uintptr_t)ag->bvals;
 	if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) != 0)
 		return;
-	for (int c = 0; c < ncpu; c++) {
-		uint64_t d = bvals[c] - dlast[c];
+	for (int c = 0; c < ag->ncpu; c++) {
+		uint64_t d = ag->bvals[c] - ag->dlast[c];
 
 		if (d == 0)
 			continue;
-		dlast[c] = bvals[c];
-		ndrops += d;
+		ag->dlast[c] = ag->bvals[c];
+		ag->ndrops += d;
 		ks_provider_aggdrops((uint32_t)c, d);
 	}
 }
 
 void prov_bpf_agg_drain(int force)
 {
+	agg_state_t *ag = &agg;
 	uint64_t now;
 
-	if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&ag->started, __ATOMIC_ACQUIRE))
 		return;
 	if (force)
-		pthread_mutex_lock(&dlk);
-	else if (pthread_mutex_trylock(&dlk) != 0)
+		pthread_mutex_lock(&ag->dlk);
+	else if (pthread_mutex_trylock(&ag->dlk) != 0)
 		return;			/* a flush is draining */
 	now = ks_gethrtime();
-	if (started && (force || now - lastdrain >= DRAIN_NS)) {
+	if (ag->started && (force || now - ag->lastdrain >= DRAIN_NS)) {
 		uint64_t wall = ks_getwalltime();
 
-		lastdrain = now;
-		drain_map(0, now, wall);
-		drain_map(1, now, wall);
-		if (ndead > 0)
-			reclaim(now);
-		drain_drops();
+		ag->lastdrain = now;
+		drain_map(ag, 0, now, wall);
+		drain_map(ag, 1, now, wall);
+		if (ag->ndead > 0)
+			reclaim(ag, now);
+		drain_drops(ag);
 	}
-	pthread_mutex_unlock(&dlk);
+	pthread_mutex_unlock(&ag->dlk);
 }
 
 /* ---- the rest ---- */
 
 void prov_bpf_agg_shutdown(void)
 {
-	pthread_mutex_lock(&plk);
-	pthread_mutex_lock(&dlk);
-	maps_free();
-	for (size_t i = 0; i < lcap; i++)
-		free(ltab[i]);
-	free(ltab);
-	ltab = NULL;
-	lcap = lcount = 0;
-	for (uint32_t i = 1; i < nextplan && i < MAX_PLANS; i++) {
-		free(plans[i]);		/* ids stay used: nextplan stays */
-		plans[i] = NULL;
+	agg_state_t *ag = &agg;
+
+	pthread_mutex_lock(&ag->plk);
+	pthread_mutex_lock(&ag->dlk);
+	maps_free(ag);
+	for (size_t i = 0; i < ag->lcap; i++)
+		free(ag->ltab[i]);
+	free(ag->ltab);
+	ag->ltab = NULL;
+	ag->lcap = ag->lcount = 0;
+	for (uint32_t i = 1; i < ag->nextplan && i < MAX_PLANS; i++) {
+		free(ag->plans[i]);	/* ids stay used: nextplan stays */
+		ag->plans[i] = NULL;
 	}
-	pthread_mutex_unlock(&dlk);
-	pthread_mutex_unlock(&plk);
+	pthread_mutex_unlock(&ag->dlk);
+	pthread_mutex_unlock(&ag->plk);
+}
+
+/* Plan planid, published (NULL if none). */
+static aplan_t *plan_at(agg_state_t *ag, int planid)
+{
+	if (planid <= 0 || planid >= MAX_PLANS)
+		return NULL;
+	return __atomic_load_n(&ag->plans[planid], __ATOMIC_ACQUIRE);
 }
 
 void prov_bpf_agg_hold(int planid)
 {
+	agg_state_t *ag = &agg;
 	aplan_t *ap;
 
-	if (planid <= 0 || planid >= MAX_PLANS ||
-	    (ap = __atomic_load_n(&plans[planid], __ATOMIC_ACQUIRE)) == NULL)
+	if ((ap = plan_at(ag, planid)) == NULL)
 		return;
-	pthread_mutex_lock(&rlk);
+	pthread_mutex_lock(&ag->rlk);
 	ap->ap_refs++;
 	ap->ap_idle = 0;
-	pthread_mutex_unlock(&rlk);
+	pthread_mutex_unlock(&ag->rlk);
 }
 
 void prov_bpf_agg_release(int planid)
 {
+	agg_state_t *ag = &agg;
 	aplan_t *ap;
 
-	if (planid <= 0 || planid >= MAX_PLANS ||
-	    (ap = __atomic_load_n(&plans[planid], __ATOMIC_ACQUIRE)) == NULL)
+	if ((ap = plan_at(ag, planid)) == NULL)
 		return;
-	pthread_mutex_lock(&rlk);
+	pthread_mutex_lock(&ag->rlk);
 	if (ap->ap_refs > 0 && --ap->ap_refs == 0)
 		ap->ap_idle = ks_gethrtime() | 1;
-	pthread_mutex_unlock(&rlk);
+	pthread_mutex_unlock(&ag->rlk);
 }
 
 void prov_bpf_agg_set_reclaim(uint64_t ns)
 {
-	pthread_mutex_lock(&rlk);
-	reclaim_ns = ns ? ns : RECLAIM_NS;
-	pthread_mutex_unlock(&rlk);
+	agg_state_t *ag = &agg;
+
+	pthread_mutex_lock(&ag->rlk);
+	ag->reclaim_ns = ns ? ns : RECLAIM_NS;
+	pthread_mutex_unlock(&ag->rlk);
 }
 
 size_t prov_bpf_agg_nkeys(int planid)
 {
+	agg_state_t *ag = &agg;
 	size_t n = 0;
 	uint32_t id;
 
-	pthread_mutex_lock(&dlk);
-	for (size_t i = 0; i < lcap; i++) {
-		if (ltab[i] == NULL)
+	pthread_mutex_lock(&ag->dlk);
+	for (size_t i = 0; i < ag->lcap; i++) {
+		if (ag->ltab[i] == NULL)
 			continue;
-		memcpy(&id, ltab[i]->lk_key, 4);
+		memcpy(&id, ag->ltab[i]->lk_key, 4);
 		n += planid == 0 || id == (uint32_t)planid;
 	}
-	pthread_mutex_unlock(&dlk);
+	pthread_mutex_unlock(&ag->dlk);
 	return n;
 }
 
 void prov_bpf_agg_set_maxkeys(uint32_t n)
 {
-	maxkeys = n ? n : DEFAULT_KEYS;
+	agg_state_t *ag = &agg;
+
+	ag->maxkeys = n ? n : DEFAULT_KEYS;
 }
 
 void prov_bpf_agg_set_plan_hook(int (*fn)(dtrace_id_t id, ks_aggplan_t *out))
 {
-	__atomic_store_n(&plan_hook, fn, __ATOMIC_RELEASE);
+	agg_state_t *ag = &agg;
+
+	__atomic_store_n(&ag->plan_hook, fn, __ATOMIC_RELEASE);
 }
 
 void prov_bpf_agg_stats(uint64_t *fired, uint64_t *calls, uint64_t *drops)
 {
-	pthread_mutex_lock(&dlk);
-	*fired = nfired;
-	*calls = ncalls;
-	*drops = ndrops;
-	pthread_mutex_unlock(&dlk);
+	agg_state_t *ag = &agg;
+
+	pthread_mutex_lock(&ag->dlk);
+	*fired = ag->nfired;
+	*calls = ag->ncalls;
+	*drops = ag->ndrops;
+	pthread_mutex_unlock(&ag->dlk);
 }
