@@ -103,12 +103,31 @@ typedef struct fslot {
 	int fs_held;			/* dropping until the ENABLE ends */
 } fslot_t;
 
-static pthread_mutex_t flk = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t fonce = PTHREAD_ONCE_INIT;
-static fslot_t *fslots[MAX_FSLOTS];
-static int progarray = -1;
-static int genmap = -1;			/* slot -> its live stub's generation */
-static uint32_t fgen[MAX_FSLOTS];
+/*
+ * The state of bpf_filter.c: one instance (filt), passed to the helpers
+ * below (watch and fstart, called back without an argument, take it
+ * themselves).  Each field names what guards it; the lock order is at
+ * the top.
+ */
+typedef struct filt_state {
+	pthread_mutex_t flk;		/* fslots[], fgen[] writes, and what
+					 * is installed in the maps */
+	pthread_once_t fonce;		/* makes the two maps (fstart) */
+	fslot_t *fslots[MAX_FSLOTS];	/* flk */
+	int progarray;			/* fonce: the stubs' tail-call array */
+	int genmap;			/* fonce: slot -> its live stub's
+					 * generation */
+	uint32_t fgen[MAX_FSLOTS];	/* flk for writes; a slot's owner
+					 * (under bpf.c's slot_lk) may read
+					 * its entry */
+} filt_state_t;
+
+static filt_state_t filt = {
+	.flk = PTHREAD_MUTEX_INITIALIZER,
+	.fonce = PTHREAD_ONCE_INIT,
+	.progarray = -1,
+	.genmap = -1,
+};
 
 /* ---- code generation ---- */
 
@@ -391,13 +410,13 @@ static int load_behind(const fslot_t *fs, const ks_filter_t *f,
 /* Instructions at the start of the slot's body that every body must
  * keep: bpf_sys.c's prologue (drops 32-bit calls) in its arrays' bodies,
  * else none. */
-static int body_prefix(const fslot_t *fs)
+static int body_prefix(filt_state_t *fl, const fslot_t *fs)
 {
 	struct bpf_insn p[32];
 	int n;
 
-	if (fs->fs_map == progarray || (n = prov_bpf_sys_prologue(p)) <= 0 ||
-	    n > 32 || n > fs->fs_n ||
+	if (fs->fs_map == fl->progarray ||
+	    (n = prov_bpf_sys_prologue(p)) <= 0 || n > 32 || n > fs->fs_n ||
 	    memcmp(p, fs->fs_body, (size_t)n * sizeof(*p)) != 0)
 		return 0;
 	return n;
@@ -429,10 +448,10 @@ static int filter_reads_comm(const fslot_t *fs, const ks_filter_t *f)
 /* The aggregating body of plan ap for the slot, behind the body's
  * prefix, into p; its length (0: none) and plan id in *plan.  comm: the
  * filter in front leaves the comm at PROV_BPF_COMM_AT. */
-static int agg_body(const fslot_t *fs, const ks_aggplan_t *ap, int comm,
-    struct bpf_insn *p, int *plan)
+static int agg_body(filt_state_t *fl, const fslot_t *fs, const ks_aggplan_t *ap,
+    int comm, struct bpf_insn *p, int *plan)
 {
-	int pre = body_prefix(fs), na;
+	int pre = body_prefix(fl, fs), na;
 
 	memcpy(p, fs->fs_body, (size_t)pre * sizeof(*p));
 	na = prov_bpf_agg_body(p + pre, fs->fs_id, ap, fs->fs_vars,
@@ -444,15 +463,15 @@ static int agg_body(const fslot_t *fs, const ks_aggplan_t *ap, int comm,
 /* Load the slot's body (the aggregating one for plan ap if not NULL and
  * it can be made, behind the body's prefix) behind filter f into the
  * array.  0, or -1 if not even the plain record body went in. */
-static int install(int slot, fslot_t *fs, const ks_filter_t *f,
-    const ks_aggplan_t *ap)
+static int install(filt_state_t *fl, int slot, fslot_t *fs,
+    const ks_filter_t *f, const ks_aggplan_t *ap)
 {
 	static struct bpf_insn abody[PROV_BPF_AGGMAX + 32];
 	int n = 0, na = 0, plan = -1, pfd = -1, rc, comm = 0;
 
 	if (ap != NULL && fs->fs_id != DTRACE_IDNONE) {
 		comm = filter_reads_comm(fs, f);
-		if ((na = agg_body(fs, ap, comm, abody, &plan)) > 0)
+		if ((na = agg_body(fl, fs, ap, comm, abody, &plan)) > 0)
 			pfd = load_behind(fs, f, abody, na, &n);
 		if (pfd >= 0 && comm && n == 0) {	/* no filter in front: */
 			close(pfd);			/* no comm there */
@@ -460,7 +479,7 @@ static int install(int slot, fslot_t *fs, const ks_filter_t *f,
 		}
 		if (pfd < 0 && comm) {
 			comm = 0;
-			if ((na = agg_body(fs, ap, 0, abody, &plan)) > 0)
+			if ((na = agg_body(fl, fs, ap, 0, abody, &plan)) > 0)
 				pfd = load_behind(fs, f, abody, na, &n);
 		}
 	}
@@ -565,9 +584,9 @@ static void hold(fslot_t *fs)
 
 /* Bring slot's program up to its probe's filter and plan now (flk);
  * 1 if it stopped counting under a plan it counted under before. */
-static int refilter(int slot)
+static int refilter(filt_state_t *fl, int slot)
 {
-	fslot_t *fs = fslots[slot];
+	fslot_t *fs = fl->fslots[slot];
 	ks_aggplan_t ap;
 	ks_filter_t f;
 	int agg, was;
@@ -591,7 +610,8 @@ static int refilter(int slot)
 	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
 		return 0;
 	was = fs->fs_plan;
-	if (install(slot, fs, f.kf_always ? NULL : &f, agg ? &ap : NULL) == 0)
+	if (install(fl, slot, fs, f.kf_always ? NULL : &f,
+	    agg ? &ap : NULL) == 0)
 		fs->fs_held = 0;
 	/* install() falls back to the plain body; if even that cannot
 	 * load, the old program stays (the body never changes; a held
@@ -604,19 +624,23 @@ static int refilter(int slot)
  * reads "not ok") can see them with values the old key lacked. */
 static void watch(void)
 {
+	filt_state_t *fl = &filt;
 	int stopped = 0;
 
-	pthread_mutex_lock(&flk);
+	pthread_mutex_lock(&fl->flk);
 	for (int s = 0; s < MAX_FSLOTS; s++)
-		if (fslots[s] != NULL && fslots[s]->fs_id != DTRACE_IDNONE)
-			stopped |= refilter(s);
-	pthread_mutex_unlock(&flk);
+		if (fl->fslots[s] != NULL &&
+		    fl->fslots[s]->fs_id != DTRACE_IDNONE)
+			stopped |= refilter(fl, s);
+	pthread_mutex_unlock(&fl->flk);
 	if (stopped)
 		prov_bpf_agg_drain(1);
 }
 
 static void fstart(void)
 {
+	filt_state_t *fl = &filt;
+
 	union bpf_attr at;
 
 	memset(&at, 0, sizeof(at));
@@ -624,25 +648,26 @@ static void fstart(void)
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = MAX_FSLOTS;
-	progarray = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
+	fl->progarray = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
 	at.map_type = BPF_MAP_TYPE_ARRAY;
-	genmap = progarray >= 0 ? (int)prov_bpf_call(BPF_MAP_CREATE, &at) : -1;
-	if (genmap < 0 && progarray >= 0) {
-		close(progarray);
-		progarray = -1;
+	fl->genmap = fl->progarray >= 0 ?
+	    (int)prov_bpf_call(BPF_MAP_CREATE, &at) : -1;
+	if (fl->genmap < 0 && fl->progarray >= 0) {
+		close(fl->progarray);
+		fl->progarray = -1;
 	}
-	if (progarray >= 0)
+	if (fl->progarray >= 0)
 		ks_filter_watch(watch);
 }
 
 /* genmap[slot] = gen (0: no stub may tail-call slot); 0 or -1. */
-static int gen_set(int slot, uint32_t gen)
+static int gen_set(filt_state_t *fl, int slot, uint32_t gen)
 {
 	union bpf_attr at;
 	uint32_t key = (uint32_t)slot;
 
 	memset(&at, 0, sizeof(at));
-	at.map_fd = (uint32_t)genmap;
+	at.map_fd = (uint32_t)fl->genmap;
 	at.key = (uint64_t)(uintptr_t)&key;
 	at.value = (uint64_t)(uintptr_t)&gen;
 	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
@@ -650,13 +675,14 @@ static int gen_set(int slot, uint32_t gen)
 
 /* The stub: if genmap[slot] == gen, tail_call(ctx, progarray, slot);
  * return 1 */
-static int attach_stub(int tpid, int slot, uint32_t gen)
+static int attach_stub(filt_state_t *fl, int tpid, int slot, uint32_t gen)
 {
 	struct bpf_insn p[17];
 
 	p[0] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	p[1] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, slot);
-	p[2] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, genmap);
+	p[2] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0,
+	    fl->genmap);
 	p[3] = ins(0, 0, 0, 0, 0);
 	p[4] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
 	p[5] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
@@ -666,7 +692,7 @@ static int attach_stub(int tpid, int slot, uint32_t gen)
 	p[9] = ins(BPF_JMP32 | BPF_JNE | BPF_K, 1, 0, 5, (int32_t)gen);
 	p[10] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	p[11] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0,
-	    progarray);
+	    fl->progarray);
 	p[12] = ins(0, 0, 0, 0, 0);
 	p[13] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, slot);
 	p[14] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
@@ -708,70 +734,74 @@ static void fslot_free(fslot_t *fs)
 
 int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 {
+	filt_state_t *fl = &filt;
 	fslot_t *fs;
 	int efd = -1;
 
-	pthread_once(&fonce, fstart);
-	if (progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
-	    (fs = fslot_new(body, n, progarray, slot)) == NULL)
+	pthread_once(&fl->fonce, fstart);
+	if (fl->progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
+	    (fs = fslot_new(body, n, fl->progarray, slot)) == NULL)
 		return -1;
-	pthread_mutex_lock(&flk);
-	if (++fgen[slot] == 0)
-		fgen[slot] = 1;
-	if (install(slot, fs, NULL, NULL) == 0 &&
-	    gen_set(slot, fgen[slot]) == 0 &&
-	    (efd = attach_stub(tpid, slot, fgen[slot])) >= 0) {
-		fslots[slot] = fs;
+	pthread_mutex_lock(&fl->flk);
+	if (++fl->fgen[slot] == 0)
+		fl->fgen[slot] = 1;
+	if (install(fl, slot, fs, NULL, NULL) == 0 &&
+	    gen_set(fl, slot, fl->fgen[slot]) == 0 &&
+	    (efd = attach_stub(fl, tpid, slot, fl->fgen[slot])) >= 0) {
+		fl->fslots[slot] = fs;
 	} else {
-		(void)gen_set(slot, 0);
-		(void)array_set(progarray, slot, -1);
+		(void)gen_set(fl, slot, 0);
+		(void)array_set(fl->progarray, slot, -1);
 		fslot_free(fs);
 	}
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	return efd;
 }
 
 int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
     int slot)
 {
+	filt_state_t *fl = &filt;
 	fslot_t *fs;
 	int rc = -1;
 
-	pthread_once(&fonce, fstart);
+	pthread_once(&fl->fonce, fstart);
 	if (map < 0 || key < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
 	    (fs = fslot_new(body, n, map, key)) == NULL)
 		return -1;
-	pthread_mutex_lock(&flk);
-	if (install(slot, fs, NULL, NULL) == 0) {
-		fslots[slot] = fs;
+	pthread_mutex_lock(&fl->flk);
+	if (install(fl, slot, fs, NULL, NULL) == 0) {
+		fl->fslots[slot] = fs;
 		rc = 0;
 	} else {
 		fslot_free(fs);
 	}
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	return rc;
 }
 
 int prov_bpf_frevive(const struct bpf_insn *body, int n, int slot)
 {
+	filt_state_t *fl = &filt;
 	fslot_t *fs;
 	int rc = -1;
 
-	if (progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
-	    fgen[slot] == 0 ||
-	    (fs = fslot_new(body, n, progarray, slot)) == NULL)
+	if (fl->progarray < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
+	    fl->fgen[slot] == 0 ||
+	    (fs = fslot_new(body, n, fl->progarray, slot)) == NULL)
 		return -1;
-	pthread_mutex_lock(&flk);
-	if (fslots[slot] == NULL && install(slot, fs, NULL, NULL) == 0 &&
-	    gen_set(slot, fgen[slot]) == 0) {
-		fslots[slot] = fs;
+	pthread_mutex_lock(&fl->flk);
+	if (fl->fslots[slot] == NULL &&
+	    install(fl, slot, fs, NULL, NULL) == 0 &&
+	    gen_set(fl, slot, fl->fgen[slot]) == 0) {
+		fl->fslots[slot] = fs;
 		rc = 0;
 	} else {
-		if (fslots[slot] == NULL)
-			(void)gen_set(slot, 0);
+		if (fl->fslots[slot] == NULL)
+			(void)gen_set(fl, slot, 0);
 		fslot_free(fs);
 	}
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	return rc;
 }
 
@@ -791,19 +821,20 @@ static int noop_prog(void)
 
 void prov_bpf_funload(int slot)
 {
+	filt_state_t *fl = &filt;
 	fslot_t *fs;
 
 	if (slot < 0 || slot >= MAX_FSLOTS)
 		return;
-	pthread_mutex_lock(&flk);
-	fs = fslots[slot];
-	fslots[slot] = NULL;
-	if (fs != NULL && fs->fs_map == progarray)
-		(void)gen_set(slot, 0);	/* its stub goes inert first */
-	if (fs != NULL && (fs->fs_map != progarray || noop_prog() < 0 ||
+	pthread_mutex_lock(&fl->flk);
+	fs = fl->fslots[slot];
+	fl->fslots[slot] = NULL;
+	if (fs != NULL && fs->fs_map == fl->progarray)
+		(void)gen_set(fl, slot, 0);	/* its stub goes inert first */
+	if (fs != NULL && (fs->fs_map != fl->progarray || noop_prog() < 0 ||
 	    array_set(fs->fs_map, fs->fs_key, noop_prog()) != 0))
 		(void)array_set(fs->fs_map, fs->fs_key, -1);
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	if (fs != NULL)
 		fslot_free(fs);
 }
@@ -811,12 +842,13 @@ void prov_bpf_funload(int slot)
 void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
     const prov_bpf_argmap_t *am)
 {
+	filt_state_t *fl = &filt;
 	fslot_t *fs;
 
 	if (att < 0 || att >= MAX_FSLOTS)
 		return;
-	pthread_mutex_lock(&flk);
-	if ((fs = fslots[att]) != NULL) {
+	pthread_mutex_lock(&fl->flk);
+	if ((fs = fl->fslots[att]) != NULL) {
 		free(fs->fs_multi);
 		fs->fs_multi = NULL;
 		fs->fs_nmulti = 0;
@@ -825,13 +857,14 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
 		fs->fs_hasam = am != NULL;
 		if (am != NULL)
 			fs->fs_am = *am;
-		refilter(att);
+		refilter(fl, att);
 	}
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 }
 
 void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
 {
+	filt_state_t *fl = &filt;
 	prov_bpf_fprobe_t *copy = NULL;
 	fslot_t *fs;
 
@@ -843,8 +876,8 @@ void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
 		n = 0;
 	if (n > 0)
 		memcpy(copy, p, (size_t)n * sizeof(*p));
-	pthread_mutex_lock(&flk);
-	if ((fs = fslots[att]) != NULL) {
+	pthread_mutex_lock(&fl->flk);
+	if ((fs = fl->fslots[att]) != NULL) {
 		free(fs->fs_multi);
 		fs->fs_multi = copy;
 		fs->fs_nmulti = n;
@@ -853,21 +886,22 @@ void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
 		/* another probe set: reinstall even if the terms match */
 		fs->fs_cur.kf_always = 0;
 		fs->fs_cur.kf_nterms = -1;
-		refilter(att);
+		refilter(fl, att);
 	}
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	free(copy);
 }
 
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 {
+	filt_state_t *fl = &filt;
 	fslot_t *fs;
 	int n = -1;
 
 	if (slot < 0 || slot >= MAX_FSLOTS)
 		return -1;
-	pthread_mutex_lock(&flk);
-	if ((fs = fslots[slot]) != NULL && fs->fs_held) {
+	pthread_mutex_lock(&fl->flk);
+	if ((fs = fl->fslots[slot]) != NULL && fs->fs_held) {
 		n = max >= 2 ? 2 : -1;	/* the do-nothing program */
 		if (n == 2) {
 			out[0] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 1);
@@ -878,7 +912,7 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 		    &fs->fs_cur, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
 		    NULL);
 		if (fs->fs_plan > 0 && n + PROV_BPF_AGGMAX + 32 <= max) {
-			int pre = body_prefix(fs);
+			int pre = body_prefix(fl, fs);
 
 			memcpy(out + n, fs->fs_body,
 			    (size_t)pre * sizeof(*out));
@@ -892,32 +926,34 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 			n += fs->fs_n;
 		}
 	}
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	return n;
 }
 
 int prov_bpf_filter_agg(int slot)
 {
+	filt_state_t *fl = &filt;
 	int plan = -1;
 
 	if (slot < 0 || slot >= MAX_FSLOTS)
 		return -1;
-	pthread_mutex_lock(&flk);
-	if (fslots[slot] != NULL)
-		plan = fslots[slot]->fs_plan;
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_lock(&fl->flk);
+	if (fl->fslots[slot] != NULL)
+		plan = fl->fslots[slot]->fs_plan;
+	pthread_mutex_unlock(&fl->flk);
 	return plan;
 }
 
 int prov_bpf_filter_find(dtrace_id_t id)
 {
+	filt_state_t *fl = &filt;
 	int slot = -1;
 
-	pthread_mutex_lock(&flk);
+	pthread_mutex_lock(&fl->flk);
 	for (int s = 0; s < MAX_FSLOTS && slot < 0; s++)
-		if (fslots[s] != NULL && fslots[s]->fs_id == id)
+		if (fl->fslots[s] != NULL && fl->fslots[s]->fs_id == id)
 			slot = s;
-	pthread_mutex_unlock(&flk);
+	pthread_mutex_unlock(&fl->flk);
 	return slot;
 }
 
