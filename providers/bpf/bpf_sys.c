@@ -71,12 +71,33 @@
 #define SYS_MAXNR 1024			/* entries of each array */
 #define TS_COMPAT 0x0002		/* x86 thread_info.status bit */
 
-static pthread_mutex_t lk = PTHREAD_MUTEX_INITIALIZER;
-static int sysmaps[2] = { -1, -1 };
-static int sysefds[2] = { -1, -1 };
-static int users[2];			/* holds of prov_bpf_sys_map */
-static int compat_off = -2;		/* -2: not looked up, -1: none */
-static int broken;			/* failed once: do not retry */
+/*
+ * The state of bpf_sys.c: one instance (sysroute), passed to the helpers
+ * below.  Each field names what guards it; [0] is the entry direction,
+ * [1] the return.
+ */
+typedef struct sys_state {
+	pthread_mutex_t lk;		/* the fields down to broken */
+	int sysmaps[2];			/* lk: the dispatch arrays */
+	int sysefds[2];			/* lk: the stubs' events */
+	int users[2];			/* lk: holds of prov_bpf_sys_map */
+	int compat_off;			/* lk for its one write (start);
+					 * -2: not looked up, -1: none.
+					 * prov_bpf_sys_prologue reads it
+					 * once a map exists */
+	int broken;			/* lk: failed once, do not retry */
+	int fast;			/* the short prologue loads: -1 not
+					 * tried yet; unguarded, every thread
+					 * finds the same */
+} sys_state_t;
+
+static sys_state_t sysroute = {
+	.lk = PTHREAD_MUTEX_INITIALIZER,
+	.sysmaps = { -1, -1 },
+	.sysefds = { -1, -1 },
+	.compat_off = -2,
+	.fast = -1,
+};
 
 /* ---- system call numbers ---- */
 
@@ -220,14 +241,15 @@ static int find_compat_off(void)
  * verifier knows as struct task_struct, so status is one direct load
  * (about 15 ns less per call than the helper read).  r6 = r1 on entry,
  * r1 = r6 on the way out, as the slow form. */
-static int fast_prologue(struct bpf_insn *p)
+static int fast_prologue(sys_state_t *sy, struct bpf_insn *p)
 {
 	int n = 0;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0,
 	    BPF_FUNC_get_current_task_btf);
-	p[n++] = ins(BPF_LDX | BPF_MEM | BPF_W, 1, 0, (int16_t)compat_off, 0);
+	p[n++] = ins(BPF_LDX | BPF_MEM | BPF_W, 1, 0, (int16_t)sy->compat_off,
+	    0);
 	p[n++] = ins(BPF_ALU64 | BPF_AND | BPF_K, 1, 0, 0, TS_COMPAT);
 	p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 2, 0);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
@@ -238,36 +260,37 @@ static int fast_prologue(struct bpf_insn *p)
 
 /* Does this kernel's verifier take the fast form in a tracepoint
  * program?  Asked once, by loading it. */
-static int fast_ok(void)
+static int fast_ok(sys_state_t *sy)
 {
-	static int ok = -1;
 	struct bpf_insn p[16];
-	int n, fd;
+	int n, fd, ok;
 
-	if (ok >= 0)
-		return ok;
-	n = fast_prologue(p);
+	if (sy->fast >= 0)
+		return sy->fast;
+	n = fast_prologue(sy, p);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	fd = prov_bpf_prog_load(p, n);
 	ok = fd >= 0;
 	if (fd >= 0)
 		close(fd);
+	sy->fast = ok;
 	return ok;
 }
 
 int prov_bpf_sys_prologue(struct bpf_insn *p)
 {
+	sys_state_t *sy = &sysroute;
 	int n = 0;
 
-	if (compat_off < 0)
+	if (sy->compat_off < 0)
 		return -1;
-	if (compat_off <= 32767 && fast_ok())
-		return fast_prologue(p);
+	if (sy->compat_off <= 32767 && fast_ok(sy))
+		return fast_prologue(sy, p);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_task);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 3, 0, 0, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, compat_off);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, sy->compat_off);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
 	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 4);
@@ -303,26 +326,26 @@ static int attach_stub(int ret, int map)
 	return prov_bpf_load_attach(p, 7, (uint64_t)fmt.tff_id);
 }
 
-static int start(int ret)
+static int start(sys_state_t *sy, int ret)
 {
 	union bpf_attr at;
 
-	if (compat_off == -2)
-		compat_off = find_compat_off();
-	if (compat_off < 0)
+	if (sy->compat_off == -2)
+		sy->compat_off = find_compat_off();
+	if (sy->compat_off < 0)
 		return -1;
 	memset(&at, 0, sizeof(at));
 	at.map_type = BPF_MAP_TYPE_PROG_ARRAY;
 	at.key_size = 4;
 	at.value_size = 4;
 	at.max_entries = SYS_MAXNR;
-	sysmaps[ret] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
-	if (sysmaps[ret] < 0)
+	sy->sysmaps[ret] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
+	if (sy->sysmaps[ret] < 0)
 		return -1;
-	sysefds[ret] = attach_stub(ret, sysmaps[ret]);
-	if (sysefds[ret] < 0) {
-		close(sysmaps[ret]);
-		sysmaps[ret] = -1;
+	sy->sysefds[ret] = attach_stub(ret, sy->sysmaps[ret]);
+	if (sy->sysefds[ret] < 0) {
+		close(sy->sysmaps[ret]);
+		sy->sysmaps[ret] = -1;
 		return -1;
 	}
 	return 0;
@@ -330,72 +353,78 @@ static int start(int ret)
 
 int prov_bpf_sys_map(int ret)
 {
+	sys_state_t *sy = &sysroute;
 	int map;
 
 	ret = ret != 0;
-	pthread_mutex_lock(&lk);
-	if (sysmaps[ret] < 0 && !broken && start(ret) != 0)
-		broken = 1;
-	map = sysmaps[ret];
+	pthread_mutex_lock(&sy->lk);
+	if (sy->sysmaps[ret] < 0 && !sy->broken && start(sy, ret) != 0)
+		sy->broken = 1;
+	map = sy->sysmaps[ret];
 	if (map >= 0)
-		users[ret]++;
-	pthread_mutex_unlock(&lk);
+		sy->users[ret]++;
+	pthread_mutex_unlock(&sy->lk);
 	return map;
 }
 
 int prov_bpf_sys_busy(void)
 {
+	sys_state_t *sy = &sysroute;
 	int busy;
 
-	pthread_mutex_lock(&lk);
-	busy = users[0] + users[1] > 0;
-	pthread_mutex_unlock(&lk);
+	pthread_mutex_lock(&sy->lk);
+	busy = sy->users[0] + sy->users[1] > 0;
+	pthread_mutex_unlock(&sy->lk);
 	return busy;
 }
 
 int prov_bpf_sys_put(int ret, int *fd)
 {
+	sys_state_t *sy = &sysroute;
 	int n = 0;
 
 	ret = ret != 0;
-	pthread_mutex_lock(&lk);
-	if (users[ret] > 0 && --users[ret] == 0) {
-		if (sysefds[ret] >= 0)
-			fd[n++] = sysefds[ret];
-		sysefds[ret] = -1;
-		if (sysmaps[ret] >= 0)	/* empty now; bodies gone */
-			close(sysmaps[ret]);
-		sysmaps[ret] = -1;
+	pthread_mutex_lock(&sy->lk);
+	if (sy->users[ret] > 0 && --sy->users[ret] == 0) {
+		if (sy->sysefds[ret] >= 0)
+			fd[n++] = sy->sysefds[ret];
+		sy->sysefds[ret] = -1;
+		if (sy->sysmaps[ret] >= 0)	/* empty now; bodies gone */
+			close(sy->sysmaps[ret]);
+		sy->sysmaps[ret] = -1;
 	}
-	pthread_mutex_unlock(&lk);
+	pthread_mutex_unlock(&sy->lk);
 	return n;
 }
 
 int prov_bpf_sys_detach(int *fds)
 {
+	sys_state_t *sy = &sysroute;
 	int n = 0;
 
-	pthread_mutex_lock(&lk);
+	pthread_mutex_lock(&sy->lk);
 	for (int r = 0; r < 2; r++) {
-		if (sysefds[r] >= 0)
-			fds[n++] = sysefds[r];
-		sysefds[r] = -1;
+		if (sy->sysefds[r] >= 0)
+			fds[n++] = sy->sysefds[r];
+		sy->sysefds[r] = -1;
 	}
-	pthread_mutex_unlock(&lk);
+	pthread_mutex_unlock(&sy->lk);
 	return n;
 }
 
 void prov_bpf_sys_close(void)
 {
-	pthread_mutex_lock(&lk);
+	sys_state_t *sy = &sysroute;
+
+	pthread_mutex_lock(&sy->lk);
 	for (int r = 0; r < 2; r++) {
-		if (sysefds[r] >= 0)
-			close(sysefds[r]);
-		sysefds[r] = -1;
-		if (sysmaps[r] >= 0)
-			close(sysmaps[r]);
-		sysmaps[r] = -1;
+		if (sy->sysefds[r] >= 0)
+			close(sy->sysefds[r]);
+		sy->sysefds[r] = -1;
+		if (sy->sysmaps[r] >= 0)
+			close(sy->sysmaps[r]);
+		sy->sysmaps[r] = -1;
 	}
-	broken = 0;
-	pthread_mutex_unlock(&lk);
+	sy->broken = 0;
+	pthread_mutex_unlock(&sy->lk);
 }
