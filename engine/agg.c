@@ -22,6 +22,7 @@
 #include <string.h>
 #include "consume.h"
 #include "ccinfo.h"
+#include "exp.h"
 
 struct aggvar {
 	dtrace_aggvarid_t av_id;
@@ -167,7 +168,7 @@ static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
 			return NULL;
 		d->dtagd_id = id;
 		d->dtagd_nrecs = room;
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_AGGDESC, d) != 0) {
+		if (eng_ks_ioctl(h, DTRACEIOC_AGGDESC, d) != 0) {
 			eng_error(h, "failed to get aggregation %u: %s", id,
 			    ks_errmsg(h->eh_ks));
 			free(d);
@@ -401,7 +402,7 @@ static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 		bd.dtbd_cpu = (uint32_t)cpu;
 		bd.dtbd_size = a->as_bufsize;
 		bd.dtbd_data = a->as_buf;
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_AGGSNAP, &bd) == 0)
+		if (eng_ks_ioctl(h, DTRACEIOC_AGGSNAP, &bd) == 0)
 			break;
 		if (errno == ENOENT)
 			return 0;
@@ -491,6 +492,7 @@ static void apply_bases(struct eng_aggstate *a)
 
 int eng_agg_snap(eng_hdl_t *h)
 {
+	EXP_SCOPE(h, EXP_M_AGGSNAP);
 	struct eng_aggstate *a = state(h);
 	int ncpus = h->eh_cons->ec_ncpus;
 
@@ -719,7 +721,7 @@ const dtrace_aggvarid_t *eng_agg_varids(eng_hdl_t *h, size_t *np)
 
 const char *eng_agg_name(eng_hdl_t *h, dtrace_aggvarid_t varid)
 {
-	const char *n = h->eh_cc != NULL ? eng_cc_aggname(h, varid) : NULL;
+	const char *n = eng_exp_aggname(h, varid);
 
 	return n != NULL ? n : "?";
 }

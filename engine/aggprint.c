@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "consume.h"
+#include "exp.h"
 
 /* qsort has no context argument: the handle being sorted for, and
  * whether to sort by value only (trunc), ignoring the agg* options. */
@@ -413,6 +414,7 @@ static void row(eng_hdl_t *h, FILE *fp, const eng_aggrow_t *r,
 
 int eng_agg_print(eng_hdl_t *h, FILE *fp)
 {
+	EXP_SCOPE(h, EXP_M_AGGPRINT);
 	size_t n;
 	eng_aggrow_t **rows = eng_agg_sorted(h, 0, &n, 0);
 

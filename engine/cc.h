@@ -250,6 +250,7 @@ struct eng_prog {
 	int p_enabled;
 	uint32_t p_enabling;		/* the shim's id, for DISABLE */
 	int p_list;			/* ENG_C_LIST: descriptions only */
+	char *p_src;			/* the source compiled (experiments) */
 	struct eng_provdef *p_provs;	/* provider definitions, in order */
 };
 

@@ -427,6 +427,7 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 	compile_body(pc, cppout != NULL ? cppout : pc->pc_spec);
 	free(cppout);
 	p = pc->pc_prog;
+	p->p_src = strdup(src);		/* NULL is fine: only logged */
 	free(pc);
 	return p;
 }

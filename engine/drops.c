@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "consume.h"
+#include "exp.h"
 
 static const char *const droptag[] = {
 	"DTRACEDROP_PRINCIPAL", "DTRACEDROP_AGGREGATION",
@@ -53,6 +54,7 @@ static void deliver(eng_hdl_t *h, dtrace_dropkind_t kind, int cpu,
 	dd.edd_drops = n;
 	dd.edd_total = total;
 	dd.edd_msg = msg;
+	eng_exp_note_drop(h, &dd);
 	if (c->ec_drop != NULL)
 		c->ec_drop(&dd, c->ec_drop_arg);
 }
@@ -180,6 +182,7 @@ void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep, const char *data)
 	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)
 		json_error(msg, sizeof (msg), &ed, pd);
 	ed.eed_msg = msg;
+	eng_exp_note_error(h, &ed);
 	if (c->ec_err != NULL)
 		c->ec_err(&ed, c->ec_err_arg);
 }

@@ -48,7 +48,12 @@ struct eng_hdl {
 	int eh_go;			/* GO done */
 	int eh_stopped;			/* STOP done */
 	int eh_flags;			/* eng_open() flags */
+	struct eng_exp *eh_exp;		/* recording or replay (exp.h) */
 };
+
+/* Every consumer call into the shim: ks_ioctl, written down while
+ * recording an experiment and answered from it while replaying (exp.h). */
+int eng_ks_ioctl(eng_hdl_t *h, int cmd, void *arg);
 
 /* Set eng_errmsg() text; returns -1 for `return eng_error(h, ...)`. */
 int eng_error(eng_hdl_t *h, const char *fmt, ...)

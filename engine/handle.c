@@ -18,6 +18,7 @@
 #include "consume.h"
 #include "providers.h"
 #include "cc.h"
+#include "exp.h"
 
 static unsigned nprovhdl;		/* open handles using providers */
 
@@ -112,6 +113,8 @@ void eng_close(eng_hdl_t *h)
 {
 	if (h == NULL)
 		return;
+	eng_exp_free(h->eh_exp);	/* an experiment ends whole */
+	h->eh_exp = NULL;
 	if (h->eh_ks != NULL)
 		ks_close(h->eh_ks);
 	/* The last handle using providers releases their event sources

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include "consume.h"
+#include "exp.h"
 
 enum kind { K_SIZE, K_RATE, K_BOOL, K_INT, K_POLICY, K_RESIZE, K_OFORMAT };
 enum class { CT, RT, DRT };
@@ -306,7 +307,11 @@ int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
 {
 	const struct opt *o = name != NULL ? lookup(name) : NULL;
 	dtrace_optval_t v;
+	int r;
 
+	if (o == NULL && name != NULL &&
+	    (r = eng_exp_setopt(h, name, value)) != 0)
+		return r < 0 ? -1 : 0;
 	if (o == NULL)
 		return eng_error(h, "Invalid option name");
 	if (o->cls == RT && h->eh_go)
@@ -318,6 +323,7 @@ int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
 	    o->index != DTRACEOPT_ZONE && v < 0)
 		return eng_error(h, "Invalid value for specified option");
 	store(h, o->index, v);
+	eng_exp_optchanged(h, o->index);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cc.h"
+#include "exp.h"
 
 static void copy_glob(dtrace_probedesc_t *q, const dtrace_probedesc_t *pd,
     dtrace_id_t id)
@@ -33,7 +34,7 @@ int eng_prog_match(eng_hdl_t *h, const dtrace_probedesc_t *pd,
 		return 0;
 	for (;;) {
 		copy_glob(&q, pd, id);
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBEMATCH, &q) != 0) {
+		if (eng_ks_ioctl(h, DTRACEIOC_PROBEMATCH, &q) != 0) {
 			if (errno == ENOENT || errno == ESRCH)
 				return 0;
 			return eng_error(h, "%s", ks_errmsg(h->eh_ks));
@@ -66,6 +67,7 @@ void eng_prog_free(eng_prog_t *prog)
 	if (prog == NULL)
 		return;
 	free(prog->p_dof);
+	free(prog->p_src);
 	eng_arena_free(&prog->p_arena);
 	free(prog);
 }
@@ -77,7 +79,7 @@ static int enable(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 	memset(&ea, 0, sizeof(ea));
 	ea.dtea_dof = prog->p_dof;
 	ea.dtea_size = prog->p_dofsize;
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_ENABLE, &ea) != 0)
+	if (eng_ks_ioctl(h, DTRACEIOC_ENABLE, &ea) != 0)
 		return eng_error(h, "could not enable tracing: %s",
 		    ea.dtea_errmsg[0] ? ea.dtea_errmsg : ks_errmsg(h->eh_ks));
 	/* pieces of split clauses are not probes matched: count the clauses' */
@@ -123,9 +125,13 @@ int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 		return h != NULL ? eng_error(h, "no program to enable") : -1;
 	if (h->eh_ks == NULL)
 		return eng_error(h, "could not enable tracing: no shim state");
-	if (error_clause(h) != 0)
+	if (eng_exp_create(h) != 0 || error_clause(h) != 0)
 		return -1;
-	return enable(h, prog, nmatched);
+	if (enable(h, prog, nmatched) != 0)
+		return -1;
+	eng_exp_note_enabling(h, prog->p_src, nmatched != NULL ? *nmatched :
+	    prog->p_nprobes);
+	return 0;
 }
 
 /* Stop prog's ECBs firing; what they collected stays (and prints). */
@@ -133,7 +139,7 @@ int eng_prog_disable(eng_hdl_t *h, eng_prog_t *prog)
 {
 	if (prog == NULL || !prog->p_enabled)
 		return eng_error(h, "program is not enabled");
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_DISABLE, &prog->p_enabling) != 0)
+	if (eng_ks_ioctl(h, DTRACEIOC_DISABLE, &prog->p_enabling) != 0)
 		return eng_error(h, "could not disable: %s",
 		    ks_errmsg(h->eh_ks));
 	prog->p_enabled = 0;
@@ -189,7 +195,7 @@ int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
 		return eng_error(h, "invalid probe description \"%s\"", pattern);
 	for (;;) {
 		copy_glob(&q, &pd, id);
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBEMATCH, &q) != 0) {
+		if (eng_ks_ioctl(h, DTRACEIOC_PROBEMATCH, &q) != 0) {
 			if (errno == ENOENT || errno == ESRCH)
 				return n;
 			return eng_error(h, "%s", ks_errmsg(h->eh_ks));
@@ -212,7 +218,7 @@ int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out)
 	memset(out, 0, sizeof(*out));
 	memset(&pd, 0, sizeof(pd));
 	pd.dtpd_id = id;
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBES, &pd) != 0 || pd.dtpd_id != id)
+	if (eng_ks_ioctl(h, DTRACEIOC_PROBES, &pd) != 0 || pd.dtpd_id != id)
 		return eng_error(h, "no probe with id %u", id);
 	out->epi_desc = pd;
 	for (int i = 0; i < DTRACE_MAXARGS; i++) {
@@ -221,7 +227,7 @@ int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out)
 		memset(&ad, 0, sizeof(ad));
 		ad.dtargd_id = id;
 		ad.dtargd_ndx = i;
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBEARG, &ad) != 0 ||
+		if (eng_ks_ioctl(h, DTRACEIOC_PROBEARG, &ad) != 0 ||
 		    ad.dtargd_ndx == DTRACE_ARGNONE || ad.dtargd_native[0] == '\0')
 			break;
 		snprintf(out->epi_argtypes[i], DTRACE_ARGTYPELEN, "%s",

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "consume.h"
 #include "ccinfo.h"
+#include "exp.h"
 
 int64_t eng_rec_int(const char *p, size_t size, int sign)
 {
@@ -57,7 +58,7 @@ static int fetch_epid(eng_hdl_t *h, dtrace_epid_t epid, eng_epcache_t *ep)
 		memset(d, 0, sz);
 		d->dtepd_epid = epid;
 		d->dtepd_nrecs = room;
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_EPROBE, d) != 0) {
+		if (eng_ks_ioctl(h, DTRACEIOC_EPROBE, d) != 0) {
 			free(d);
 			return eng_error(h, "failed to get description for "
 			    "enabled probe ID %u: %s", epid,
@@ -69,7 +70,7 @@ static int fetch_epid(eng_hdl_t *h, dtrace_epid_t epid, eng_epcache_t *ep)
 	}
 	memset(&ep->ep_probe, 0, sizeof (ep->ep_probe));
 	ep->ep_probe.dtpd_id = d->dtepd_probeid;
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_PROBES, &ep->ep_probe) != 0 ||
+	if (eng_ks_ioctl(h, DTRACEIOC_PROBES, &ep->ep_probe) != 0 ||
 	    ep->ep_probe.dtpd_id != d->dtepd_probeid) {
 		memset(&ep->ep_probe, 0, sizeof (ep->ep_probe));
 		ep->ep_probe.dtpd_id = d->dtepd_probeid;
@@ -320,12 +321,12 @@ static const char *fmtstr(eng_hdl_t *h, uint16_t id)
 	}
 	memset(&fd, 0, sizeof (fd));
 	fd.dtfd_format = id;
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_FORMAT, &fd) != 0)
+	if (eng_ks_ioctl(h, DTRACEIOC_FORMAT, &fd) != 0)
 		return NULL;
 	if (fd.dtfd_length <= 0 ||
 	    (fd.dtfd_string = calloc(1, (size_t)fd.dtfd_length + 1)) == NULL)
 		return NULL;
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_FORMAT, &fd) != 0) {
+	if (eng_ks_ioctl(h, DTRACEIOC_FORMAT, &fd) != 0) {
 		free(fd.dtfd_string);
 		return NULL;
 	}
@@ -591,8 +592,7 @@ static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 	struct eng_consumer *c = h->eh_cons;
 	int flow = eng_opt_isset(h, DTRACEOPT_FLOWINDENT);
 	const dtrace_eprobedesc_t *d = f->ep->ep_desc;
-	const eng_cc_stmtinfo_t *si = eng_cc_stmtinfo(h, d->dtepd_uarg);
-	int piece = si != NULL ? si->esi_piece : 0;
+	int piece = eng_exp_piece(h, d->dtepd_uarg);
 	uint32_t probe = f->ep->ep_probe.dtpd_id;
 	uint64_t ts = DTRACE_RECORD_LOAD_TIMESTAMP(
 	    (const dtrace_rechdr_t *)f->base);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "consume.h"
 #include "elfsym.h"
+#include "exp.h"
 
 struct sym {
 	uint64_t s_addr;
@@ -220,8 +221,10 @@ void eng_sym_touch(eng_hdl_t *h, int pid, int reread)
 
 	if (st == NULL || pid <= 0 || (p = proc_get(st, pid)) == NULL)
 		return;
-	if (reread && (kill(pid, 0) == 0 || errno == EPERM))
+	if (reread && (kill(pid, 0) == 0 || errno == EPERM)) {
 		(void)eng_pmap_update(p->p_map);
+		eng_exp_note_maps(h, pid);
+	}
 }
 
 /* ---- the text ------------------------------------------------------------- */
@@ -307,20 +310,26 @@ void eng_sym_text(eng_hdl_t *h, int pid, uint64_t addr, int mode,
 {
 	struct hit r;
 
+	/* an experiment answers as it was first answered (exp.h) */
+	if (eng_exp_sym_replay(h, EXP_R_SYM, pid, addr, mode, buf, len, NULL))
+		return;
 	lookup(h, pid, addr, &r);
 	text(r.obj, r.s, addr, mode, buf, len);
+	eng_exp_sym_note(h, EXP_R_SYM, pid, addr, mode, buf, 0);
 }
 
 uint64_t eng_sym_norm(eng_hdl_t *h, int pid, uint64_t addr, int mode)
 {
 	struct hit r;
+	uint64_t out;
 
+	if (eng_exp_sym_replay(h, EXP_R_NORM, pid, addr, mode, NULL, 0, &out))
+		return out;
 	lookup(h, pid, addr, &r);
-	if (r.obj == NULL)
-		return addr;
-	if (mode == ENG_SYM_MOD)
-		return r.base;
-	return mode == ENG_SYM_NAME && r.s != NULL ? r.s->s_addr : addr;
+	out = r.obj == NULL ? addr : mode == ENG_SYM_MOD ? r.base :
+	    mode == ENG_SYM_NAME && r.s != NULL ? r.s->s_addr : addr;
+	eng_exp_sym_note(h, EXP_R_NORM, pid, addr, mode, NULL, out);
+	return out;
 }
 
 void eng_sym_free(struct eng_symtab *st)

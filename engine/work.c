@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "consume.h"
 #include "providers.h"
+#include "exp.h"
 
 static uint64_t now_ns(void)
 {
@@ -36,13 +37,14 @@ static uint64_t rate(eng_hdl_t *h, int opt)
 
 int eng_go(eng_hdl_t *h)
 {
+	EXP_SCOPE(h, EXP_M_GO);
 	struct eng_consumer *c = h->eh_cons;
 	uint32_t cpu = 0;
 	uint64_t t = now_ns();
 
 	if (h->eh_go)
 		return eng_error(h, "tracing is already active");
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_GO, &cpu) != 0)
+	if (eng_ks_ioctl(h, DTRACEIOC_GO, &cpu) != 0)
 		return eng_error(h, "could not enable tracing: %s",
 		    ks_errmsg(h->eh_ks));
 	h->eh_go = 1;
@@ -102,6 +104,7 @@ static void touch_targets(eng_hdl_t *h, uint64_t t)
 
 int eng_stop(eng_hdl_t *h)
 {
+	EXP_SCOPE(h, EXP_M_STOP);
 	uint32_t cpu = 0;
 
 	if (!h->eh_go)
@@ -112,7 +115,7 @@ int eng_stop(eng_hdl_t *h)
 	 * are fired while the state is active (an exiting -c target's). */
 	if (!(h->eh_flags & ENG_O_NOPROVIDERS))
 		prov_flush();
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_STOP, &cpu) != 0)
+	if (eng_ks_ioctl(h, DTRACEIOC_STOP, &cpu) != 0)
 		return eng_error(h, "couldn't stop tracing: %s",
 		    ks_errmsg(h->eh_ks));
 	h->eh_stopped = 1;
@@ -123,13 +126,14 @@ int eng_stop(eng_hdl_t *h)
 
 enum eng_status eng_status(eng_hdl_t *h)
 {
+	EXP_SCOPE(h, EXP_M_STATUS);
 	struct eng_consumer *c = h->eh_cons;
 	dtrace_status_t st;
 
 	if (!h->eh_go)
 		return ENG_STATUS_NONE;
 	memset(&st, 0, sizeof (st));
-	if (ks_ioctl(h->eh_ks, DTRACEIOC_STATUS, &st) != 0) {
+	if (eng_ks_ioctl(h, DTRACEIOC_STATUS, &st) != 0) {
 		eng_error(h, "couldn't get status: %s", ks_errmsg(h->eh_ks));
 		return ENG_STATUS_NONE;
 	}
@@ -210,7 +214,7 @@ static int snap(eng_hdl_t *h, int cpu, size_t *sizep)
 		bd.dtbd_cpu = (uint32_t)cpu;
 		bd.dtbd_size = c->ec_bufsize;
 		bd.dtbd_data = c->ec_buf;
-		if (ks_ioctl(h->eh_ks, DTRACEIOC_BUFSNAP, &bd) == 0)
+		if (eng_ks_ioctl(h, DTRACEIOC_BUFSNAP, &bd) == 0)
 			break;
 		if (errno == ENOENT) {
 			*sizep = 0;
@@ -274,6 +278,7 @@ static void clear_hiwat(eng_hdl_t *h)
 
 int eng_work(eng_hdl_t *h, FILE *fp)
 {
+	EXP_SCOPE(h, EXP_M_WORK);
 	struct eng_consumer *c = h->eh_cons;
 	uint64_t t = now_ns();
 

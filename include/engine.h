@@ -320,6 +320,40 @@ int eng_agg_walk(eng_hdl_t *h, eng_agg_f *cb, void *arg);
 void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
     size_t len);
 
+/* ---- experiments: recording and replay ---------------------------------- */
+
+/*
+ * Recording: option "record" (-x record, -x record=NAME, #pragma D option
+ * record) makes an experiment directory at the first enabling (or GO):
+ * NAME if it ends in ".er", else NAME.N.er (test.N.er without a name),
+ * N one past the highest there; "recordnote=TEXT" writes its notes file.
+ * What the session prints can then be replayed byte for byte.  A write
+ * error (a full disk) stops recording, not tracing: eng_record_error()
+ * then has the message (NULL while all is well).  eng_record_name: the
+ * directory being written, NULL if none.  eng_record_stop: close it now.
+ */
+const char *eng_record_name(eng_hdl_t *h);
+const char *eng_record_error(eng_hdl_t *h);
+int eng_record_stop(eng_hdl_t *h);
+/* Text the front end prints between engine calls (the newline after ^C,
+ * before the final aggregations): printed to fp and recorded. */
+int eng_print_text(eng_hdl_t *h, FILE *fp, const char *s);
+
+/*
+ * Replay: on a fresh handle (eng_open(ENG_O_NOPROVIDERS)), open the
+ * experiment at path (-1: refused, eng_errmsg names the file and
+ * offset); options set afterwards override the recorded ones
+ * (oformat...).  eng_replay_run prints everything the session printed to
+ * fp (drops and errors through the handlers, as live); 0, or -1 if the
+ * experiment is corrupt (message).  An experiment cut short (a killed
+ * tracer) replays up to its last whole block, and eng_replay_warning()
+ * then says where it ended (NULL otherwise).  eng_exit_status() is the
+ * session's.
+ */
+int eng_replay_open(eng_hdl_t *h, const char *path);
+int eng_replay_run(eng_hdl_t *h, FILE *fp);
+const char *eng_replay_warning(eng_hdl_t *h);
+
 /* ---- version ------------------------------------------------------------- */
 #define ENG_VERSION_STRING "Sun D 1.13"
 

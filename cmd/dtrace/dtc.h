@@ -42,6 +42,7 @@ struct dtc {
 	eng_proc_t *child;		/* the -c process, NULL if none */
 	int header;			/* -h */
 	const char *ofile;		/* -o path, NULL for stdout */
+	const char *replay;		/* -r experiment, NULL if none */
 };
 
 extern struct dtc dtc;
@@ -59,6 +60,7 @@ int dtc_header(void);
 pid_t dtc_run_create(const char *cmd);	/* create the -c process, held */
 void dtc_run_grab(pid_t pid);		/* -p: grab the process */
 int dtc_run(void);			/* go, loop, print; exit status */
+int dtc_replay(void);			/* -r: print what was recorded */
 void dtc_run_release(void);		/* let go (the -c process is killed) */
 
 #endif /* DTC_H */

@@ -19,7 +19,7 @@
 
 struct dtc dtc;
 
-#define OPTSTR "+3:6:aAb:c:CD:eFf:GhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
+#define OPTSTR "+3:6:aAb:c:CD:eFf:GhHi:I:lL:m:n:o:p:P:qr:s:SU:vVwx:X:Z"
 
 static void usage(FILE *fp)
 {
@@ -57,6 +57,7 @@ static void usage(FILE *fp)
 	    "\t-P  enable or list probes matching the specified provider "
 	    "name\n"
 	    "\t-q  set quiet mode (only output explicitly traced data)\n"
+	    "\t-r  replay the output of a recorded experiment (-x record)\n"
 	    "\t-s  enable or list probes for the specified D program\n"
 	    "\t-S  print D compiler intermediate code\n"
 	    "\t-U  undefine symbol when invoking preprocessor\n"
@@ -176,6 +177,8 @@ static int prescan(int argc, char **argv)
 			}
 			if (c == 'q')
 				dtc.quiet = 1;
+			if (c == 'r')
+				dtc.replay = optarg;
 			if (c == '?' || c == ':')
 				return -1;
 		}
@@ -221,6 +224,7 @@ static void option(int c, const char *arg)
 		break;
 	}
 	case 'q': setopt2("quiet", NULL, 'q'); break;
+	case 'r': break;		/* prescan: dtc.replay */
 	case 'S': dtc.dis = 1; break;
 	case 'v': dtc.verbose = 1; break;
 	case 'w': setopt2("destructive", NULL, 'w'); dtc.destructive = 1;
@@ -386,9 +390,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if ((dtc.h = eng_open(0, err, sizeof (err))) == NULL)
+	if ((dtc.h = eng_open(dtc.replay != NULL ? ENG_O_NOPROVIDERS : 0, err,
+	    sizeof (err))) == NULL)
 		dtc_fatal("failed to initialize dtrace: %s", err);
+	if (dtc.replay != NULL && eng_replay_open(dtc.h, dtc.replay) != 0)
+		dtc_fatal("failed to open experiment: %s", eng_errmsg(dtc.h));
 	parse(argc, argv);
+	if (dtc.replay != NULL)
+		return dtc_replay();
 	if (dtc.nprogs == 0 && !dtc.list) {
 		usage(stderr);
 		eng_close(dtc.h);

@@ -216,6 +216,37 @@ static void enable(void)
 		dtc_fatal("no probes %s", dtc.nprogs ? "matched" : "specified");
 }
 
+/* Recording stopped (a full disk): say so once; tracing goes on. */
+static void record_check(void)
+{
+	static int said;
+	const char *e = eng_record_error(dtc.h);
+
+	if (e != NULL && !said) {
+		said = 1;
+		dtc_warn("%s", e);
+	}
+}
+
+/* -r: the experiment's output, its drops and errors as they were
+ * reported, and the session's exit status. */
+int dtc_replay(void)
+{
+	int status;
+
+	eng_handle_drop(dtc.h, on_drop, NULL);
+	eng_handle_err(dtc.h, on_err, NULL);
+	if (eng_replay_run(dtc.h, dtc.out) != 0)
+		dtc_fatal("failed to replay %s: %s", dtc.replay,
+		    eng_errmsg(dtc.h));
+	fflush(dtc.out);
+	if (eng_replay_warning(dtc.h) != NULL)
+		dtc_warn("%s", eng_replay_warning(dtc.h));
+	status = eng_exit_status(dtc.h);
+	eng_close(dtc.h);
+	return status;
+}
+
 static size_t route_len;		/* eng_route() when tracing began */
 
 /* Notes the providers added while tracing (eng_route() grew: "; " or
@@ -260,6 +291,9 @@ static void go(void)
 		dtc_fatal("%s", eng_errmsg(dtc.h));
 	report_sizes();
 	route_len = eng_route(dtc.h) != NULL ? strlen(eng_route(dtc.h)) : 0;
+	record_check();
+	if (eng_record_name(dtc.h) != NULL)
+		dtc_notice("recording experiment %s", eng_record_name(dtc.h));
 	if (dtc.destructive)
 		dtc_notice("allowing destructive actions");
 	if (dtc.child != NULL && eng_proc_continue(dtc.child, dtc.h) != 0)
@@ -292,7 +326,7 @@ int dtc_run(void)
 		if (!g_intr && !done)
 			eng_sleep(dtc.h);
 		if (g_newline) {
-			fputc('\n', dtc.out);
+			eng_print_text(dtc.h, dtc.out, "\n");
 			g_newline = 0;
 		}
 		if (g_intr > 1)
@@ -315,8 +349,9 @@ int dtc_run(void)
 		if (!impatient && eng_work(dtc.h, dtc.out) != 0)
 			dtc_fatal("processing aborted: %s", eng_errmsg(dtc.h));
 		out_check("processing aborted");
+		record_check();
 	} while (!done && !impatient);
-	fputc('\n', dtc.out);
+	eng_print_text(dtc.h, dtc.out, "\n");
 	if (!impatient && g_intr <= 1) {
 		if (eng_agg_snap(dtc.h) != 0 || eng_agg_print(dtc.h, dtc.out) != 0)
 			dtc_fatal("failed to print aggregations: %s",

@@ -1,0 +1,291 @@
+/*
+ * exp_log.c - the experiment's text files: log.xml (what was collected,
+ * versions, word size, the session's events with their times), map.xml
+ * (objects mapped in traced processes, loaded and unloaded over time) and
+ * notes.
+ *
+ * Both XML files are written as the session goes, one element per line,
+ * flushed at every tick, and closed (</experiment>, </map>) when
+ * recording ends; a reader of an unfinished experiment sees every whole
+ * line.  Times are seconds since the experiment began (t="...").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "exp.h"
+#include "consume.h"
+
+static double secs(const struct eng_exp *x)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec * 1e9 + (double)ts.tv_nsec -
+	    (double)x->x_t0) / 1e9;
+}
+
+/* s as XML attribute or text (quotes and markup escaped, controls
+ * dropped). */
+static void xml_str(FILE *fp, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\n': fputs("&#10;", fp); break;
+		case '\t': fputs("&#9;", fp); break;
+		default:
+			if ((unsigned char)*s >= 0x20)
+				fputc(*s, fp);
+		}
+	}
+}
+
+static void log_options(eng_hdl_t *h, FILE *fp)
+{
+	const char *const *names = eng_option_names();
+
+	fputs("<options>\n", fp);
+	for (int i = 0; names[i] != NULL; i++) {
+		int64_t v;
+
+		if (eng_getopt(h, names[i], &v) == 0 && v != DTRACEOPT_UNSET)
+			fprintf(fp, "  <option name=\"%s\" value=\"%lld\"/>\n",
+			    names[i], (long long)v);
+	}
+	fputs("</options>\n", fp);
+}
+
+static void write_notes(struct eng_exp *x)
+{
+	char path[1200];
+	FILE *fp;
+
+	if (x->x_note == NULL)
+		return;
+	snprintf(path, sizeof (path), "%s/notes", x->x_dir);
+	if ((fp = fopen(path, "w")) == NULL)
+		return;
+	fprintf(fp, "%s\n", x->x_note);
+	fclose(fp);
+}
+
+/* Open log.xml and map.xml and write their heads (eng_exp_create). */
+void eng_exp_log_open(eng_hdl_t *h)
+{
+	struct eng_exp *x = h->eh_exp;
+	char path[1200], date[64];
+	struct utsname u;
+	time_t now = (time_t)(x->x_wall / 1000000000ull);
+	struct tm tm;
+
+	snprintf(path, sizeof (path), "%s/log.xml", x->x_dir);
+	x->x_log = fopen(path, "w");
+	snprintf(path, sizeof (path), "%s/map.xml", x->x_dir);
+	x->x_map = fopen(path, "w");
+	if (x->x_log == NULL || x->x_map == NULL)
+		return;
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof (u));
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof (date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(x->x_log, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<experiment version=\"%d\">\n"
+	    "<collector program=\"%s\" version=\"%s\" pid=\"%d\"/>\n"
+	    "<system os=\"%s\" release=\"%s\" machine=\"%s\" node=\"",
+	    EXP_VERSION, program_invocation_short_name, ENG_VERSION_STRING,
+	    (int)getpid(), u.sysname, u.release, u.machine);
+	xml_str(x->x_log, u.nodename);
+	fprintf(x->x_log, "\"/>\n<target wordsize=\"%d\" ncpus=\"%d\"/>\n"
+	    "<start date=\"%s\" wall_ns=\"%llu\"/>\n", (int)sizeof (void *) * 8,
+	    h->eh_cons->ec_ncpus, date, (unsigned long long)x->x_wall);
+	fprintf(x->x_map, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map>\n");
+	write_notes(x);
+}
+
+void eng_exp_log_event(eng_hdl_t *h, const char *kind, const char *attrs)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (x == NULL || !x->x_rec || x->x_log == NULL)
+		return;
+	fprintf(x->x_log, "<event kind=\"%s\" t=\"%.9f\"%s%s/>\n", kind,
+	    secs(x), attrs[0] ? " " : "", attrs);
+	if (strcmp(kind, "start") == 0)
+		log_options(h, x->x_log);
+}
+
+void eng_exp_close_log(struct eng_exp *x)
+{
+	if (x->x_log != NULL) {
+		fprintf(x->x_log, "<event kind=\"end\" t=\"%.9f\"/>\n"
+		    "</experiment>\n", secs(x));
+		fclose(x->x_log);
+		x->x_log = NULL;
+	}
+	if (x->x_map != NULL) {
+		fputs("</map>\n", x->x_map);
+		fclose(x->x_map);
+		x->x_map = NULL;
+	}
+}
+
+void eng_exp_note_drop(eng_hdl_t *h, const eng_dropdata_t *dd)
+{
+	char a[256];
+
+	if (!eng_exp_recording(h))
+		return;
+	snprintf(a, sizeof (a), "drop=\"%d\" cpu=\"%d\" count=\"%llu\" "
+	    "total=\"%llu\"", (int)dd->edd_kind, dd->edd_cpu,
+	    (unsigned long long)dd->edd_drops,
+	    (unsigned long long)dd->edd_total);
+	eng_exp_log_event(h, "drops", a);
+}
+
+void eng_exp_note_error(eng_hdl_t *h, const eng_errdata_t *ed)
+{
+	char a[256];
+
+	if (!eng_exp_recording(h))
+		return;
+	snprintf(a, sizeof (a), "epid=\"%u\" probe=\"%u\" fault=\"%d\" "
+	    "addr=\"0x%llx\" action=\"%d\" offset=\"%lld\"", ed->eed_epid,
+	    ed->eed_probe, ed->eed_fault, (unsigned long long)ed->eed_addr,
+	    ed->eed_action, (long long)ed->eed_offset);
+	eng_exp_log_event(h, "error", a);
+}
+
+/* The D source in a CDATA section ("]]>" split across two). */
+static void cdata(FILE *fp, const char *s)
+{
+	const char *e;
+
+	fputs("<![CDATA[", fp);
+	while ((e = strstr(s, "]]>")) != NULL) {
+		fwrite(s, 1, (size_t)(e - s) + 2, fp);
+		fputs("]]><![CDATA[", fp);
+		s = e + 2;
+	}
+	fputs(s, fp);
+	fputs("]]>", fp);
+}
+
+void eng_exp_note_enabling(eng_hdl_t *h, const char *src, unsigned n)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (eng_exp_create(h) != 0 || x == NULL || !x->x_rec ||
+	    x->x_log == NULL)
+		return;
+	fprintf(x->x_log, "<enabling id=\"%d\" t=\"%.9f\" probes=\"%u\">",
+	    ++x->x_nenab, secs(x), n);
+	cdata(x->x_log, src != NULL ? src : "");
+	fputs("</enabling>\n", x->x_log);
+}
+
+static struct exp_pmaps *pmaps_get(struct eng_exp *x, int pid)
+{
+	struct exp_pmaps *p;
+
+	for (p = x->x_pmaps; p != NULL; p = p->pm_next)
+		if (p->pm_pid == pid)
+			return p;
+	if ((p = calloc(1, sizeof (*p))) == NULL)
+		return NULL;
+	p->pm_pid = pid;
+	p->pm_next = x->x_pmaps;
+	x->x_pmaps = p;
+	return p;
+}
+
+static int has_line(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Executable file mappings of pid now, as "start-end off path" lines. */
+static size_t read_maps(int pid, char ***out)
+{
+	char path[64], line[4600];
+	char **v = NULL;
+	size_t n = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof (path), "/proc/%d/maps", pid);
+	*out = NULL;
+	if ((fp = fopen(path, "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		char range[64], perm[8], off[32], file[4096] = "";
+		char **nv;
+
+		if (sscanf(line, "%63s %7s %31s %*s %*s %4095[^\n]", range, perm,
+		    off, file) < 3 || perm[2] != 'x' || file[0] != '/')
+			continue;
+		if ((nv = realloc(v, (n + 1) * sizeof (*v))) == NULL)
+			break;
+		v = nv;
+		if (asprintf(&v[n], "%s 0x%s %s", range, off, file) < 0)
+			break;
+		n++;
+	}
+	fclose(fp);
+	*out = v;
+	return n;
+}
+
+static void map_elem(struct eng_exp *x, const char *what, int pid,
+    const char *line)
+{
+	char range[64], off[40];
+	int used = 0;
+
+	if (sscanf(line, "%63s %39s %n", range, off, &used) < 2)
+		return;
+	char *dash = strchr(range, '-');
+
+	if (dash != NULL)
+		*dash++ = '\0';
+	fprintf(x->x_map, "<%s pid=\"%d\" t=\"%.9f\" start=\"0x%s\" "
+	    "end=\"0x%s\" offset=\"%s\" path=\"", what, pid, secs(x), range,
+	    dash ? dash : "", off);
+	xml_str(x->x_map, line + used);
+	fputs("\"/>\n", x->x_map);
+}
+
+void eng_exp_note_maps(eng_hdl_t *h, int pid)
+{
+	struct eng_exp *x = h->eh_exp;
+	struct exp_pmaps *p;
+	char **now;
+	size_t n;
+
+	if (pid <= 0 || x == NULL || !x->x_rec || x->x_map == NULL ||
+	    (p = pmaps_get(x, pid)) == NULL)
+		return;
+	n = read_maps(pid, &now);
+	if (n == 0) {			/* gone: keep what it had */
+		free(now);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!has_line(p->pm_lines, p->pm_n, now[i]))
+			map_elem(x, "load", pid, now[i]);
+	for (size_t i = 0; i < p->pm_n; i++) {
+		if (!has_line(now, n, p->pm_lines[i]))
+			map_elem(x, "unload", pid, p->pm_lines[i]);
+		free(p->pm_lines[i]);
+	}
+	free(p->pm_lines);
+	p->pm_lines = now;
+	p->pm_n = n;
+}
