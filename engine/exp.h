@@ -63,7 +63,7 @@ enum exp_file {
 	EXP_F_OVERVIEW = 100		/* fixed entries, not blocks */
 };
 
-struct exp_fhdr {			/* every data file and overview */
+struct exp_fhdr {			/* every data file and overview: 64 bytes */
 	char fh_magic[8];		/* EXP_MAGIC */
 	uint32_t fh_version;		/* EXP_VERSION */
 	uint32_t fh_kind;		/* enum exp_file */
@@ -71,7 +71,7 @@ struct exp_fhdr {			/* every data file and overview */
 	uint32_t fh_ncpus;		/* CPU slots of the recording */
 	uint64_t fh_wall;		/* start, ns since the epoch */
 	uint64_t fh_entsize;		/* overview: bytes per entry */
-	uint8_t fh_pad[16];
+	uint8_t fh_pad[24];
 };
 
 struct exp_bhdr {			/* a block */
@@ -272,8 +272,8 @@ struct exp_scope { eng_hdl_t *es_h; int es_api; };
 struct exp_scope eng_exp_enter(eng_hdl_t *h, int api);
 void eng_exp_leave(struct exp_scope *s);
 #define EXP_SCOPE(h, api) \
-	struct exp_scope exp_scope_ __attribute__((cleanup(eng_exp_leave))) \
-	    = eng_exp_enter((h), (api))
+	struct exp_scope exp_scope_ __attribute__((cleanup(eng_exp_leave), \
+	    unused)) = eng_exp_enter((h), (api))
 
 /* Clause piece and aggregation name, recorded or replayed. */
 int eng_exp_piece(eng_hdl_t *h, uint64_t stmtid);

@@ -32,3 +32,7 @@ uint32_t eng_exp_crc32(uint32_t crc, const void *p, size_t n)
 		crc = table[(crc ^ *s++) & 0xff] ^ (crc >> 8);
 	return ~crc;
 }
+
+_Static_assert(sizeof (struct exp_fhdr) == 64, "file header layout");
+_Static_assert(sizeof (struct exp_bhdr) == 32, "block header layout");
+_Static_assert(sizeof (struct exp_rhdr) == 24, "record header layout");

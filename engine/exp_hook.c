@@ -345,7 +345,7 @@ void eng_exp_optchanged(eng_hdl_t *h, int index)
 
 	if (x == NULL || index < 0 || index >= ENG_OPT_MAX)
 		return;
-	if (x->x_replay)
+	if (x->x_replay && x->x_depth == 0)	/* not setopt() in a replay */
 		x->x_optkeep[index] = 1;
 	else if (x->x_rec && x->x_depth == 0)
 		put_opts(h);

@@ -351,7 +351,8 @@ static int collect(const struct firing *f, int i, int n, eng_pfarg_t *args)
  * system(), freopen(): the formatted string, then act on it.  freopen()
  * points fp's descriptor at the file (appending), so everything printed
  * to fp afterwards, aggregations included, goes there, as with dtrace;
- * freopen("") points it back at the original.
+ * freopen("") points it back at the original.  Not when replaying an
+ * experiment.
  */
 static void proc_action(eng_hdl_t *h, FILE *fp, int act, const char *s)
 {
@@ -359,6 +360,9 @@ static void proc_action(eng_hdl_t *h, FILE *fp, int act, const char *s)
 	int fd = fileno(fp), nfd;
 
 	fflush(fp);
+	/* a replayed session neither runs commands nor writes files */
+	if (eng_exp_replaying(h))
+		return;
 	if (act == DTRACEACT_SYSTEM) {
 		fflush(stdout);
 		if (system(s) == -1)

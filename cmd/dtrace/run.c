@@ -241,7 +241,7 @@ int dtc_replay(void)
 		    eng_errmsg(dtc.h));
 	fflush(dtc.out);
 	if (eng_replay_warning(dtc.h) != NULL)
-		dtc_warn("%s", eng_replay_warning(dtc.h));
+		dtc_warn("warning: %s", eng_replay_warning(dtc.h));
 	status = eng_exit_status(dtc.h);
 	eng_close(dtc.h);
 	return status;
