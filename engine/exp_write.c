@@ -10,6 +10,7 @@
  * block of its own.  Any write error (a full disk) stops recording with
  * a message for eng_record_error(); tracing goes on.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -293,8 +294,40 @@ static int open_file(struct eng_exp *x, const char *name, int kind,
 	return fd;
 }
 
+/* The highest N of stem.N.er in stem's directory (0 if none). */
+static int highest(const char *stem)
+{
+	char dir[1024];
+	const char *base = strrchr(stem, '/');
+	size_t bl;
+	DIR *d;
+	struct dirent *de;
+	int max = 0;
+
+	snprintf(dir, sizeof (dir), "%.*s", base != NULL ? (int)(base - stem) +
+	    1 : 1, base != NULL ? stem : ".");
+	base = base != NULL ? base + 1 : stem;
+	bl = strlen(base);
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long n;
+
+		if (strncmp(de->d_name, base, bl) != 0 || de->d_name[bl] != '.')
+			continue;
+		n = strtol(de->d_name + bl + 1, &end, 10);
+		if (end != de->d_name + bl + 1 && strcmp(end, ".er") == 0 &&
+		    n > max && n < 1000000)
+			max = (int)n;
+	}
+	closedir(d);
+	return max;
+}
+
 /* Choose and make the directory: NAME as given when it ends in ".er",
- * else NAME.N.er (test.N.er when no name), N one past the highest. */
+ * else NAME.N.er (test.N.er when no name), N one past the highest there,
+ * as the Analyzer's collect numbers its experiments. */
 static int make_dir(struct eng_exp *x)
 {
 	const char *stem = x->x_name != NULL && *x->x_name ? x->x_name : "test";
@@ -304,7 +337,7 @@ static int make_dir(struct eng_exp *x)
 		snprintf(x->x_dir, sizeof (x->x_dir), "%s", stem);
 		return mkdir(x->x_dir, 0755);
 	}
-	for (int n = 1; n < 100000; n++) {
+	for (int n = highest(stem) + 1; n < 1000000; n++) {
 		snprintf(x->x_dir, sizeof (x->x_dir), "%s.%d.er", stem, n);
 		if (mkdir(x->x_dir, 0755) == 0)
 			return 0;

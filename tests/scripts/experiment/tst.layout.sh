@@ -12,6 +12,10 @@ prog='tick-10ms { @c = count(); } tick-50ms { printf("%d\n", 3); exit(0); }'
 "$DTRACE" -q -x switchrate=10ms -x record -n "$prog" > out1 2> err1 || { cat err1; exit 1; }
 "$DTRACE" -q -x switchrate=10ms -x record -x recordnote='a <note>' -n "$prog" > out2 2> err2 || exit 1
 [ -d test.1.er ] && [ -d test.2.er ] || { echo "not test.1.er, test.2.er:"; ls; exit 1; }
+# one past the highest, as collect numbers them
+mv test.1.er keep.er
+"$DTRACE" -q -x record -n 'BEGIN { exit(0); }' > /dev/null || exit 1
+[ -d test.3.er ] && [ ! -d test.1.er ] || { echo "not test.3.er:"; ls; exit 1; }
 "$DTRACE" -q -x switchrate=10ms -x record=mine.er -n "$prog" > /dev/null || exit 1
 [ -d mine.er ] || { echo "no mine.er"; exit 1; }
 printf '#pragma D option record=prag\n%s\n' "$prog" > p.d
