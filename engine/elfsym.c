@@ -190,20 +190,40 @@ static void read_plt(Elf *e, struct acc *a)
 	}
 }
 
-static uint64_t first_load(Elf *e)
+/* The PT_LOAD segments; eo_vbase from the first. */
+static void read_loads(Elf *e, eng_elfobj_t *o)
 {
 	size_t n;
+	int k = 0;
 
 	if (elf_getphdrnum(e, &n) != 0)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
+		return;
+	for (size_t i = 0; i < n && k < 8; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(e, (int)i, &ph) != NULL &&
-		    ph.p_type == PT_LOAD)
-			return ph.p_vaddr & ~(uint64_t)0xfff;
+		if (gelf_getphdr(e, (int)i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD)
+			continue;
+		if (k == 0)
+			o->eo_vbase = ph.p_vaddr & ~(uint64_t)0xfff;
+		o->eo_segs[k].sg_vaddr = ph.p_vaddr;
+		o->eo_segs[k].sg_off = ph.p_offset;
+		o->eo_segs[k].sg_filesz = ph.p_filesz;
+		k++;
 	}
-	return 0;
+	o->eo_nsegs = k;
+}
+
+int eng_elf_foff(const eng_elfobj_t *o, uint64_t vaddr, uint64_t *foff)
+{
+	for (int i = 0; i < o->eo_nsegs; i++)
+		if (vaddr >= o->eo_segs[i].sg_vaddr && vaddr -
+		    o->eo_segs[i].sg_vaddr < o->eo_segs[i].sg_filesz) {
+			*foff = vaddr - o->eo_segs[i].sg_vaddr +
+			    o->eo_segs[i].sg_off;
+			return 0;
+		}
+	return -1;
 }
 
 /* Sort, drop repeated (address, name) pairs, resolve name offsets. */
@@ -252,7 +272,7 @@ static eng_elfobj_t *load(Elf *e, const char *path, char *err,
 	o->eo_name = strrchr(o->eo_path, '/') ? strrchr(o->eo_path, '/') + 1 :
 	    o->eo_path;
 	o->eo_dyn = eh.e_type == ET_DYN;
-	o->eo_vbase = first_load(e);
+	read_loads(e, o);
 	memset(&a, 0, sizeof (a));
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
@@ -370,6 +390,36 @@ void eng_elf_flush(void)
 		eng_elf_free(o);
 	}
 	pthread_mutex_unlock(&cache_lock);
+}
+
+int eng_elf_interp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+	size_t n;
+	Elf *e;
+
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL &&
+	    elf_kind(e) == ELF_K_ELF && elf_getphdrnum(e, &n) == 0)
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(e, (int)i, &ph) == NULL ||
+			    ph.p_type != PT_INTERP || ph.p_filesz == 0 ||
+			    ph.p_filesz >= len)
+				continue;
+			if (pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) ==
+			    (ssize_t)ph.p_filesz) {
+				buf[ph.p_filesz - 1] = '\0';
+				rc = 0;
+			}
+			break;
+		}
+	elf_end(e);
+	close(fd);
+	return rc;
 }
 
 const eng_elfsym_t *eng_elf_lookup(const eng_elfobj_t *o, uint64_t vaddr)

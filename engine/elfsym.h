@@ -30,6 +30,10 @@ typedef struct eng_elfobj {
 	int eo_dyn;			/* ET_DYN (symbols move by a bias) */
 	int eo_stripped;		/* no .symtab: only .dynsym */
 	uint64_t eo_vbase;		/* first PT_LOAD vaddr, page aligned */
+	struct {
+		uint64_t sg_vaddr, sg_off, sg_filesz;
+	} eo_segs[8];			/* PT_LOAD segments (the first 8) */
+	int eo_nsegs;
 	eng_elfsym_t *eo_syms;
 	size_t eo_nsyms;
 	char *eo_strs;			/* the names */
@@ -47,6 +51,12 @@ eng_elfobj_t *eng_elf_parse(const void *buf, size_t len, const char *path,
 void eng_elf_free(eng_elfobj_t *o);
 /* The preferred symbol containing (or last at or below) vaddr, or NULL. */
 const eng_elfsym_t *eng_elf_lookup(const eng_elfobj_t *o, uint64_t vaddr);
+/* The file offset of link address vaddr (in a PT_LOAD's file bytes);
+ * 0, or -1 if no segment holds it. */
+int eng_elf_foff(const eng_elfobj_t *o, uint64_t vaddr, uint64_t *foff);
+/* The dynamic linker path exe names (PT_INTERP) into buf; 0 or -1
+ * (static, not ELF). */
+int eng_elf_interp(const char *exe, char *buf, size_t len);
 /* Drop every cached object nobody holds (tests, exit). */
 void eng_elf_flush(void);
 
@@ -74,6 +84,10 @@ typedef struct eng_pmap {
 } eng_pmap_t;
 
 eng_pmap_t *eng_pmap_new(int pid);
+/* For a process not yet exec'd: the objects exe will map at its start
+ * (itself and the libraries its dynamic linker lists), without
+ * addresses.  0 or -1. */
+int eng_pmap_predict(eng_pmap_t *pm, const char *exe);
 void eng_pmap_free(eng_pmap_t *pm);
 /* Reread /proc/PID/maps: objects mapped since stay as they were (their
  * symbols too), unmapped ones go.  1 if the set changed, 0 if not, -1 if

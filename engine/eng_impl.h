@@ -66,4 +66,8 @@ int eng_opt_isset(const eng_hdl_t *h, int opt);
 /* The eh_opt[] index of option `name`, or -1 if there is no such option. */
 int eng_opt_index(const char *name);
 
+/* pid.c: a description naming pid<PID> makes its probes first.  0, or
+ * -1 with eng_error (no such process). */
+int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd);
+
 #endif /* ENG_IMPL_H */

@@ -9,10 +9,15 @@
  * what was loaded (po_gen == pm_gen) or unloaded (gone) since: that is
  * how dlopen and dlclose are followed.  /proc/PID/exe names the a.out.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "elfsym.h"
 
@@ -195,4 +200,81 @@ const char *eng_pmap_modname(const eng_pmap_t *pm, const eng_pobj_t *po)
 	if (pm->pm_exe != NULL && strcmp(pm->pm_exe, po->po_path) == 0)
 		return "a.out";
 	return s != NULL ? s + 1 : po->po_path;
+}
+
+/* ---- a process before its exec -------------------------------------- */
+
+extern char **environ;
+
+/* Add path (resolved) as an object without addresses. */
+static void predicted(eng_pmap_t *pm, const char *path)
+{
+	char real[PATH_MAX];
+
+	if (realpath(path, real) == NULL)
+		return;
+	(void)entry(&pm->pm_objs, &pm->pm_nobjs, real);
+}
+
+/* The dynamic linker's list of what exe loads at its start, as ldd
+ * reads it ("interp --list exe": "libc.so.6 => /lib/.../libc.so.6
+ * (0x...)", the linker itself by its path). */
+static void list_needed(eng_pmap_t *pm, const char *interp, const char *exe)
+{
+	char *argv[] = { (char *)interp, (char *)"--list", (char *)exe, NULL };
+	posix_spawn_file_actions_t fa;
+	char line[PATH_MAX + 128];
+	int out[2], st;
+	pid_t pid;
+	FILE *fp;
+
+	if (pipe2(out, O_CLOEXEC) != 0)
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	st = posix_spawn(&pid, interp, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(out[1]);
+	if (st != 0 || (fp = fdopen(out[0], "r")) == NULL) {
+		close(out[0]);
+		if (st == 0)
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		return;
+	}
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		char *p = strstr(line, "=> "), *q;
+
+		p = p != NULL ? p + 3 : line + strspn(line, " \t");
+		if (*p != '/')
+			continue;
+		if ((q = strstr(p, " (0x")) != NULL)
+			*q = '\0';
+		p[strcspn(p, "\n")] = '\0';
+		predicted(pm, p);
+	}
+	fclose(fp);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+int eng_pmap_predict(eng_pmap_t *pm, const char *exe)
+{
+	char real[PATH_MAX], interp[PATH_MAX];
+
+	if (realpath(exe, real) == NULL)
+		return -1;
+	objs_free(pm->pm_objs, pm->pm_nobjs);
+	pm->pm_objs = NULL;
+	pm->pm_nobjs = 0;
+	free(pm->pm_exe);
+	if ((pm->pm_exe = strdup(real)) == NULL)
+		return -1;
+	predicted(pm, real);
+	if (eng_elf_interp(real, interp, sizeof (interp)) == 0 &&
+	    access(interp, X_OK) == 0)
+		list_needed(pm, interp, real);
+	pm->pm_gen++;
+	return 0;
 }

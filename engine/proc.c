@@ -43,6 +43,8 @@ struct eng_proc {
 	int ep_pid;
 	int ep_created;			/* our child (-c) */
 	int ep_gate;			/* write end of the hold pipe, or -1 */
+	char *ep_exe;			/* what a held process will exec */
+	int ep_predicted;		/* ep_map lists what exe will map */
 	enum eng_proc_state ep_state;
 	int ep_status;			/* exit code or signal, once known */
 	eng_pmap_t *ep_map;		/* guarded by procs_lock */
@@ -76,11 +78,21 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 	int found = 0;
 
 	pthread_mutex_lock(&procs_lock);
-	for (eng_proc_t *p = procs; p != NULL && !found; p = p->ep_next)
-		if (p->ep_pid == pid && p->ep_map != NULL) {
-			fn(p->ep_map, arg);
-			found = 1;
+	for (eng_proc_t *p = procs; p != NULL && !found; p = p->ep_next) {
+		if (p->ep_pid != pid || p->ep_map == NULL)
+			continue;
+		/* held before its exec: what the command will map, from
+		 * its file; else what it maps now */
+		if (p->ep_state == ENG_PROC_HELD && p->ep_exe != NULL) {
+			if (!p->ep_predicted)
+				(void)eng_pmap_predict(p->ep_map, p->ep_exe);
+			p->ep_predicted = 1;
+		} else {
+			(void)eng_pmap_update(p->ep_map);
 		}
+		fn(p->ep_map, arg);
+		found = 1;
+	}
 	pthread_mutex_unlock(&procs_lock);
 	return found ? 0 : -1;
 }
@@ -110,12 +122,13 @@ static int runnable(const char *path, int *err)
  * attempt found nothing, else "cannot execute file".  The child here
  * execs only after tracing starts, so the search is done first.
  */
-static const char *exec_error(const char *file)
+static const char *exec_error(const char *file, char *found, size_t flen)
 {
 	const char *path = getenv("PATH"), *p;
 	char buf[4096];
 	int err = ENOENT;
 
+	snprintf(found, flen, "%s", file);
 	if (strchr(file, '/') != NULL)
 		return runnable(file, &err) ? NULL : err == ENOENT ?
 		    "cannot find executable file" : "cannot execute file";
@@ -126,8 +139,10 @@ static const char *exec_error(const char *file)
 
 		snprintf(buf, sizeof (buf), "%.*s%s%s", n, p, n ? "/" : "",
 		    file);
-		if (runnable(buf, &err))
+		if (runnable(buf, &err)) {
+			snprintf(found, flen, "%s", buf);
 			return NULL;
+		}
 		if (p[n] == '\0')
 			break;
 	}
@@ -235,7 +250,7 @@ static eng_proc_t *proc_new(int pid, int created)
 eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
     char *err, size_t errlen)
 {
-	char *copy = NULL, **argv = NULL;
+	char *copy = NULL, **argv = NULL, exe[PATH_MAX] = "/bin/sh";
 	const char *why;
 	eng_proc_t *p;
 	int gate[2];
@@ -252,7 +267,7 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 			    "command", cmd);
 			return NULL;
 		}
-		if ((why = exec_error(argv[0])) != NULL) {
+		if ((why = exec_error(argv[0], exe, sizeof (exe))) != NULL) {
 			snprintf(err, errlen, "failed to execute %s: %s",
 			    argv[0], why);
 			free(copy);
@@ -285,6 +300,7 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 		return NULL;
 	}
 	p->ep_gate = gate[1];
+	p->ep_exe = strdup(exe);
 	enlist(p);
 	return p;
 }
@@ -415,5 +431,6 @@ void eng_proc_release(eng_proc_t *p)
 		}
 	}
 	eng_pmap_free(p->ep_map);
+	free(p->ep_exe);
 	free(p);
 }

@@ -32,6 +32,8 @@ int eng_prog_match(eng_hdl_t *h, const dtrace_probedesc_t *pd,
 	*count = 0;
 	if (h->eh_ks == NULL)
 		return 0;
+	if (eng_pid_provide(h, pd) != 0)
+		return -1;
 	for (;;) {
 		copy_glob(&q, pd, id);
 		if (eng_ks_ioctl(h, DTRACEIOC_PROBEMATCH, &q) != 0) {
@@ -193,6 +195,8 @@ int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
 		return h != NULL ? eng_error(h, "no shim state") : -1;
 	if (split_pattern(pattern, &pd) != 0)
 		return eng_error(h, "invalid probe description \"%s\"", pattern);
+	if (pattern != NULL && eng_pid_provide(h, &pd) != 0)
+		return -1;
 	for (;;) {
 		copy_glob(&q, &pd, id);
 		if (eng_ks_ioctl(h, DTRACEIOC_PROBEMATCH, &q) != 0) {

@@ -25,6 +25,24 @@ int prov_target_add(int pid);
  * the route does not use ptrace (then install no filter). */
 int prov_target_syscalls(int *nrs, int max);
 
+/*
+ * The pid provider (prov_pid.c).  The engine walks a process's objects
+ * and symbols and creates each probe pid<PID>:mod:func:name here, at
+ * file offset pps_foff of object pps_path (absolute; the kernel resolves
+ * it to its inode, so the object need not be mapped yet).  Entry and
+ * offset probes take arg0..arg5 from the calling convention's registers;
+ * return probes (uretprobes) arg0 = pps_retoff, arg1 = the return value.
+ * Enabling needs uprobes (root or CAP_PERFMON); the reason is given when
+ * they are not there.  The probe's id, or DTRACE_IDNONE.
+ */
+enum { PROV_PID_ENTRY, PROV_PID_RETURN, PROV_PID_OFFSET };
+typedef struct prov_pid_site {
+	int pps_pid, pps_kind;
+	const char *pps_mod, *pps_func, *pps_name, *pps_path;
+	uint64_t pps_foff, pps_retoff;
+} prov_pid_site_t;
+uint32_t prov_pid_probe(const prov_pid_site_t *ps);
+
 /* The data of that filter's SECCOMP_RET_TRACE (= ENG_SECCOMP_DATA). */
 #define PROV_SECCOMP_DATA 0x0d7u
 

@@ -308,6 +308,20 @@ static void spec_pattern(const struct dtc_prog *p, char *buf, size_t len)
 	    4 - want, ":::");
 }
 
+/* $target in a listed pattern is the -c/-p process, as in a program. */
+static void target_subst(char *pat, size_t len)
+{
+	char *t, rest[1024];
+
+	if (dtc.nprocs == 0)
+		return;
+	while ((t = strstr(pat, "$target")) != NULL) {
+		snprintf(rest, sizeof (rest), "%s", t + 7);
+		snprintf(t, len - (size_t)(t - pat), "%d%s",
+		    eng_proc_pid(dtc.procs[0].dp_proc), rest);
+	}
+}
+
 static int list_id(const dtrace_probedesc_t *pd, void *arg)
 {
 	if (pd->dtpd_id == *(dtrace_id_t *)arg)
@@ -335,6 +349,7 @@ static void list(void)
 			continue;
 		}
 		spec_pattern(p, pat, sizeof (pat));
+		target_subst(pat, sizeof (pat));
 		eng_probe_iter(dtc.h, pat, list_probe, dtc.out);
 	}
 }

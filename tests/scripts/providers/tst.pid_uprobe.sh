@@ -1,0 +1,93 @@
+# The pid provider through uprobes (root) on a workload with known call
+# counts (w_pidcalls.c): exact entry and return counts, arguments and
+# return values, the returning instruction's offset (arg0) against an
+# instruction probe at that offset, a libc function, globs on function
+# names, copyinstr of an argument pointer, ustack/ucaller/usym family,
+# -l listing of pid$target probes with -c, and bad input (no such pid,
+# nothing matching, a stripped binary, no privileges).
+. ./lib.sh
+need_root
+build pidcalls
+cd "$W" || exit 1
+# counts, arguments, return values
+out=$($DTRACE -q -c ./pidcalls -n '
+pid$target:a.out:pc_add:entry { @e = count(); @a = sum(arg1); }
+pid$target:a.out:pc_add:return { @r = count(); @v = sum(arg1); }
+pid$target:a.out:pc_leaf:return { @l = count(); @lv = max(arg1); }
+END { printa("e %@d a %@d r %@d v %@d l %@d lv %@d\n", @e, @a, @r, @v, @l,
+    @lv); }' 2>&1) || fail "dtrace failed: $out"
+echo "$out" | grep -qx 'e 1000 a 999000 r 1000 v 1498500 l 7 lv 42' ||
+    fail "counts: $out"
+# return arg0: offset of the returning ret; an instruction probe there
+# fires as often as the function returns
+off=$($DTRACE -q -c ./pidcalls -n '
+pid$target:a.out:pc_add:return { @[arg0] = count(); }
+END { printa("%x %@d\n", @); }' 2>&1) || fail "dtrace failed: $off"
+echo "$off" | grep -Eqx '[0-9a-f]+ 1000' || fail "return offsets: $off"
+o=$(echo "$off" | grep -Ex '[0-9a-f]+ 1000' | cut -d' ' -f1)
+[ "$o" != 0 ] || fail "return offset 0: the ret was not found"
+out=$($DTRACE -q -c ./pidcalls -n "
+pid\$target:a.out:pc_add:$o { @i = count(); }
+pid\$target:a.out:pc_add:0 { @z = count(); }
+END { printa(\"i %@d z %@d\n\", @i, @z); }" 2>&1) || fail "dtrace failed: $out"
+echo "$out" | grep -qx 'i 1000 z 1000' || fail "instruction probes: $out"
+# a libc function (module by file name), and globs on the function
+out=$($DTRACE -q -c ./pidcalls -n '
+pid$target:libc.so.6:exit:entry { printf("exit %d %s\n", arg0, probemod); }
+pid$target:a.out:pc_*:entry { @[probefunc] = count(); }
+END { printa("%s %@d\n", @); }' 2>&1) || fail "dtrace failed: $out"
+echo "$out" | grep -qx 'exit 0 libc.so.6' || fail "libc exit: $out"
+for want in 'pc_add 1000' 'pc_leaf 7' 'pc_str 1' 'pc_done 1'; do
+	echo "$out" | grep -qx "$want" || fail "glob $want: $out"
+done
+# while the process is there (it pauses after pc_done): strings of
+# argument pointers, stacks and symbols
+out=$($DTRACE -q -c './pidcalls wait' -n '
+pid$target:a.out:pc_str:entry { printf("str %s\n", copyinstr(arg0)); }
+pid$target:a.out:pc_leaf:entry {
+	@u[ufunc(ucaller), usym(uregs[R_PC]), umod(uregs[R_PC])] = count();
+	@d = max(ustackdepth); @s[ustack(2)] = count();
+}
+pid$target:a.out:pc_done:entry { exit(0); }
+END { printa("u %A %A %A %@d\n", @u); printa("d %@d\n", @d); printa(@s); }' 2>&1) ||
+    fail "dtrace failed: $out"
+echo "$out" | grep -qx 'str pid-provider-arg' || fail "copyinstr: $out"
+echo "$out" | grep -qx 'u pidcalls`main pidcalls`pc_leaf pidcalls 7' ||
+    fail "ufunc/usym/umod: $out"
+echo "$out" | grep -Eqx 'd [2-9]' || fail "ustackdepth: $out"
+echo "$out" | grep -q 'pidcalls`pc_leaf$' || fail "ustack top: $out"
+echo "$out" | grep -q 'pidcalls`main+0x' || fail "ustack caller: $out"
+# -l with -c lists the process's probes, created on demand
+out=$($DTRACE -l -n 'pid$target:a.out:pc_a*:' -c ./pidcalls 2>&1) ||
+    fail "dtrace -l failed: $out"
+echo "$out" | grep -Eq '^ *[0-9]+ +pid[0-9]+ +a.out +pc_add entry$' ||
+    fail "-l entry: $out"
+echo "$out" | grep -Eq '^ *[0-9]+ +pid[0-9]+ +a.out +pc_add return$' ||
+    fail "-l return: $out"
+# bad input
+out=$($DTRACE -n 'pid999999999:::entry' 2>&1) && fail "no such pid: $out"
+echo "$out" | grep -q 'failed to grab pid 999999999: No such process' ||
+    fail "no such pid: $out"
+out=$($DTRACE -c ./pidcalls -n 'pid$target:a.out:no_such_fn:entry' 2>&1) &&
+    fail "no such function: $out"
+echo "$out" | grep -q 'a.out:no_such_fn:entry does not match any probes' ||
+    fail "no such function: $out"
+out=$($DTRACE -c ./pidcalls -n 'pid$target:libnosuch.so::entry' 2>&1) &&
+    fail "no such module: $out"
+echo "$out" | grep -q 'does not match any probes' || fail "no such module: $out"
+# without privileges: refused with the reason (breakpoints through
+# ptrace are not written yet)
+if command -v setpriv > /dev/null; then
+	out=$(cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    $DTRACE -c "$W/pidcalls" -n 'pid$target:a.out:pc_add:entry' 2>&1) &&
+	    fail "nobody: $out"
+	echo "$out" | grep -q 'uprobes need root or CAP_PERFMON' ||
+	    fail "nobody: $out"
+fi
+command -v strip > /dev/null || { echo "no strip: stripped binary not checked"; exit 0; }
+strip -o pidcalls.stripped pidcalls
+out=$($DTRACE -c ./pidcalls.stripped -n 'pid$target:a.out:pc_add:entry' \
+    2>&1) && fail "stripped: $out"
+echo "$out" | grep -q 'pc_add:entry does not match any probes' ||
+    fail "stripped: $out"
+exit 0
