@@ -189,6 +189,11 @@ void ks_vtime_watch(void (*fn)(void));
  */
 #include "ks_filter.h"
 
+/* Number of CPU slots (highest possible CPU id + 1), the count the
+ * shim's per-CPU buffers use and BPF per-CPU maps hold values for.  The
+ * same function as ks.h's (files that include both check they agree). */
+unsigned ks_ncpus(void);
+
 /* Monotonic and wall clocks in ns, as the shim uses them. */
 uint64_t ks_gethrtime(void);
 uint64_t ks_getwalltime(void);

@@ -324,17 +324,12 @@ static int map_cpu(int outmap, int cpu, int fd)
 static int out_start(bpf_state_t *bs, int chain)
 {
 	struct perf_event_attr a;
-	union bpf_attr at;
 	int ncpu = prov_perf_ncpus();
 
 	if (bs->outmaps[chain] >= 0)
 		return 0;
-	memset(&at, 0, sizeof(at));
-	at.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
-	at.key_size = 4;
-	at.value_size = 4;
-	at.max_entries = (uint32_t)ncpu;
-	bs->outmaps[chain] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
+	bs->outmaps[chain] = prov_bpf_map_create(
+	    BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, (uint32_t)ncpu, 0);
 	if (bs->outmaps[chain] < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));

@@ -61,7 +61,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,10 +148,8 @@ static const int ksize[2] = { KEY_SMALL, KEY_BIG };
 
 int prov_bpf_agg_plan(dtrace_id_t id, ks_aggplan_t *out)
 {
-	agg_state_t *ag = &agg;
-
-	int (*fn)(dtrace_id_t, ks_aggplan_t *) = __atomic_load_n(&ag->plan_hook,
-	    __ATOMIC_ACQUIRE);
+	int (*fn)(dtrace_id_t, ks_aggplan_t *) =
+	    __atomic_load_n(&agg.plan_hook, __ATOMIC_ACQUIRE);
 
 	memset(out, 0, sizeof(*out));
 	if (fn != NULL)
@@ -203,32 +200,6 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 	return 1;
 }
 
-static int possible_cpus(void)
-{
-	FILE *fp = fopen("/sys/devices/system/cpu/possible", "r");
-	char line[256], *p;
-	long max = -1;
-
-	if (fp == NULL)
-		return prov_perf_ncpus();
-	if (fgets(line, sizeof(line), fp) != NULL)
-		for (p = line; *p != '\0'; ) {	/* "0-3,8-11": the last */
-			char *end;
-			long v;
-
-			if (*p < '0' || *p > '9') {
-				p++;
-				continue;
-			}
-			v = strtol(p, &end, 10);
-			if (v > max)
-				max = v;
-			p = end;
-		}
-	fclose(fp);
-	return max >= 0 ? (int)max + 1 : prov_perf_ncpus();
-}
-
 /* Close the maps and free the drain's buffers (plk held; dlk too, or the
  * maps were never started). */
 static void maps_free(agg_state_t *ag)
@@ -258,7 +229,7 @@ static int maps_start(agg_state_t *ag)
 {
 	if (ag->started)
 		return 0;
-	ag->ncpu = possible_cpus();
+	ag->ncpu = (int)ks_ncpus();	/* per-CPU map values: possible CPUs */
 	if (getenv("DTUI_AGG_MAXKEYS") != NULL &&	/* tests */
 	    atoi(getenv("DTUI_AGG_MAXKEYS")) > 0)
 		ag->maxkeys = (uint32_t)atoi(getenv("DTUI_AGG_MAXKEYS"));
@@ -395,8 +366,6 @@ static int emit_halves(struct bpf_insn *p, int hi, int lo)
 static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
     int comm_at)
 {
-	static const uint8_t sz[9] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0,
-		BPF_DW };
 	unsigned v = ap->ap_vars;
 	int n = 0;
 
@@ -429,24 +398,10 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
 		n += emit_call(p + n, BPF_FUNC_get_current_comm);
 	}
 	for (int i = 0; i < DTRACE_MAXARGS; i++) {
-		int size = ap->ap_am.pba_size[i];
-
 		if (!(ap->ap_args & (1u << i)))
 			continue;
-		p[n++] = ins(BPF_LDX | BPF_MEM | sz[size], 1, 6,
-		    ap->ap_am.pba_off[i], 0);
-		if (ap->ap_am.pba_signed[i] == PROV_BPF_ERRRET) {
-			/* -errno reads -1, as the provider hands it */
-			p[n++] = ins(BPF_JMP | BPF_JSGE | BPF_K, 1, 0, 2, 0);
-			p[n++] = ins(BPF_JMP | BPF_JSLT | BPF_K, 1, 0, 1,
-			    -4095);
-			p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, -1);
-		} else if (ap->ap_am.pba_signed[i] && size < 8) {
-			p[n++] = ins(BPF_ALU64 | BPF_LSH | BPF_K, 1, 0, 0,
-			    64 - 8 * size);
-			p[n++] = ins(BPF_ALU64 | BPF_ARSH | BPF_K, 1, 0, 0,
-			    64 - 8 * size);
-		}
+		/* -errno reads -1, as the provider hands it */
+		n += prov_bpf_emit_arg(p + n, &ap->ap_am, i);
 		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
 		    (int16_t)(KEY_AT + ap->ap_arg[i]), 0);
 	}

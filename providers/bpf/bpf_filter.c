@@ -175,22 +175,10 @@ static void call(gen_t *g, int fn)
 	put(g, ins(BPF_JMP | BPF_CALL, 0, 0, 0, fn));
 }
 
-/* r1 = -1 if r1 is in [-4095, -1] (a syscall's -errno), else unchanged */
-static void errret(gen_t *g)
-{
-	put(g, ins(BPF_JMP | BPF_JSGE | BPF_K, 1, 0, 2, 0));
-	put(g, ins(BPF_JMP | BPF_JSLT | BPF_K, 1, 0, 1, -4095));
-	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, -1));
-}
-
 /* r1 = the atom's 64-bit D value */
 static void load_value(gen_t *g, const ks_filter_atom_t *a,
     const prov_bpf_argmap_t *am)
 {
-	static const uint8_t sz[9] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0,
-		BPF_DW };
-	int size;
-
 	switch (a->kfa_var) {
 	case KS_FV_PID: case KS_FV_TID:
 		call(g, BPF_FUNC_get_current_pid_tgid);
@@ -202,17 +190,7 @@ static void load_value(gen_t *g, const ks_filter_atom_t *a,
 		call(g, BPF_FUNC_get_smp_processor_id);
 		break;
 	default:
-		size = am->pba_size[a->kfa_arg];
-		put(g, ins(BPF_LDX | BPF_MEM | sz[size], 1, 6,
-		    am->pba_off[a->kfa_arg], 0));
-		if (am->pba_signed[a->kfa_arg] == PROV_BPF_ERRRET) {
-			errret(g);
-		} else if (am->pba_signed[a->kfa_arg] && size < 8) {
-			put(g, ins(BPF_ALU64 | BPF_LSH | BPF_K, 1, 0, 0,
-			    64 - 8 * size));
-			put(g, ins(BPF_ALU64 | BPF_ARSH | BPF_K, 1, 0, 0,
-			    64 - 8 * size));
-		}
+		g->n += prov_bpf_emit_arg(g->p + g->n, am, a->kfa_arg);
 		goto cast;
 	}
 	put(g, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0, 0));
@@ -641,17 +619,10 @@ static void fstart(void)
 {
 	filt_state_t *fl = &filt;
 
-	union bpf_attr at;
-
-	memset(&at, 0, sizeof(at));
-	at.map_type = BPF_MAP_TYPE_PROG_ARRAY;
-	at.key_size = 4;
-	at.value_size = 4;
-	at.max_entries = MAX_FSLOTS;
-	fl->progarray = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
-	at.map_type = BPF_MAP_TYPE_ARRAY;
-	fl->genmap = fl->progarray >= 0 ?
-	    (int)prov_bpf_call(BPF_MAP_CREATE, &at) : -1;
+	fl->progarray = prov_bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 4,
+	    MAX_FSLOTS, 0);
+	fl->genmap = fl->progarray >= 0 ? prov_bpf_map_create(
+	    BPF_MAP_TYPE_ARRAY, 4, 4, MAX_FSLOTS, 0) : -1;
 	if (fl->genmap < 0 && fl->progarray >= 0) {
 		close(fl->progarray);
 		fl->progarray = -1;

@@ -22,6 +22,15 @@ typedef struct prov_bpf_argmap {
 	uint8_t pba_signed[DTRACE_MAXARGS];
 } prov_bpf_argmap_t;
 
+/* r1 = argument i of am as its 64-bit D value, loaded from the record
+ * at r6: sign-extended when signed and narrower than 8 bytes, a system
+ * call's -errno return (PROV_BPF_ERRRET) as -1.  Writes at most
+ * PROV_BPF_ARGINSNS instructions at p, returns how many (bpf_util.c;
+ * the filters' comparisons and the aggregations' keys share it). */
+#define PROV_BPF_ARGINSNS 4
+int prov_bpf_emit_arg(struct bpf_insn *p, const prov_bpf_argmap_t *am,
+    int i);
+
 #define PROV_BPF_FMAX 1024		/* instructions of a filter */
 #define PROV_BPF_COMM_AT (-504)		/* fp offset of the comm scratch */
 

@@ -328,18 +328,12 @@ static int attach_stub(int ret, int map)
 
 static int start(sys_state_t *sy, int ret)
 {
-	union bpf_attr at;
-
 	if (sy->compat_off == -2)
 		sy->compat_off = find_compat_off();
 	if (sy->compat_off < 0)
 		return -1;
-	memset(&at, 0, sizeof(at));
-	at.map_type = BPF_MAP_TYPE_PROG_ARRAY;
-	at.key_size = 4;
-	at.value_size = 4;
-	at.max_entries = SYS_MAXNR;
-	sy->sysmaps[ret] = (int)prov_bpf_call(BPF_MAP_CREATE, &at);
+	sy->sysmaps[ret] = prov_bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 4,
+	    SYS_MAXNR, 0);
 	if (sy->sysmaps[ret] < 0)
 		return -1;
 	sy->sysefds[ret] = attach_stub(ret, sy->sysmaps[ret]);

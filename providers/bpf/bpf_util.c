@@ -1,6 +1,7 @@
 /*
- * bpf_util.c - bpf(2), program loading and map creation shared by the
- * providers' BPF files (see bpf_util.h).
+ * bpf_util.c - bpf(2), program loading, map creation and the load of a
+ * probe argument, shared by the providers' BPF files (see bpf_util.h and
+ * bpf_filter.h).
  */
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include "bpf_util.h"
+#include "bpf_filter.h"
 
 long prov_bpf_call(int cmd, union bpf_attr *at)
 {
@@ -59,4 +61,26 @@ int prov_bpf_map_create(uint32_t type, uint32_t key_size,
 	at.max_entries = max_entries;
 	at.map_flags = flags;
 	return (int)prov_bpf_call(BPF_MAP_CREATE, &at);
+}
+
+int prov_bpf_emit_arg(struct bpf_insn *p, const prov_bpf_argmap_t *am,
+    int i)
+{
+	static const uint8_t sz[9] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0,
+		BPF_DW };
+	int size = am->pba_size[i], n = 0;
+
+	p[n++] = ins(BPF_LDX | BPF_MEM | sz[size], 1, 6, am->pba_off[i], 0);
+	if (am->pba_signed[i] == PROV_BPF_ERRRET) {
+		/* r1 = -1 if r1 is in [-4095, -1], else unchanged */
+		p[n++] = ins(BPF_JMP | BPF_JSGE | BPF_K, 1, 0, 2, 0);
+		p[n++] = ins(BPF_JMP | BPF_JSLT | BPF_K, 1, 0, 1, -4095);
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, -1);
+	} else if (am->pba_signed[i] && size < 8) {
+		p[n++] = ins(BPF_ALU64 | BPF_LSH | BPF_K, 1, 0, 0,
+		    64 - 8 * size);
+		p[n++] = ins(BPF_ALU64 | BPF_ARSH | BPF_K, 1, 0, 0,
+		    64 - 8 * size);
+	}
+	return n;
 }
