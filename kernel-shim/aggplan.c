@@ -107,41 +107,31 @@ static int isint(av_t a)
 
 static av_t fold(int op, av_t a, av_t b)
 {
-	uint64_t x = a.v, y = b.v;
+	uint64_t v;
 
-	if (a.k != AV_CONST || b.k != AV_CONST)
-		return mk(AV_INT, 0);
-	switch (op) {
-	case DIF_OP_OR: return mk(AV_CONST, x | y);
-	case DIF_OP_XOR: return mk(AV_CONST, x ^ y);
-	case DIF_OP_AND: return mk(AV_CONST, x & y);
-	case DIF_OP_SUB: return mk(AV_CONST, x - y);
-	case DIF_OP_ADD: return mk(AV_CONST, x + y);
-	case DIF_OP_MUL: return mk(AV_CONST, x * y);
-	case DIF_OP_SLL: return mk(AV_CONST, y >= 64 ? 0 : x << y);
-	case DIF_OP_SRL: return mk(AV_CONST, y >= 64 ? 0 : x >> y);
-	default: return mk(AV_INT, 0);
-	}
+	if (a.k == AV_CONST && b.k == AV_CONST && ks_dif_fold(op, a.v, b.v, &v))
+		return mk(AV_CONST, v);
+	return mk(AV_INT, 0);
 }
 
 /* The builtin variable id as the plan sees it. */
 static av_t builtin(plan_t *pl, uint32_t id)
 {
-	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9) {
-		pl->vars |= 1u << KS_FV_ARG;
-		pl->args |= 1u << (id - DIF_VAR_ARG0);
+	uint8_t arg = 0;
+	int fv = ks_dif_fold_fvar(id, &arg);
+
+	if (fv == KS_FV_ARG)
+		pl->args |= 1u << arg;
+	if (fv == KS_FV_EXECNAME) {
+		pl->vars |= 1u << KS_FV_EXECNAME;
+		return mk(AV_PTR, 0);
+	}
+	if (fv > 0 && fv != KS_FV_CPU) {	/* the CPU is always known */
+		pl->vars |= 1u << fv;
 		return mk(AV_INT, 0);
 	}
 	switch (id) {
-	case DIF_VAR_PID: pl->vars |= 1u << KS_FV_PID; break;
-	case DIF_VAR_TID: pl->vars |= 1u << KS_FV_TID; break;
-	case DIF_VAR_UID: pl->vars |= 1u << KS_FV_UID; break;
-	case DIF_VAR_GID: pl->vars |= 1u << KS_FV_GID; break;
-	case DIF_VAR_ERRNO: pl->vars |= 1u << KS_FV_ERRNO; break;
 	case DIF_VAR_CPU: case DIF_VAR_EPID: case DIF_VAR_ID: break;
-	case DIF_VAR_EXECNAME:
-		pl->vars |= 1u << KS_FV_EXECNAME;
-		return mk(AV_PTR, 0);
 	case DIF_VAR_PROBEPROV: case DIF_VAR_PROBEMOD:
 	case DIF_VAR_PROBEFUNC: case DIF_VAR_PROBENAME:
 	case DIF_VAR_ZONENAME:

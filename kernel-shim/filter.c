@@ -63,24 +63,17 @@ static sym_t cnst(uint64_t v)
 	return s;
 }
 
+/* A builtin variable: filterable unless it is errno (a filter atom
+ * cannot test it) or not a provider-visible variable at all. */
 static sym_t ldgs(uint32_t id)
 {
 	sym_t s = { .k = S_VAR };
+	int fv = ks_dif_fold_fvar(id, &s.arg);
 
-	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9) {
-		s.var = KS_FV_ARG;
-		s.arg = (uint8_t)(id - DIF_VAR_ARG0);
-		return s;
-	}
-	switch (id) {
-	case DIF_VAR_PID: s.var = KS_FV_PID; break;
-	case DIF_VAR_TID: s.var = KS_FV_TID; break;
-	case DIF_VAR_CPU: s.var = KS_FV_CPU; break;
-	case DIF_VAR_UID: s.var = KS_FV_UID; break;
-	case DIF_VAR_GID: s.var = KS_FV_GID; break;
-	case DIF_VAR_EXECNAME: s.var = KS_FV_EXECNAME; break;
-	default: s.k = S_UNK; break;
-	}
+	if (fv < 0 || fv == KS_FV_ERRNO)
+		s.k = S_UNK;
+	else
+		s.var = (uint8_t)fv;
 	return s;
 }
 
@@ -88,10 +81,10 @@ static sym_t ldgs(uint32_t id)
 static sym_t shift(int op, sym_t a, sym_t b)
 {
 	sym_t u = { .k = S_UNK };
+	uint64_t v;
 
-	if (a.k == S_CONST && b.k == S_CONST && b.v < 64)
-		return cnst(op == DIF_OP_SLL ? a.v << b.v : op == DIF_OP_SRL ?
-		    a.v >> b.v : (uint64_t)((int64_t)a.v >> b.v));
+	if (a.k == S_CONST && b.k == S_CONST && ks_dif_fold(op, a.v, b.v, &v))
+		return cnst(v);
 	if (a.k != S_VAR || b.k != S_CONST || a.var == KS_FV_EXECNAME ||
 	    a.shift != 0 || b.v == 0 || b.v >= 64)
 		return u;
@@ -110,23 +103,14 @@ static sym_t shift(int op, sym_t a, sym_t b)
 
 static sym_t alu(int op, sym_t a, sym_t b)
 {
-	uint64_t x = a.v, y = b.v;
+	sym_t u = { .k = S_UNK };
+	uint64_t v;
 
 	if (op == DIF_OP_SLL || op == DIF_OP_SRL || op == DIF_OP_SRA)
 		return shift(op, a, b);
-	if (a.k != S_CONST || b.k != S_CONST) {
-		sym_t u = { .k = S_UNK };
-
-		return u;
-	}
-	switch (op) {
-	case DIF_OP_OR: return cnst(x | y);
-	case DIF_OP_XOR: return cnst(x ^ y);
-	case DIF_OP_AND: return cnst(x & y);
-	case DIF_OP_SUB: return cnst(x - y);
-	case DIF_OP_ADD: return cnst(x + y);
-	default: return cnst(x * y);	/* DIF_OP_MUL */
-	}
+	if (a.k == S_CONST && b.k == S_CONST && ks_dif_fold(op, a.v, b.v, &v))
+		return cnst(v);
+	return u;
 }
 
 /* Does branch op jump for a OP b? */

@@ -263,6 +263,13 @@ void ks_clause_free(ks_clause_t *c);
  * held. */
 void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx);
 
+/* dif_fold.c, for filter.c and aggplan.c: fold "x op y" as the emulator
+ * computes it (OR XOR AND SUB ADD MUL SLL SRL SRA): 1 with *out set, 0
+ * for another op.  The provider-visible variable (enum ks_fvar) builtin
+ * variable id is, with *arg set for argN; -1 if none. */
+int ks_dif_fold(int op, uint64_t x, uint64_t y, uint64_t *out);
+int ks_dif_fold_fvar(uint32_t id, uint8_t *arg);
+
 /* aggplan.c: analyse c (after layout) into kc_aggok/kc_aggvars/kc_aggargs
  * (ks_filter.h says what aggregation-only means); is every ECB on p
  * aggregation-only (fire lock held)? */
