@@ -344,6 +344,8 @@ void eng_lex_init(struct eng_pcb *pc, const char *src);
 void eng_lex_next(struct eng_pcb *pc, struct eng_token *t);
 void eng_lex_pdesc(struct eng_pcb *pc, struct eng_token *t);
 const char *eng_lex_peek_word(struct eng_pcb *pc, size_t *lenp);
+/* pragma.c: one control line, p at its '#', end at its newline */
+void eng_lex_directive(struct eng_pcb *pc, const char *p, const char *end);
 const char *eng_tok_name(int kind, char *buf, size_t len);
 
 /* parse.c */

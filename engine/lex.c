@@ -5,11 +5,11 @@
  * and keeps only a position, line and line start, so the parser can peek
  * at raw text and choose a mode: eng_lex_pdesc() reads a probe
  * description (globs, '-', ':' and '$N' expansion), eng_lex_next() reads
- * an expression token.  Preprocessor lines are consumed here as they
- * are met: "#pragma D option" calls eng_setopt() at once, line markers
- * ("# 12 \"f.d\"", "#line 12") reset the line number, the other D pragmas
- * are accepted and ignored.  Macro variables ($1, $$1, $pid, $target...)
- * become integer, string or identifier tokens.
+ * an expression token.  Control lines are handed to pragma.c as they
+ * are met ("#pragma D option" sets the option at once).  Macro variables
+ * ($1, $$1, $pid, $target...) become integer, string or identifier
+ * tokens as dtrace makes them: a $N that is neither an integer nor an
+ * identifier is a string.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -44,90 +44,6 @@ static void newline(struct eng_pcb *pc, const char *after)
 	pc->pc_linestart = after;
 }
 
-/* #pragma D option name[=value] */
-static void pragma_option(struct eng_pcb *pc, const char *arg, const char *p)
-{
-	char name[128], *eq;
-
-	if (*arg == '\0')
-		lerr(pc, p, "D_PRAGMA_MALFORM", "malformed #pragma %s", "D option");
-	snprintf(name, sizeof(name), "%s", arg);
-	eq = strchr(name, '=');
-	if (eq != NULL)
-		*eq++ = '\0';
-	if (eng_setopt(pc->pc_hdl, name, eq) != 0)
-		eng_cc_error(pc, pc->pc_line, col(pc, p), "D_PRAGMA_OPTSET",
-		    "failed to set option '%s': %s", name,
-		    eng_errmsg(pc->pc_hdl));
-}
-
-/*
- * The file a line marker (# 87 "/usr/include/x.h" 2) names: errors in it
- * say so; the script's own name (pc_srcname under -C, else pc_file) means
- * the script again.
- */
-static void marker_file(struct eng_pcb *pc, const char *q)
-{
-	const char *e, *self = pc->pc_srcname ? pc->pc_srcname : pc->pc_file;
-
-	if (q == NULL || *q != '"' || (e = strchr(q + 1, '"')) == NULL)
-		return;
-	q++;
-	if (self != NULL && strlen(self) == (size_t)(e - q) &&
-	    strncmp(q, self, (size_t)(e - q)) == 0)
-		pc->pc_curfile = NULL;
-	else
-		pc->pc_curfile = eng_cc_strdup(pc, q, (size_t)(e - q));
-}
-
-/* One '#' line, text between '#' and the newline (exclusive). */
-static void directive(struct eng_pcb *pc, const char *p, const char *end)
-{
-	char buf[512], *w[4] = { NULL, NULL, NULL, NULL }, *s;
-	size_t n = (size_t)(end - p - 1);
-	int nw = 0;
-
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, p + 1, n);
-	buf[n] = '\0';
-	for (s = strtok(buf, " \t\r"); s != NULL && nw < 3;
-	    s = strtok(NULL, nw == 2 ? "\r" : " \t\r"))
-		w[nw++] = s;
-	if (nw == 0)
-		return;
-	if (isdigit((unsigned char)w[0][0]) || strcmp(w[0], "line") == 0) {
-		int d = isdigit((unsigned char)w[0][0]);
-		const char *num = d ? w[0] : w[1];
-
-		if (num != NULL)
-			pc->pc_line = atoi(num) - 1;	/* the newline adds 1 */
-		marker_file(pc, d ? w[1] : w[2]);
-		return;
-	}
-	if (strcmp(w[0], "pragma") != 0)
-		lerr(pc, p, "D_PRAGCTL_INVAL", "invalid control directive: #%s",
-		    w[0]);
-	if (w[1] == NULL || strcmp(w[1], "D") != 0)
-		return;		/* other pragmas are ignored, as in dtrace */
-	if (w[2] == NULL)
-		lerr(pc, p, "D_PRAGMA_MALFORM", "malformed #pragma %s", "D");
-	s = w[2] + strspn(w[2], " \t");
-	if (strncmp(s, "option", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
-		s += 7;
-		s += strspn(s, " \t");
-		s[strcspn(s, " \t")] = '\0';
-		pragma_option(pc, s, p);
-	} else if (strncmp(s, "depends_on", 10) == 0 ||
-	    strncmp(s, "attributes", 10) == 0 ||
-	    strncmp(s, "binding", 7) == 0 || strncmp(s, "ident", 5) == 0) {
-		return;
-	} else {
-		lerr(pc, p, "D_PRAGMA_INVAL", "invalid #pragma D directive: %s",
-		    s);
-	}
-}
-
 /* Skip blanks, comments and directives. */
 static void skip(struct eng_pcb *pc)
 {
@@ -159,7 +75,7 @@ static void skip(struct eng_pcb *pc)
 			if (e == NULL)
 				e = p + strlen(p);
 			pc->pc_pos = p;
-			directive(pc, p, e);
+			eng_lex_directive(pc, p, e);
 			p = e;
 		} else {
 			break;
@@ -225,6 +141,10 @@ static int named_macro(struct eng_pcb *pc, const char *name, size_t len,
 		*v = getgid();
 	else if (len == 6 && strncmp(name, "target", 6) == 0)
 		*v = pc->pc_args != NULL ? pc->pc_args->target_pid : 0;
+	else if (len == 4 && strncmp(name, "pgid", 4) == 0)
+		*v = getpgid(0);
+	else if (len == 3 && strncmp(name, "sid", 3) == 0)
+		*v = getsid(0);
 	else if (len == 4 && strncmp(name, "sgid", 4) == 0)
 		*v = getgid();
 	else if (len == 4 && strncmp(name, "euid", 4) == 0)
@@ -236,11 +156,23 @@ static int named_macro(struct eng_pcb *pc, const char *name, size_t len,
 	return 0;
 }
 
+/* Is s an integer as strtoull takes it (overflow included)? */
+static int is_int(const char *s)
+{
+	char *end;
+
+	if (*s == '\0' || isspace((unsigned char)*s))
+		return 0;
+	(void)strtoull(s, &end, 0);
+	return *end == '\0';
+}
+
 static int parse_int(const char *s, uint64_t *v)
 {
 	char *end;
 
-	if (*s == '\0' || (!isdigit((unsigned char)*s) && *s != '-'))
+	if (*s == '\0' || (!isdigit((unsigned char)*s) && *s != '-' &&
+	    *s != '+'))
 		return -1;
 	errno = 0;
 	*v = (uint64_t)strtoull(s, &end, 0);
@@ -259,6 +191,9 @@ static int is_ident(const char *s)
 	return 1;
 }
 
+static const char *unescape(struct eng_pcb *pc, const char *v,
+    int unquote);
+
 /* $N, $$N, $name: p points at '$'. */
 static const char *macro(struct eng_pcb *pc, struct eng_token *t,
     const char *p)
@@ -274,28 +209,31 @@ static const char *macro(struct eng_pcb *pc, struct eng_token *t,
 		p++;
 	}
 	if (isdigit((unsigned char)*p)) {
-		for (n = 0; isdigit((unsigned char)*p); p++) {
-			n = n * 10 + (*p - '0');
-			if (n > 9999)
-				lerr(pc, start, "D_MACRO_OFLOW", "macro argument "
-				    "%s is too large", "number");
-		}
+		for (n = 0; isdigit((unsigned char)*p); p++)
+			n = n > 99999 ? n : n * 10 + (*p - '0');
 		val = macro_arg(pc, n, start);
 		if (str) {
 			settok(pc, t, T_STR, start);
-			t->tk_text = val != NULL ? val : "";
-		} else if (val == NULL || parse_int(val, &t->tk_int) == 0) {
+			t->tk_text = val != NULL ? unescape(pc, val, 0) : "";
+		} else if (val == NULL) {
 			settok(pc, t, T_INT, start);
-			if (val != NULL)
-				parse_int(val, &t->tk_int);
-		} else if (is_ident(val)) {
+			t->tk_int = 0;
+		} else if (!is_int(val) && !is_ident(val)) {
+			/* neither: a string, as dtrace makes it */
+			settok(pc, t, T_STR, start);
+			t->tk_text = unescape(pc, val, 1);
+		} else if (isdigit((unsigned char)*val) || *val == '-' ||
+		    *val == '+') {
+			settok(pc, t, T_INT, start);
+			if (parse_int(val, &t->tk_int) != 0)
+				eng_cc_error(pc, pc->pc_line, col(pc, start),
+				    "D_MACRO_OFLOW", "macro argument %s constant "
+				    "%s results in integer overflow",
+				    eng_cc_strdup(pc, start, (size_t)(p - start)),
+				    val + (*val == '-' || *val == '+'));
+		} else {
 			settok(pc, t, T_IDENT, start);
 			t->tk_text = val;
-		} else {
-			eng_cc_error(pc, pc->pc_line, col(pc, start), "D_MACRO_ARG",
-			    "macro argument $%d cannot be used here: \"%s\" is "
-			    "neither an integer nor an identifier (use $$%d)",
-			    n, val, n);
 		}
 		return p;
 	}
@@ -322,7 +260,15 @@ static int hexval(int c)
 	return tolower(c) - 'a' + 10;
 }
 
-/* One escape after '\\'; returns the byte, advances *pp. */
+/* escape()'s mark for an escape dtrace keeps as written ("\\?"). */
+#define	ESC_KEEP	0x100
+
+/*
+ * One escape after '\\'; returns the byte, advances *pp.  As dtrace's
+ * stresc2chr, only the C letters, octal and hex digits, '"' and '\\'
+ * are converted; any other escaped character keeps its backslash
+ * (returned with ESC_KEEP).
+ */
 static int escape(struct eng_pcb *pc, const char **pp)
 {
 	const char *p = *pp;
@@ -351,11 +297,43 @@ static int escape(struct eng_pcb *pc, const char **pp)
 	case '\0':
 		lerr(pc, p - 1, "D_STR_NL",
 		    "end-of-file encountered in string literal%s", "");
+	case '"': case '\\':
+		break;
 	default:
-		break;		/* \\ \" \' \? and unknown: the character */
+		c |= ESC_KEEP;	/* \' \? and unknown: kept */
+		break;
 	}
 	*pp = p;
 	return c;
+}
+
+/* A macro argument's text as a string: escapes converted as in a
+ * literal; with unquote, enclosing double quotes dropped (dtrace). */
+static const char *unescape(struct eng_pcb *pc, const char *v, int unquote)
+{
+	size_t len = strlen(v), n = 0;
+	char *buf = eng_cc_alloc(pc, len * 2 + 1);
+	const char *p = v, *end = v + len;
+
+	if (unquote && len > 1 && v[0] == '"' && v[len - 1] == '"') {
+		p++;
+		end--;
+	}
+	while (p < end) {
+		int c = *p;
+
+		if (c == '\\' && p + 1 < end) {
+			p++;
+			c = escape(pc, &p);
+		} else {
+			p++;
+		}
+		if (c & ESC_KEEP)
+			buf[n++] = '\\';
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 static const char *string(struct eng_pcb *pc, struct eng_token *t,
@@ -372,13 +350,15 @@ static const char *string(struct eng_pcb *pc, struct eng_token *t,
 			lerr(pc, start, "D_STR_NL",
 			    "newline encountered in string literal%s", "");
 		c = *p == '\\' ? (p++, escape(pc, &p)) : *p++;
-		if (n + 2 > cap) {
+		if (n + 3 > cap) {
 			char *nb = eng_cc_alloc(pc, cap * 2);
 
 			memcpy(nb, buf, n);
 			buf = nb;
 			cap *= 2;
 		}
+		if (c & ESC_KEEP)
+			buf[n++] = '\\';
 		buf[n++] = (char)c;
 	}
 	settok(pc, t, T_STR, start);
@@ -397,8 +377,13 @@ static const char *charlit(struct eng_pcb *pc, struct eng_token *t,
 		if (*p == '\0' || *p == '\n')
 			lerr(pc, start, "D_CHR_NL",
 			    "newline encountered in character constant%s", "");
-		v = (v << 8) | (uint8_t)(*p == '\\' ? (p++, escape(pc, &p)) :
-		    *p++);
+		int c = *p == '\\' ? (p++, escape(pc, &p)) : *p++;
+
+		if (c & ESC_KEEP) {
+			v = (v << 8) | '\\';
+			n++;
+		}
+		v = (v << 8) | (uint8_t)c;
 		n++;
 	}
 	if (n == 0)
@@ -411,56 +396,71 @@ static const char *charlit(struct eng_pcb *pc, struct eng_token *t,
 	return p + 1;
 }
 
+/*
+ * An integer constant as dtrace's lexer takes it: digits of its base
+ * (dtrace's pattern takes 8 and 9 after a leading 0 and then refuses
+ * them as octal digits), then u, l, ll suffixes.  What follows is the
+ * next token, so "10ms" is 10 then the identifier ms: a syntax error.
+ */
 static const char *number(struct eng_pcb *pc, struct eng_token *t,
     const char *p)
 {
-	const char *start = p;
-	int base = 10;
-	uint64_t v = 0, lim;
+	const char *start = p, *digits, *end;
+	int base = 10, oflow = 0;
+	uint64_t v = 0;
 
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+	    isxdigit((unsigned char)p[2])) {
 		base = 16;
 		p += 2;
-	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B') &&
+	    isdigit((unsigned char)p[2])) {
 		base = 2;
 		p += 2;
 	} else if (p[0] == '0') {
 		base = 8;
 	}
-	for (; isalnum((unsigned char)*p); p++) {
-		int d;
-
-		if (strchr("uUlL", *p) != NULL)
-			break;
-		d = isdigit((unsigned char)*p) ? *p - '0' :
-		    isxdigit((unsigned char)*p) ? hexval((unsigned char)*p) : 99;
-		if (d >= base)
-			lerr(pc, start, "D_INT_DIGIT",
-			    "invalid digit '%s' in integer constant",
-			    eng_cc_strdup(pc, p, 1));
-		lim = (UINT64_MAX - (uint64_t)d) / (uint64_t)base;
-		if (v > lim)
-			lerr(pc, start, "D_INT_OFLOW", "integer constant %s "
-			    "cannot be represented by a 64-bit integer",
-			    eng_cc_strdup(pc, start, (size_t)(p - start) + 1));
-		v = v * (uint64_t)base + (uint64_t)d;
-	}
+	digits = p;
+	while (base == 16 ? isxdigit((unsigned char)*p) :
+	    isdigit((unsigned char)*p))
+		p++;
 	settok(pc, t, T_INT, start);
-	t->tk_int = v;
 	t->tk_unsigned = base != 10 ? -1 : 0;	/* -1: may become unsigned */
-	for (; strchr("uUlL", *p) != NULL && *p != '\0'; p++) {
-		if (*p == 'u' || *p == 'U')
+	for (end = p; *end != '\0' && strchr("uUlL", *end) != NULL; end++) {
+		if (*end == 'u' || *end == 'U')
 			t->tk_unsigned = 1;
 		else
 			t->tk_long++;	/* 2: LL */
 	}
-	if (*p == '.' && base != 16)
+	for (const char *d = digits; d < p; d++) {
+		int x = isdigit((unsigned char)*d) ? *d - '0' :
+		    hexval((unsigned char)*d);
+
+		if (x >= base)
+			eng_cc_error(pc, pc->pc_line, col(pc, start),
+			    "D_INT_DIGIT", "constant %s contains invalid digit "
+			    "%c", eng_cc_strdup(pc, start, (size_t)(end - start)),
+			    *d);
+		if (v > (UINT64_MAX - (uint64_t)x) / (uint64_t)base)
+			oflow = 1;
+		v = v * (uint64_t)base + (uint64_t)x;
+	}
+	if (oflow)
+		lerr(pc, start, "D_INT_OFLOW", "constant %s results in integer "
+		    "overflow", eng_cc_strdup(pc, start, (size_t)(end - start)));
+	t->tk_int = v;
+	if (*end == '.' && base != 16)
 		lerr(pc, start, "D_SYNTAX", "floating-point constants are "
 		    "not permitted%s", "");
-	if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-		lerr(pc, start, "D_INT_SUFFIX", "invalid integer constant %s",
-		    eng_cc_strdup(pc, start, (size_t)(p - start) + 1));
-	return p;
+	if (isalpha((unsigned char)*end) || *end == '_') {
+		const char *w = end;
+
+		while (isalnum((unsigned char)*w) || *w == '_')
+			w++;
+		lerr(pc, end, "D_SYNTAX", "syntax error near \"%s\"",
+		    eng_cc_strdup(pc, end, (size_t)(w - end)));
+	}
+	return end;
 }
 
 static const struct { const char *s; int tok; } puncts[] = {

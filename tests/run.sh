@@ -6,7 +6,9 @@
 # 2. D script tests through the real dtrace (tests/scripts/run.sh);
 # 3. TUI tests driving the real dtui in tmux (tests/tui/*.sh);
 # 4. the layering check (tests/layers.sh: no module includes another's
-#    private header).
+#    private header);
+# 5. every D_* tag the compiler raises has an err.D_<TAG>.*.d test
+#    (tests/errtags.sh).
 # A test that cannot run here prints "SKIP name: reason"; none passes
 # silently.  Exit status: 0 if nothing failed, 1 otherwise.
 B=${B:-build}
@@ -59,6 +61,8 @@ echo "== tui tests"
 run_suite tests/tui/run.sh
 echo "== layering"
 run_suite tests/layers.sh
+echo "== error tags"
+run_suite tests/errtags.sh
 
 rm -rf "$log"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -148,7 +148,7 @@ static void test_pragma_option_sets_the_handle(void **state)
 
 	(void)state;
 	p = ct_ok(h, "#pragma D option bufsize=64k\n"
-	    "#pragma D depends_on library net.d\nBEGIN { }");
+	    "#pragma D depends_on provider dtrace\nBEGIN { }");
 	assert_int_equal(eng_getopt(h, "bufsize", &v), 0);
 	assert_int_equal(v, 64 * 1024);
 	eng_prog_free(p);

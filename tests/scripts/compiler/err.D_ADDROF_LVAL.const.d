@@ -1,0 +1,7 @@
+/*
+ * Asserts: & of something that is not an lvalue is refused
+ */
+BEGIN
+{
+	trace(&1);
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: an aggregation may not follow commit( )
+ */
+BEGIN
+{
+	commit(1);
+	@a = count();
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: a newline inside a character constant is refused
+ */
+BEGIN
+{
+	trace('a
+');
+}

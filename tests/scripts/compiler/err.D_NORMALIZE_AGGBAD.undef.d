@@ -1,0 +1,7 @@
+/*
+ * Asserts: normalize( ) of an undefined aggregation is refused
+ */
+BEGIN
+{
+	normalize(@nosuch, 10);
+}

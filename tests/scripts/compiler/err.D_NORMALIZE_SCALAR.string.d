@@ -1,0 +1,8 @@
+/*
+ * Asserts: normalize( )'s factor must be scalar
+ */
+BEGIN
+{
+	@a = count();
+	normalize(@a, "ten");
+}

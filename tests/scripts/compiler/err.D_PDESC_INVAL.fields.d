@@ -1,0 +1,7 @@
+/*
+ * Asserts: a probe description with five fields is refused
+ */
+a:b:c:d:e
+{
+	trace(1);
+}

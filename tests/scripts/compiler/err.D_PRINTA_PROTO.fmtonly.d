@@ -1,0 +1,7 @@
+/*
+ * Asserts: printa( ) with a format needs an aggregation too
+ */
+BEGIN
+{
+	printa("%@d\n");
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: stringof( ) of a value that is not scalar is refused
+ */
+BEGIN
+{
+	trace(stringof(*curpsinfo));
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: tracemem( ) wants a pointer or integer address
+ */
+BEGIN
+{
+	tracemem("abc", 4);
+}

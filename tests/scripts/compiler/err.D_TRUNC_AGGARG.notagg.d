@@ -1,0 +1,7 @@
+/*
+ * Asserts: trunc( ) wants an aggregation
+ */
+BEGIN
+{
+	trunc(1);
+}

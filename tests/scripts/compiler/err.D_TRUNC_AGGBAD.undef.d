@@ -1,0 +1,7 @@
+/*
+ * Asserts: trunc( ) of an undefined aggregation is refused
+ */
+BEGIN
+{
+	trunc(@nosuch);
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: xlate<...>( ) must be followed by a member reference
+ */
+BEGIN
+{
+	trace(xlate<psinfo_t>(curthread));
+}

@@ -1,0 +1,7 @@
+/*
+ * Asserts: a '*' precision must come from an integer argument
+ */
+BEGIN
+{
+	printf("%.*s\n", "two", "abc");
+}
