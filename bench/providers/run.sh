@@ -27,7 +27,7 @@ cpu_ticks() {
 # workload), out (the tracer's output file).
 run_traced() {
 	if [ "$1" = dtrace ]; then
-		"$DTRACE" -q -n "$2" > "$W/out" 2> "$W/err" &
+		"$DTRACE" ${DFLAGS--q} -n "$2" > "$W/out" 2> "$W/err" &
 	else
 		bpftrace -e "$2" > "$W/out" 2> "$W/err" &
 	fi
@@ -51,18 +51,25 @@ fastest() {
 }
 
 base=$("$W/w" calls $N)
+basecalls=$base
 basespin=$("$W/w" spin 2000)
 echo "untraced: $base ns per getppid(), spin 2000M iterations $basespin ms"
 echo
 echo "| one-liner | tracer | ns/event on workload | tracer CPU ns/event | events lost |"
 echo "| --- | --- | --- | --- | --- |"
 
-# row NAME TRACER PROGRAM COUNTPATTERN: COUNTPATTERN is an awk program that
-# prints the number of events counted from the output.
+# row NAME TRACER PROGRAM COUNTPATTERN [MODE]: COUNTPATTERN is an awk
+# program that prints the number of events counted from the output; MODE
+# is the workload's (calls: getppid, open: openat), calls by default.
 row() {
 	case "$1" in *"${ONLY:-}"*) ;; *) return ;; esac
-	[ "${REPS:-1}" -gt 1 ] && base=$(fastest calls)
-	run_traced "$2" "$3" calls
+	mode=${5:-calls}
+	if [ "${REPS:-1}" -gt 1 ] || [ "$mode" != calls ]; then
+		base=$(fastest "$mode")
+	else
+		base=$basecalls
+	fi
+	run_traced "$2" "$3" "$mode"
 	counted=$(awk "$4" "$out")
 	total=$((N * ${REPS:-1}))
 	over=$(awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.0f", a - b }')
@@ -93,11 +100,26 @@ row "entry/return latency quantize" bpftrace \
      tracepoint:syscalls:sys_exit_getppid /@s[tid]/ { @h = hist(nsecs - @s[tid]); @n = count(); delete(@s[tid]); }' \
     '/^@n:/ { v = $2 } END { print v + 0 }'
 row "printf per event" dtrace \
-    'syscall::getppid:entry /execname == "w"/ { printf("%d %s\n", pid, execname); }' \
-    'END { print NR }'
+    'syscall::getppid:entry /execname == "w"/ { printf("%d %s\n", pid, probefunc); }' \
+    '/^[0-9]+ getppid$/ { n++ } END { print n + 0 }'
 row "printf per event" bpftrace \
-    'tracepoint:syscalls:sys_enter_getppid /comm == "w"/ { printf("%d %s\n", pid, comm); }' \
-    '/^[0-9]+ w$/ { n++ } END { print n + 0 }'
+    'tracepoint:syscalls:sys_enter_getppid /comm == "w"/ { printf("%d %s\n", pid, "getppid"); }' \
+    '/^[0-9]+ getppid$/ { n++ } END { print n + 0 }'
+# a string key copied from user memory at each event
+opensum='/^ *\/(dev|proc)\// || /^@\[\/(dev|proc)\// { s += $NF } END { print s + 0 }'
+row "open-str count by copyinstr" dtrace \
+    'syscall::openat:entry /execname == "w"/ { @[copyinstr(arg1)] = count(); }' \
+    "$opensum" open
+row "open-str count by copyinstr" bpftrace \
+    'tracepoint:syscalls:sys_enter_openat /comm == "w"/ { @[str(args->filename)] = count(); }' \
+    "$opensum" open
+# dtrace's default action: a record per event with CPU, probe ID, name
+# (printed without -q)
+DFLAGS= row "default action" dtrace 'syscall::getppid:entry { }' \
+    '/ getppid:entry *$/ { n++ } END { print n + 0 }'
+row "default action" bpftrace \
+    'tracepoint:syscalls:sys_enter_getppid { printf("%d %s\n", cpu, probe); }' \
+    '/sys_enter_getppid$/ { n++ } END { print n + 0 }'
 
 # profile-997: slowdown of a CPU-bound loop, tracer CPU per sample.
 prow() {

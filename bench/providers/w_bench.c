@@ -2,12 +2,15 @@
  * w_bench.c - the benchmark workload.
  *   w_bench calls N   N getppid() system calls; prints "ns_per_call"
  *   w_bench spin N    N million loop iterations; prints "ms"
+ *   w_bench open N    N openat()+close() of four paths in turn; prints
+ *                     "ns_per_open"
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -30,6 +33,20 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n * 1000000; i++)
 			sink++;
 		printf("%.1f\n", (double)(now_ns() - t0) / 1e6);
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "open") == 0) {
+		static const char *const paths[] = {
+			"/dev/null", "/dev/zero", "/dev/urandom", "/proc/self/stat"
+		};
+
+		for (long i = 0; i < n; i++) {
+			int fd = openat(AT_FDCWD, paths[i & 3], O_RDONLY);
+
+			if (fd >= 0)
+				close(fd);
+		}
+		printf("%.1f\n", (double)(now_ns() - t0) / (double)n);
 		return 0;
 	}
 	for (long i = 0; i < n; i++)
