@@ -12,6 +12,7 @@
  * parameters per aggregation, speculate/commit ordering, destructive
  * actions only with -w).
  */
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cc.h"
@@ -676,6 +677,66 @@ static struct eng_stmt *new_stmt(struct eng_pcb *pc, int line)
 	return s;
 }
 
+/* The predicate of a clause, for its first statement. */
+static void predicate(struct eng_pcb *pc, struct eng_node *clause,
+    struct eng_stmt *first)
+{
+	eng_sema_clause(pc, clause);
+	first->s_pred = eng_cg_difo(pc, clause->n_pred, "predicate");
+}
+
+/* Forget the statements and actions an attempt at a clause made. */
+static void clause_reset(struct eng_pcb *pc, struct eng_stmt *first)
+{
+	struct eng_prog *p = pc->pc_prog;
+
+	for (struct eng_stmt *s = first->s_next; s != NULL; s = s->s_next)
+		p->p_nstmts--;
+	first->s_next = NULL;
+	first->s_nacts = 0;
+	first->s_piece = 0;
+	p->p_last = first;
+	pc->pc_cc->cc_nextstmt = first->s_id;
+	pc->pc_stmt = first;
+	pc->pc_speculate = pc->pc_commit = pc->pc_datarec = 0;
+}
+
+static int is_undef_tag(const char *tag)
+{
+	return strcmp(tag, "D_IDENT_UNDEF") == 0 ||
+	    strcmp(tag, "D_VAR_UNDEF") == 0;
+}
+
+/*
+ * dtrace checks a clause's actions before its predicate, so that the
+ * predicate may use what the actions assign (/x != 0/ { x = 1; }).  An
+ * action naming something still undefined (a variable the predicate
+ * assigns) is not final: the predicate is compiled, then the actions
+ * again, from a copy taken before the first attempt changed the tree.
+ */
+static void actions_then_predicate(struct eng_pcb *pc,
+    struct eng_node *clause)
+{
+	struct eng_stmt *first = pc->pc_stmt;
+	struct eng_node *again = eng_node_dup(pc, clause->n_args);
+	jmp_buf outer;
+
+	memcpy(outer, pc->pc_jmp, sizeof(outer));
+	if (setjmp(pc->pc_jmp) == 0) {
+		stmts(pc, flatten(pc, clause->n_args, NULL));
+		memcpy(pc->pc_jmp, outer, sizeof(outer));
+		predicate(pc, clause, first);
+		return;
+	}
+	memcpy(pc->pc_jmp, outer, sizeof(outer));
+	if (!is_undef_tag(pc->pc_hdl->eh_diagtag))
+		longjmp(pc->pc_jmp, 1);
+	clause_reset(pc, first);
+	predicate(pc, clause, first);
+	pc->pc_stmt = first;
+	stmts(pc, flatten(pc, again, NULL));
+}
+
 /* Compile one clause into a statement of the program. */
 void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause)
 {
@@ -690,8 +751,8 @@ void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause)
 	descriptions(pc, clause);
 	if (pc->pc_cflags & ENG_C_LIST)
 		return;
-	eng_sema_clause(pc, clause);
-	if (clause->n_pred != NULL)
-		pc->pc_stmt->s_pred = eng_cg_difo(pc, clause->n_pred, "predicate");
-	stmts(pc, flatten(pc, clause->n_args, NULL));
+	if (clause->n_pred == NULL)
+		stmts(pc, flatten(pc, clause->n_args, NULL));
+	else
+		actions_then_predicate(pc, clause);
 }

@@ -81,6 +81,27 @@ struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n)
 	return head;
 }
 
+/* A deep copy of n (and its list) in the program's arena, sharing names:
+ * a fresh tree to cook again after a first attempt changed the old one. */
+struct eng_node *eng_node_dup(struct eng_pcb *pc, const struct eng_node *n)
+{
+	struct eng_node *head = NULL, **tail = &head;
+
+	for (; n != NULL; n = n->n_next) {
+		struct eng_node *c = eng_cc_alloc(pc, sizeof(*c));
+
+		*c = *n;
+		c->n_left = eng_node_dup(pc, n->n_left);
+		c->n_right = eng_node_dup(pc, n->n_right);
+		c->n_third = eng_node_dup(pc, n->n_third);
+		c->n_args = eng_node_dup(pc, n->n_args);
+		c->n_next = NULL;
+		*tail = c;
+		tail = &c->n_next;
+	}
+	return head;
+}
+
 /* ---- AST dump, for tests and debugging --------------------------------- */
 
 static const char *const kind_names[] = {

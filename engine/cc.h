@@ -356,6 +356,7 @@ void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
     dtrace_probedesc_t *pd, int line);
 void eng_node_dump(const struct eng_node *n, FILE *fp, int depth);
 struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n);
+struct eng_node *eng_node_dup(struct eng_pcb *pc, const struct eng_node *n);
 
 /* type.c */
 void eng_type_init(struct eng_cc *cc);

@@ -452,24 +452,41 @@ static struct eng_type *storable(struct eng_pcb *pc, struct eng_node *r)
 	return t;
 }
 
+/*
+ * A global named for the first time on the left of an operator: "=" gives
+ * it the type of the value, ++ and -- make it an int64_t (as dtrace
+ * does); a compound assignment reads a value that was never there.
+ */
+static void cook_newglobal(struct eng_pcb *pc, struct eng_node *l,
+    struct eng_node *r, int op)
+{
+	struct eng_ident *id = eng_cc_ident(pc, l->n_name, SC_GLOBAL, 0);
+	int incdec = op == T_INC || op == T_DEC;
+
+	if (id != NULL && id->i_kind != ID_VAR)
+		eng_cc_nerror(pc, l, "D_OP_LVAL", "operator %s requires "
+		    "modifiable lvalue as an operand", opname(op));
+	if ((id == NULL || id->i_type == NULL) && r == NULL && !incdec)
+		eng_cc_nerror(pc, l, "D_VAR_UNDEF", "%s has not yet been "
+		    "declared or assigned", l->n_name);
+	if (id == NULL)
+		id = eng_cc_ident(pc, l->n_name, SC_GLOBAL, 1);
+	if (id->i_type == NULL) {
+		id->i_type = r != NULL ? storable(pc, r) :
+		    eng_type_lookup(pc->pc_cc, "int64_t");
+		id->i_line = l->n_line;
+	}
+}
+
 static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
     struct eng_node *r, int op)
 {
-	struct eng_ident *id;
-
 	switch (l->n_kind) {
 	case N_IDENT:
 		if (builtin(l->n_name) != NULL)
 			eng_cc_nerror(pc, l, "D_OP_WRITE", "operator %s can only "
 			    "be applied to a writable variable", opname(op));
-		id = eng_cc_ident(pc, l->n_name, SC_GLOBAL, r != NULL);
-		if (id != NULL && id->i_kind != ID_VAR)
-			eng_cc_nerror(pc, l, "D_OP_LVAL", "operator %s requires "
-			    "modifiable lvalue as an operand", opname(op));
-		if (id != NULL && id->i_type == NULL && r != NULL) {
-			id->i_type = storable(pc, r);
-			id->i_line = l->n_line;
-		}
+		cook_newglobal(pc, l, r, op);
 		cook_ident(pc, l);
 		break;
 	case N_VAR:
