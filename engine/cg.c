@@ -31,6 +31,8 @@ struct cg {
 	uint32_t nlbl, lblcap;
 	uint32_t *fix;			/* branch instruction indexes */
 	int nfix, fixcap;
+	const struct eng_node *subst;	/* this variable's value is ... */
+	int subst_reg;			/* ... in this register (store_in_var) */
 };
 
 static int expr(struct cg *g, struct eng_node *n);
@@ -405,6 +407,12 @@ static void scale(struct cg *g, int r, const struct eng_type *t)
 	}
 }
 
+/* A pointer or an array (the address of its first element). */
+static int is_ptrlike(const struct eng_type *t)
+{
+	return eng_type_is_ptr(t) || t->t_kind == TY_ARRAY;
+}
+
 static int binop(struct cg *g, struct eng_node *n)
 {
 	struct eng_type *lt = n->n_left->n_type, *rt = n->n_right->n_type;
@@ -417,13 +425,13 @@ static int binop(struct cg *g, struct eng_node *n)
 	}
 	if (n->n_op == T_SHR)
 		sgn = lt->t_signed;
-	if (eng_type_is_ptr(lt) && eng_type_is_int(rt))
+	if (is_ptrlike(lt) && eng_type_is_int(rt))
 		scale(g, b, lt);
-	else if (eng_type_is_ptr(rt) && eng_type_is_int(lt))
+	else if (is_ptrlike(rt) && eng_type_is_int(lt))
 		scale(g, a, rt);
 	emit(g, DIF_INSTR_FMT(arith_op(n->n_op, sgn), a, b, a));
 	rfree(g, b);
-	if (eng_type_is_ptr(lt) && eng_type_is_ptr(rt) && lt->t_base &&
+	if (is_ptrlike(lt) && is_ptrlike(rt) && lt->t_base &&
 	    lt->t_base->t_size > 1) {
 		int s = setx(g, lt->t_base->t_size, n);
 
@@ -547,16 +555,89 @@ static int is_mem(const struct eng_node *l)
 
 static int addr(struct cg *g, struct eng_node *n, int *user);
 
-/* [address of l] = r, by the size of l's type. */
-static void store_mem(struct cg *g, struct eng_node *l, int r)
+/*
+ * The variable whose own storage an lvalue is part of (v.m, v.m.n, v[i]
+ * of a D array, a[k].m of an associative array), or NULL when the lvalue
+ * is memory reached through a pointer.
+ */
+static struct eng_node *var_root(struct eng_node *l)
+{
+	for (;;) {
+		switch (l->n_kind) {
+		case N_MEMBER:
+			l = l->n_left;
+			break;
+		case N_DEREF:
+			if (l->n_left->n_kind != N_OP2 || l->n_left->n_op != '+' ||
+			    l->n_left->n_left->n_type->t_kind != TY_ARRAY)
+				return NULL;
+			l = l->n_left->n_left;
+			break;
+		case N_IDENT: case N_VAR: case N_INDEX:
+			return l->n_scope != SC_BUILTIN && l->n_ident != NULL &&
+			    (l->n_ident->i_kind == ID_VAR ||
+			    l->n_ident->i_kind == ID_ARRAY) &&
+			    is_byref(l->n_type) ? l : NULL;
+		default:
+			return NULL;
+		}
+	}
+}
+
+static void store_op(struct cg *g, const struct eng_type *t, int r, int a)
 {
 	static const int ops[] = { DIF_OP_STB, DIF_OP_STH, DIF_OP_STW,
 	    DIF_OP_STX };
-	uint32_t sz = l->n_type->t_size;
-	int user = 0, a = addr(g, l, &user);
+	uint32_t sz = t->t_size;
 
 	emit(g, DIF_INSTR_STORE(ops[sz == 1 ? 0 : sz == 2 ? 1 : sz == 4 ? 2 :
 	    3], r, a));
+}
+
+/*
+ * l = r where l is part of variable v's value (v.m = r): the value is
+ * copied to scratch, changed there and stored back, so a variable is
+ * only ever written by its own store instruction (which copies in):
+ *	ld v, %v; allocs size, %c; tst %v; be skip; copys %v, size, %c
+ *  skip: (address of l with %c for v), %a; st r, [%a]; st %c -> v
+ */
+static void store_in_var(struct cg *g, struct eng_node *l,
+    struct eng_node *v, int r)
+{
+	int val = ralloc(g, l), c = ralloc(g, l), sz, a, user = 0;
+	int skip = newlabel(g);
+
+	load_var(g, v, val);
+	sz = setx(g, v->n_type->t_size, l);
+	emit(g, DIF_INSTR_ALLOCS(sz, c));
+	emit(g, DIF_INSTR_TST(val));
+	branch(g, DIF_OP_BE, skip);
+	emit(g, DIF_INSTR_COPYS(val, sz, c));
+	label(g, skip);
+	rfree(g, sz);
+	rfree(g, val);
+	g->subst = v;
+	g->subst_reg = c;
+	a = addr(g, l, &user);
+	g->subst = NULL;
+	store_op(g, l->n_type, r, a);
+	rfree(g, a);
+	store_var(g, v, c);
+	rfree(g, c);
+}
+
+/* [address of l] = r, by the size of l's type. */
+static void store_mem(struct cg *g, struct eng_node *l, int r)
+{
+	struct eng_node *v = var_root(l);
+	int user = 0, a;
+
+	if (v != NULL) {
+		store_in_var(g, l, v, r);
+		return;
+	}
+	a = addr(g, l, &user);
+	store_op(g, l->n_type, r, a);
 	rfree(g, a);
 }
 
@@ -669,6 +750,11 @@ static int expr(struct cg *g, struct eng_node *n)
 
 	if (n->n_const && n->n_kind != N_ASSIGN)
 		return setx(g, n->n_int, n);
+	if (n == g->subst) {
+		r = ralloc(g, n);
+		emit(g, DIF_INSTR_MOV(g->subst_reg, r));
+		return r;
+	}
 	switch (n->n_kind) {
 	case N_STR:
 		r = ralloc(g, n);

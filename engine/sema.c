@@ -74,6 +74,30 @@ static int is_arith(const struct eng_type *t)
 	return eng_type_is_int(t);
 }
 
+static int is_sou(const struct eng_type *t)
+{
+	return t->t_kind == TY_STRUCT || t->t_kind == TY_UNION;
+}
+
+/* A pointer to void or to a function: no size to do arithmetic with. */
+static int is_vfptr(const struct eng_type *t)
+{
+	return eng_type_is_ptr(t) && (t->t_base == NULL ||
+	    t->t_base->t_kind == TY_VOID || t->t_base->t_kind == TY_FUNC);
+}
+
+/* An operand of pointer arithmetic: a pointer to an object of known
+ * size, or an array (which stands for the address of its first element). */
+static int is_objptr(const struct eng_type *t)
+{
+	return t->t_kind == TY_ARRAY || (eng_type_is_ptr(t) && !is_vfptr(t));
+}
+
+static struct eng_type *decay(struct eng_pcb *pc, struct eng_type *t)
+{
+	return t->t_kind == TY_ARRAY ? eng_type_ptr(pc, t->t_base) : t;
+}
+
 static void need_scalar(struct eng_pcb *pc, struct eng_node *n, int op)
 {
 	if (!eng_type_is_scalar(n->n_type) && !eng_type_is_string(n->n_type))
@@ -249,7 +273,8 @@ static void check_keys(struct eng_pcb *pc, struct eng_node *n,
 		if (k->n_type == NULL)
 			continue;	/* stack() and friends */
 		if (!eng_type_is_scalar(k->n_type) &&
-		    !eng_type_is_string(k->n_type))
+		    !eng_type_is_string(k->n_type) && !(what[0] == '\0' &&
+		    is_sou(k->n_type)))
 			eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s key #%d must be "
 			    "of scalar or string type", what, i + 1);
 		i++;
@@ -354,6 +379,11 @@ pointer:
 	if (n->n_args->n_next != NULL || !eng_type_is_int(n->n_args->n_type))
 		eng_cc_nerror(pc, n, "D_OP_INT", "index must be of integral "
 		    "type");
+	if (base->n_type->t_kind == TY_ARRAY && base->n_type->t_nelems > 0 &&
+	    n->n_args->n_const && n->n_args->n_int >= base->n_type->t_nelems)
+		eng_cc_nerror(pc, n, "D_ARR_BOUNDS", "index outside array "
+		    "bounds: %llu, max is %u", (unsigned long long)
+		    n->n_args->n_int, base->n_type->t_nelems);
 	n->n_kind = N_DEREF;
 	{
 		struct eng_node *add = eng_node_new(pc, N_OP2, n->n_line,
@@ -528,6 +558,10 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 	struct eng_type *lt = n->n_left->n_type, *rt = n->n_right->n_type;
 
 	if (n->n_op == '=') {
+		if (lt->t_kind == TY_ARRAY)
+			eng_cc_nerror(pc, n, "D_OP_ARRFUN", "operator = may not "
+			    "be applied to operand of type \"%s\"",
+			    eng_type_tname(lt));
 		if (eng_type_compat(lt, rt) || ((eng_type_is_ptr(lt) ||
 		    eng_type_is_string(lt)) && eng_type_is_int(rt) &&
 		    n->n_right->n_const && n->n_right->n_int == 0) || (eng_type_is_string(lt) &&
@@ -537,6 +571,9 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 		    "incompatible types: \"%s\" = \"%s\"", eng_type_tname(lt),
 		    eng_type_tname(rt));
 	}
+	if (is_vfptr(lt) && (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ))
+		eng_cc_nerror(pc, n, "D_OP_VFPTR", "operator %s requires "
+		    "left-hand scalar operand of known size", opname(n->n_op));
 	if (!is_arith(lt) && !(eng_type_is_ptr(lt) &&
 	    (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ)))
 		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
@@ -567,6 +604,9 @@ static void cook_incdec(struct eng_pcb *pc, struct eng_node *n)
 	if (!is_arith(n->n_left->n_type) && !eng_type_is_ptr(n->n_left->n_type))
 		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires an "
 		    "operand of arithmetic type", opname(op));
+	if (is_vfptr(n->n_left->n_type))
+		eng_cc_nerror(pc, n, "D_OP_VFPTR", "operator %s requires an "
+		    "operand of known size", opname(op));
 	n->n_type = n->n_left->n_type;
 }
 
@@ -630,6 +670,38 @@ static void cook_compare(struct eng_pcb *pc, struct eng_node *n)
 	    eng_type_tname(b));
 }
 
+/*
+ * + and - with a pointer or array operand (K&R A7.7): pointer + integer
+ * and integer + pointer keep the pointer's type, pointer - pointer of
+ * compatible types is a ptrdiff_t.  Pointers to void or functions have
+ * no size to scale by.  Returns 0 when both operands are not pointers.
+ */
+static int additive_ptr(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_type *a = n->n_left->n_type, *b = n->n_right->n_type;
+	int op = n->n_op;
+
+	if (is_objptr(a) && eng_type_is_int(b)) {
+		n->n_type = decay(pc, a);
+		return 1;
+	}
+	if (op == '+' && eng_type_is_int(a) && is_objptr(b)) {
+		n->n_type = decay(pc, b);
+		return 1;
+	}
+	if (op == '-' && is_objptr(a) && is_objptr(b) &&
+	    eng_type_compat(decay(pc, a), decay(pc, b))) {
+		n->n_type = eng_type_lookup(pc->pc_cc, "long");
+		return 1;
+	}
+	if (!eng_type_is_ptr(a) && !eng_type_is_ptr(b) &&
+	    a->t_kind != TY_ARRAY && b->t_kind != TY_ARRAY)
+		return 0;
+	eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
+	    "types: \"%s\" %s \"%s\"", eng_type_tname(a), opname(op),
+	    eng_type_tname(b));
+}
+
 static void cook_op2(struct eng_pcb *pc, struct eng_node *n)
 {
 	struct eng_node *l = n->n_left, *r = n->n_right;
@@ -656,20 +728,8 @@ static void cook_op2(struct eng_pcb *pc, struct eng_node *n)
 		cook_compare(pc, n);
 		return;
 	case '+': case '-':
-		if (eng_type_is_ptr(l->n_type) && eng_type_is_int(r->n_type)) {
-			n->n_type = l->n_type;
+		if (additive_ptr(pc, n))
 			return;
-		}
-		if (op == '+' && eng_type_is_int(l->n_type) &&
-		    eng_type_is_ptr(r->n_type)) {
-			n->n_type = r->n_type;
-			return;
-		}
-		if (op == '-' && eng_type_is_ptr(l->n_type) &&
-		    eng_type_is_ptr(r->n_type)) {
-			n->n_type = eng_type_lookup(pc->pc_cc, "long");
-			return;
-		}
 		/* FALLTHROUGH */
 	case '*': case '/':
 		if (!is_arith(l->n_type) || !is_arith(r->n_type))
@@ -897,7 +957,8 @@ void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause)
 {
 	if (clause->n_pred != NULL) {
 		cook(pc, clause->n_pred);
-		if (!eng_type_is_scalar(clause->n_pred->n_type))
+		if (!eng_type_is_scalar(clause->n_pred->n_type) ||
+		    clause->n_pred->n_type->t_kind == TY_ARRAY)
 			eng_cc_nerror(pc, clause->n_pred, "D_PRED_SCALAR",
 			    "predicate result must be of scalar type");
 	}
