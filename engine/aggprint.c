@@ -416,6 +416,9 @@ int eng_agg_print(eng_hdl_t *h, FILE *fp)
 {
 	EXP_SCOPE(h, EXP_M_AGGPRINT);
 	size_t n;
+
+	if (eng_export_final(h, fp))	/* chrome, folded */
+		return 0;
 	eng_aggrow_t **rows = eng_agg_sorted(h, 0, &n, 0);
 
 	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON) {

@@ -72,6 +72,7 @@ struct eng_consumer {
 	struct eng_aggstate *ec_agg;	/* agg.c */
 	struct eng_symtab *ec_sym;	/* sym.c */
 	int ec_stdoutfd;		/* output's own fd, saved by freopen */
+	struct eng_export *ec_export;	/* export.c: chrome/folded state */
 };
 
 /* opt.c: every option at its default. */
@@ -189,6 +190,20 @@ int eng_json_aggs(eng_hdl_t *h, FILE *fp, const dtrace_aggvarid_t *ids,
     int n, int all);
 /* Write s as a JSON string (with quotes). */
 void eng_json_str(FILE *fp, const char *s, size_t max);
+
+/* ---- export.c (-x oformat=chrome, folded) -------------------------------- */
+
+struct eng_export;
+void eng_export_free(struct eng_export *x);
+/* A timestamp seen (a buffer snapshot's): counters are dated by it. */
+void eng_export_time(eng_hdl_t *h, uint64_t ts);
+/* One firing's text as a chrome event (nothing in other formats). */
+void eng_export_firing(eng_hdl_t *h, FILE *fp, int cpu,
+    const dtrace_probedesc_t *pd, uint64_t when, const char *text);
+/* After a work tick: chrome counters. */
+void eng_export_tick(eng_hdl_t *h, FILE *fp);
+/* The final aggregation print; 1 if done in an export format. */
+int eng_export_final(eng_hdl_t *h, FILE *fp);
 
 /* ---- agg.c -------------------------------------------------------------- */
 

@@ -34,6 +34,8 @@ struct eng_consumer;	/* consumer state, engine/consume.h */
 
 #define ENG_OFORMAT_TEXT	0
 #define ENG_OFORMAT_JSON	1
+#define ENG_OFORMAT_CHROME	2	/* trace-event JSON (export.c) */
+#define ENG_OFORMAT_FOLDED	3	/* collapsed stacks (export.c) */
 
 struct eng_hdl {
 	ks_state_t *eh_ks;		/* the shim state */

@@ -64,6 +64,7 @@ void eng_cons_free(struct eng_consumer *c)
 	free(c->ec_targets);
 	eng_agg_free(c->ec_agg);
 	eng_sym_free(c->ec_sym);
+	eng_export_free(c->ec_export);
 	if (c->ec_stdoutfd >= 0)
 		close(c->ec_stdoutfd);
 	for (int i = 0; i < 2; i++)

@@ -11,7 +11,7 @@
  * Values: sizes take k/m/g/t suffixes (bytes); rates take ns, us, ms, s,
  * m, h, d (and long forms) or hz, a bare number is nanoseconds; booleans
  * take no value (or 0/1); bufpolicy ring/fill/switch; bufresize
- * auto/manual; oformat text/json.
+ * auto/manual; oformat text/json/chrome/folded.
  * Values above the shim's limits (cap()) are fitted as DTrace's kernel
  * fits them at GO: buffer sizes halved while bufresize is auto (the value
  * asked for kept in ec_optasked[] for the "lowered to" notice), strsize,
@@ -191,7 +191,8 @@ static int parse(const struct opt *o, const char *s, dtrace_optval_t *v)
 {
 	static const char *const policy[] = { "ring", "fill", "switch", NULL };
 	static const char *const resize[] = { "auto", "manual", NULL };
-	static const char *const oformat[] = { "text", "json", NULL };
+	static const char *const oformat[] = { "text", "json", "chrome",
+	    "folded", NULL };
 
 	if (o->kind == K_BOOL) {
 		if (s == NULL || *s == '\0') {

@@ -657,6 +657,25 @@ static void firing_buffered(eng_hdl_t *h, struct firing *f)
 	free(text);
 }
 
+/* One firing for an export format (export.c): its text as an event
+ * (chrome) or nowhere (folded), the records acted on either way. */
+static void firing_export(eng_hdl_t *h, FILE *fp, struct firing *f)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&text, &len);
+
+	if (mf == NULL)
+		return;
+	firing(h, mf, f);
+	end_pieces(h, mf);
+	fclose(mf);
+	eng_export_firing(h, fp, f->cpu, &f->ep->ep_probe,
+	    DTRACE_RECORD_LOAD_TIMESTAMP((const dtrace_rechdr_t *)f->base),
+	    text);
+	free(text);
+}
+
 int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
     size_t size)
 {
@@ -695,6 +714,8 @@ int eng_rec_consume(eng_hdl_t *h, FILE *fp, int cpu, const char *buf,
 			firing_buffered(h, &f);
 		else if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)
 			eng_json_firing(h, fp, ep, f.base, cpu);
+		else if (eng_opt_get(h, ENG_OPT_OFORMAT) >= ENG_OFORMAT_CHROME)
+			firing_export(h, fp, &f);
 		else
 			firing(h, fp, &f);
 	}

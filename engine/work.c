@@ -231,6 +231,7 @@ static int snap(eng_hdl_t *h, int cpu, size_t *sizep)
 	}
 	if (bd.dtbd_drops > 0)
 		eng_drops_cpu(h, cpu, DTRACEDROP_PRINCIPAL, bd.dtbd_drops);
+	eng_export_time(h, bd.dtbd_timestamp);
 	*sizep = bd.dtbd_size <= c->ec_bufsize ? bd.dtbd_size : 0;
 	return 0;
 }
@@ -319,6 +320,7 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 			return -1;
 	if (last >= 0 && last != first && consume_cpu(h, fp, last) != 0)
 		return -1;
+	eng_export_tick(h, fp);		/* chrome: counters */
 	return 0;
 }
 
