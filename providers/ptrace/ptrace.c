@@ -48,18 +48,44 @@ static const char *const proc_names[] = {
 	[PM_LWP_EXIT] = "lwp-exit",
 };
 
-static prov_ptshared_t *sh;
-static pid_t helper;
-static int cmdfd = -1, evfd = -1, ackfd = -1;
-static uint64_t fired;			/* messages handled here */
-static pthread_t reader;
-static ks_provider_id_t sys_prov, proc_prov, sched_prov, sdt_prov;
-static dtrace_id_t sys_ids[PT_NSYS][2], proc_ids[PM_NKINDS];
-static int ntargets;			/* targets the helper holds */
-static uint32_t nreqs;			/* attach requests sent */
+#define NPASSIVE 16		/* passive helpers remembered for reaping */
+
+/*
+ * The ptrace route's state on this side: one instance (pt), passed to
+ * the helpers below.  No lock: each field says which thread owns it.
+ * "Register": set once by prov_ptrace_register, before any probe exists.
+ * "Consumer": the engine's calls (prov_target_add, flush, shutdown),
+ * made one at a time from the thread that drives the handle.  "Reader":
+ * the reader thread, which the consumer starts and joins.  "Shim": the
+ * provider ops (provide, enable, disable), which the shim serialises.
+ * What the helper process reads or writes is in the shared page (sh),
+ * whose fields say how they are accessed (ptrace_impl.h).
+ */
+typedef struct pt_state {
+	prov_ptshared_t *sh;		/* register: the page shared with the
+					 * helper (NULL: no ptrace route) */
+	pid_t helper;			/* consumer: the helper, 0 if none */
+	int cmdfd, evfd, ackfd;		/* consumer: its pipes (evfd is read
+					 * by the reader) */
+	pthread_t reader;		/* consumer */
+	uint64_t fired;			/* atomic, written by the reader:
+					 * messages handled here */
+	int ntargets;			/* consumer: targets the helper holds */
+	uint32_t nreqs;			/* consumer: attach requests sent */
+	pid_t passive[NPASSIVE];	/* consumer: passive helpers to reap */
+	ks_provider_id_t sys_prov, proc_prov, sched_prov, sdt_prov;
+					/* register */
+	dtrace_id_t sys_ids[PT_NSYS][2];	/* shim writes (provide); the
+					 * reader reads them once made */
+	dtrace_id_t proc_ids[PM_NKINDS];	/* the same */
+	ks_ucapture_t cap;		/* reader: a firing's string */
+	uint64_t regs[PT_NREGS];	/* reader: its user registers */
+} pt_state_t;
+
+static pt_state_t pt = { .cmdfd = -1, .evfd = -1, .ackfd = -1 };
 
 /* Fork the helper with its pipes. */
-static int helper_start(void)
+static int helper_start(pt_state_t *ps)
 {
 	int cp[2], ep[2], ap[2];
 
@@ -70,39 +96,37 @@ static int helper_start(void)
 		close(cp[1]);
 		return -1;
 	}
-	sh->sh_passive = 0;
-	helper = prov_pt_helper_fork(sh, cp[0], ep[1], ap[0]);
+	ps->sh->sh_passive = 0;
+	ps->helper = prov_pt_helper_fork(ps->sh, cp[0], ep[1], ap[0]);
 	close(cp[0]);
 	close(ep[1]);
 	close(ap[0]);
-	if (helper < 0) {
-		helper = 0;
+	if (ps->helper < 0) {
+		ps->helper = 0;
 		close(cp[1]);
 		close(ep[0]);
 		close(ap[1]);
 		return -1;
 	}
-	cmdfd = cp[1];
-	evfd = ep[0];
-	ackfd = ap[1];
+	ps->cmdfd = cp[1];
+	ps->evfd = ep[0];
+	ps->ackfd = ap[1];
 	return 0;
 }
 
 /* ---- this process: messages to firings ---- */
 
-static void fire_msg(const prov_ptmsg_t *m)
+static void fire_msg(pt_state_t *ps, const prov_ptmsg_t *m)
 {
-	static ks_ucapture_t cap;
-	static uint64_t regs[PT_NREGS];
 	ks_probe_ctx_t ctx;
 	dtrace_id_t id;
 
 	if (m->pm_kind == PM_NOTE)
 		prov_note("%s", m->pm_str);
 	if (m->pm_kind == PM_ENTRY || m->pm_kind == PM_RETURN)
-		id = m->pm_nr < PT_NSYS ? sys_ids[m->pm_nr][m->pm_kind] : 0;
-	else if (m->pm_kind < PM_NKINDS && sh->sh_proc[m->pm_kind])
-		id = proc_ids[m->pm_kind];
+		id = m->pm_nr < PT_NSYS ? ps->sys_ids[m->pm_nr][m->pm_kind] : 0;
+	else if (m->pm_kind < PM_NKINDS && ps->sh->sh_proc[m->pm_kind])
+		id = ps->proc_ids[m->pm_kind];
 	else
 		id = DTRACE_IDNONE;	/* only a sync point */
 	if (id == DTRACE_IDNONE)
@@ -121,8 +145,8 @@ static void fire_msg(const prov_ptmsg_t *m)
 	memcpy(ctx.kpc_args, m->pm_args, sizeof(m->pm_args));
 	ctx.kpc_vtimestamp = m->pm_vtime;
 	if (m->pm_nregs == PT_NREGS) {
-		memcpy(regs, m->pm_regs, sizeof(regs));
-		ctx.kpc_uregs = regs;
+		memcpy(ps->regs, m->pm_regs, sizeof(ps->regs));
+		ctx.kpc_uregs = ps->regs;
 		ctx.kpc_nuregs = PT_NREGS;
 	}
 	if (m->pm_kind == PM_RETURN) {
@@ -135,17 +159,17 @@ static void fire_msg(const prov_ptmsg_t *m)
 		ctx.kpc_args[0] = ctx.kpc_args[1] = (uint64_t)r;
 	}
 	if (m->pm_slen > 0) {
-		cap.kuc_addr = m->pm_saddr;
-		cap.kuc_len = sizeof(m->pm_str);	/* whole chunks */
-		cap.kuc_data = (const uint8_t *)m->pm_str;
-		ctx.kpc_ucap = &cap;
+		ps->cap.kuc_addr = m->pm_saddr;
+		ps->cap.kuc_len = sizeof(m->pm_str);	/* whole chunks */
+		ps->cap.kuc_data = (const uint8_t *)m->pm_str;
+		ctx.kpc_ucap = &ps->cap;
 		ctx.kpc_nucap = 1;
 	}
 	if (m->pm_kind == PM_EXEC_SUCCESS && m->pm_slen > 0) {
 		/* args[0] is a string: the path, read in place */
-		cap.kuc_addr = (uint64_t)(uintptr_t)m->pm_str;
-		ctx.kpc_args[0] = cap.kuc_addr;
-		ctx.kpc_kmem = &cap;
+		ps->cap.kuc_addr = (uint64_t)(uintptr_t)m->pm_str;
+		ctx.kpc_args[0] = ps->cap.kuc_addr;
+		ctx.kpc_kmem = &ps->cap;
 		ctx.kpc_nkmem = 1;
 	}
 	prov_fire(&ctx);
@@ -153,63 +177,67 @@ static void fire_msg(const prov_ptmsg_t *m)
 
 static void *reader_main(void *arg)
 {
+	pt_state_t *ps = arg;
 	prov_ptmsg_t m;
 
 	for (;;) {
 		size_t got = 0;
 
 		while (got < sizeof(m)) {
-			ssize_t n = read(evfd, (char *)&m + got,
+			ssize_t n = read(ps->evfd, (char *)&m + got,
 			    sizeof(m) - got);
 
 			if (n <= 0)
 				return NULL;
 			got += (size_t)n;
 		}
-		fire_msg(&m);
-		__atomic_add_fetch(&fired, 1, __ATOMIC_RELEASE);
+		fire_msg(ps, &m);
+		__atomic_add_fetch(&ps->fired, 1, __ATOMIC_RELEASE);
 		if (m.pm_sync)
-			(void)!write(ackfd, "a", 1);
+			(void)!write(ps->ackfd, "a", 1);
 	}
 }
 
 void prov_ptrace_flush(void)
 {
-	if (helper <= 0 || pthread_equal(pthread_self(), reader))
+	pt_state_t *ps = &pt;
+
+	if (ps->helper <= 0 || pthread_equal(pthread_self(), ps->reader))
 		return;
-	for (int i = 0; i < 2000 && __atomic_load_n(&fired, __ATOMIC_ACQUIRE)
-	    < __atomic_load_n(&sh->sh_sent, __ATOMIC_ACQUIRE); i++)
+	for (int i = 0; i < 2000 &&
+	    __atomic_load_n(&ps->fired, __ATOMIC_ACQUIRE) <
+	    __atomic_load_n(&ps->sh->sh_sent, __ATOMIC_ACQUIRE); i++)
 		usleep(500);
 }
 
 int prov_ptrace_syscalls(int *nrs, int max)
 {
+	pt_state_t *ps = &pt;
 	int n = 0;
 
-	if (sh == NULL)
+	if (ps->sh == NULL)
 		return -1;
 	for (int i = 0; i < PT_NSYS; i++) {
-		if (!sh->sh_entry[i] && !sh->sh_return[i])
+		if (!ps->sh->sh_entry[i] && !ps->sh->sh_return[i])
 			continue;
 		if (n >= max)
 			return -1;
 		nrs[n++] = i;
 	}
 	for (int i = 0; i < n; i++)
-		sh->sh_filt[nrs[i]] = 1;
+		ps->sh->sh_filt[nrs[i]] = 1;
 	return n;
 }
 
 /* Remember a passive helper (pid > 0), and reap those that are done. */
-static void reap_passive(pid_t pid)
+static void reap_passive(pt_state_t *ps, pid_t pid)
 {
-	static pid_t passive[16];
-
-	for (int i = 0; i < 16; i++) {
-		if (passive[i] > 0 && waitpid(passive[i], NULL, WNOHANG) != 0)
-			passive[i] = 0;
-		if (passive[i] == 0 && pid > 0) {
-			passive[i] = pid;
+	for (int i = 0; i < NPASSIVE; i++) {
+		if (ps->passive[i] > 0 &&
+		    waitpid(ps->passive[i], NULL, WNOHANG) != 0)
+			ps->passive[i] = 0;
+		if (ps->passive[i] == 0 && pid > 0) {
+			ps->passive[i] = pid;
 			pid = 0;
 		}
 	}
@@ -217,40 +245,42 @@ static void reap_passive(pid_t pid)
 
 int prov_ptrace_target_add(int pid)
 {
+	pt_state_t *ps = &pt;
 	int32_t p = pid, err;
 
-	if (sh == NULL) {
+	if (ps->sh == NULL) {
 		errno = ENOTSUP;
 		return -1;
 	}
-	if (helper == 0) {
-		reap_passive(0);
-		if (helper_start() != 0)
+	if (ps->helper == 0) {
+		reap_passive(ps, 0);
+		if (helper_start(ps) != 0)
 			return -1;
-		if (pthread_create(&reader, NULL, reader_main, NULL) != 0)
+		if (pthread_create(&ps->reader, NULL, reader_main, ps) != 0)
 			return -1;
 	}
-	if (write(cmdfd, &p, sizeof(p)) != sizeof(p))
+	if (write(ps->cmdfd, &p, sizeof(p)) != sizeof(p))
 		return -1;
-	nreqs++;
+	ps->nreqs++;
 	/* Return once the helper holds it: the caller may let it run. */
-	for (int i = 0; i < 4000 && __atomic_load_n(&sh->sh_attached,
-	    __ATOMIC_ACQUIRE) < nreqs; i++)
+	for (int i = 0; i < 4000 && __atomic_load_n(&ps->sh->sh_attached,
+	    __ATOMIC_ACQUIRE) < ps->nreqs; i++)
 		usleep(500);
-	if (__atomic_load_n(&sh->sh_attached, __ATOMIC_ACQUIRE) >= nreqs &&
-	    (err = __atomic_load_n(&sh->sh_atterr, __ATOMIC_RELAXED)) != 0) {
+	if (__atomic_load_n(&ps->sh->sh_attached, __ATOMIC_ACQUIRE) >=
+	    ps->nreqs && (err = __atomic_load_n(&ps->sh->sh_atterr,
+	    __ATOMIC_RELAXED)) != 0) {
 		errno = err;		/* none of its threads is ours */
 		return -1;
 	}
-	ntargets++;
+	ps->ntargets++;
 	return 0;
 }
 
 /* ---- providers ---- */
 
-static int need_target(void)
+static int need_target(pt_state_t *ps)
 {
-	if (ntargets > 0)
+	if (ps->ntargets > 0)
 		return 0;
 	ks_provider_error("without root or CAP_PERFMON these probes fire only "
 	    "for processes traced with -c or -p");
@@ -259,85 +289,97 @@ static int need_target(void)
 
 static void sys_provide(void *parg, const dtrace_probedesc_t *desc)
 {
+	pt_state_t *ps = parg;
+
 	for (unsigned nr = 0; nr < prov_sysname_count() && nr < PT_NSYS; nr++) {
 		const char *name = prov_sysname(nr);
 
-		if (name == NULL || sys_ids[nr][0] != DTRACE_IDNONE)
+		if (name == NULL || ps->sys_ids[nr][0] != DTRACE_IDNONE)
 			continue;
-		sys_ids[nr][PM_ENTRY] = ks_probe_create(sys_prov, "", name,
-		    "entry", 0, (void *)(uintptr_t)(nr * 2));
-		sys_ids[nr][PM_RETURN] = ks_probe_create(sys_prov, "", name,
-		    "return", 0, (void *)(uintptr_t)(nr * 2 + 1));
+		ps->sys_ids[nr][PM_ENTRY] = ks_probe_create(ps->sys_prov, "",
+		    name, "entry", 0, (void *)(uintptr_t)(nr * 2));
+		ps->sys_ids[nr][PM_RETURN] = ks_probe_create(ps->sys_prov, "",
+		    name, "return", 0, (void *)(uintptr_t)(nr * 2 + 1));
 	}
 }
 
 /* The helper sends user registers from the first probe that wants
  * them on (one ptrace call a message). */
-static void want_uregs(dtrace_id_t id)
+static void want_uregs(pt_state_t *ps, dtrace_id_t id)
 {
 	if (prov_perf_wants_stack(id) & PROV_SAMPLE_UREGS)
-		__atomic_store_n(&sh->sh_uregs, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&ps->sh->sh_uregs, 1, __ATOMIC_RELAXED);
 }
 
 void prov_ptrace_vtime(int on)
 {
-	if (sh != NULL)
-		__atomic_store_n(&sh->sh_vtime, on != 0, __ATOMIC_RELAXED);
+	pt_state_t *ps = &pt;
+
+	if (ps->sh != NULL)
+		__atomic_store_n(&ps->sh->sh_vtime, on != 0, __ATOMIC_RELAXED);
 }
 
 static int sys_enable(void *parg, dtrace_id_t id, void *arg)
 {
+	pt_state_t *ps = parg;
 	uintptr_t v = (uintptr_t)arg;
 
-	if (need_target() != 0)
+	if (need_target(ps) != 0)
 		return -1;
-	want_uregs(id);
+	want_uregs(ps, id);
 	if (v & 1)
-		sh->sh_return[v / 2] = 1;
+		ps->sh->sh_return[v / 2] = 1;
 	else
-		sh->sh_entry[v / 2] = 1;
+		ps->sh->sh_entry[v / 2] = 1;
 	/* The first syscall probe: tracees resumed with PTRACE_CONT (no
 	 * syscall stops) must stop once to be resumed with PTRACE_SYSCALL. */
-	if (__atomic_add_fetch(&sh->sh_nsys, 1, __ATOMIC_SEQ_CST) == 1 &&
-	    helper > 0) {
+	if (__atomic_add_fetch(&ps->sh->sh_nsys, 1, __ATOMIC_SEQ_CST) == 1 &&
+	    ps->helper > 0) {
 		int32_t c = PT_CMD_RESTOP;
 
-		(void)!write(cmdfd, &c, sizeof(c));
+		(void)!write(ps->cmdfd, &c, sizeof(c));
 	}
 	return 0;
 }
 
 static void sys_disable(void *parg, dtrace_id_t id, void *arg)
 {
+	pt_state_t *ps = parg;
 	uintptr_t v = (uintptr_t)arg;
 
 	if (v & 1)
-		sh->sh_return[v / 2] = 0;
+		ps->sh->sh_return[v / 2] = 0;
 	else
-		sh->sh_entry[v / 2] = 0;
-	__atomic_sub_fetch(&sh->sh_nsys, 1, __ATOMIC_SEQ_CST);
+		ps->sh->sh_entry[v / 2] = 0;
+	__atomic_sub_fetch(&ps->sh->sh_nsys, 1, __ATOMIC_SEQ_CST);
 }
 
 static void proc_provide(void *parg, const dtrace_probedesc_t *desc)
 {
+	pt_state_t *ps = parg;
+
 	for (int k = PM_CREATE; k < PM_NKINDS; k++)
-		if (proc_ids[k] == DTRACE_IDNONE)
-			proc_ids[k] = ks_probe_create(proc_prov, "", "",
+		if (ps->proc_ids[k] == DTRACE_IDNONE)
+			ps->proc_ids[k] = ks_probe_create(ps->proc_prov, "", "",
 			    proc_names[k], 0, (void *)(uintptr_t)k);
 }
 
 static int proc_enable(void *parg, dtrace_id_t id, void *arg)
 {
-	if (need_target() != 0)
+	pt_state_t *ps = parg;
+
+	if (need_target(ps) != 0)
 		return -1;
-	want_uregs(id);
-	sh->sh_proc[(uintptr_t)arg] = 1;
+	want_uregs(ps, id);
+	ps->sh->sh_proc[(uintptr_t)arg] = 1;
 	return 0;
 }
 
 static void proc_disable(void *parg, dtrace_id_t id, void *arg)
 {
-	sh->sh_proc[(uintptr_t)arg] = 0;
+	pt_state_t *ps = parg;
+
+	ps->sh->sh_proc[(uintptr_t)arg] = 0;
 }
 
 static const ks_provider_ops_t sys_ops = {
@@ -379,9 +421,10 @@ static const ks_provider_ops_t proc_ops = {
  * says why it cannot fire. */
 static void refuse_provide(void *parg, const dtrace_probedesc_t *desc)
 {
+	pt_state_t *ps = &pt;
 	const char *prov = parg;
-	ks_provider_id_t id = strcmp(prov, "sched") == 0 ? sched_prov :
-	    sdt_prov;
+	ks_provider_id_t id = strcmp(prov, "sched") == 0 ? ps->sched_prov :
+	    ps->sdt_prov;
 
 	if (desc == NULL || strcmp(desc->dtpd_provider, prov) != 0 ||
 	    desc->dtpd_name[0] == '\0' || prov_is_glob(desc->dtpd_name) ||
@@ -408,39 +451,46 @@ static const ks_provider_ops_t refuse_ops = {
 
 int prov_ptrace_register(void)
 {
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+	pt_state_t *ps = &pt;
+
+	ps->sh = mmap(NULL, sizeof(*ps->sh), PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		sh = NULL;
+	if (ps->sh == MAP_FAILED) {
+		ps->sh = NULL;
 		return -1;
 	}
-	if (ks_provider_register("syscall", &sys_ops, NULL, &sys_prov) != 0 ||
-	    ks_provider_register("proc", &proc_ops, NULL, &proc_prov) != 0 ||
+	if (ks_provider_register("syscall", &sys_ops, ps,
+	    &ps->sys_prov) != 0 ||
+	    ks_provider_register("proc", &proc_ops, ps,
+	    &ps->proc_prov) != 0 ||
 	    ks_provider_register("sched", &refuse_ops, (void *)"sched",
-	    &sched_prov) != 0 ||
+	    &ps->sched_prov) != 0 ||
 	    ks_provider_register("sdt", &refuse_ops, (void *)"sdt",
-	    &sdt_prov) != 0)
+	    &ps->sdt_prov) != 0)
 		return errno == EEXIST ? 0 : -1;
 	return 0;
 }
 
 void prov_ptrace_shutdown(void)
 {
-	reap_passive(0);
-	if (helper > 0) {
+	pt_state_t *ps = &pt;
+
+	reap_passive(ps, 0);
+	if (ps->helper > 0) {
 		/* On EOF the helper closes its end of the event pipe (it
 		 * exits, or goes passive while tracees remain): the reader
 		 * then ends.  A passive helper is reaped later (or by init
 		 * once this process is gone). */
-		close(cmdfd);
-		pthread_join(reader, NULL);
-		if (__atomic_load_n(&sh->sh_passive, __ATOMIC_ACQUIRE))
-			reap_passive(helper);
+		close(ps->cmdfd);
+		pthread_join(ps->reader, NULL);
+		if (__atomic_load_n(&ps->sh->sh_passive, __ATOMIC_ACQUIRE))
+			reap_passive(ps, ps->helper);
 		else
-			while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
+			while (waitpid(ps->helper, NULL, 0) < 0 &&
+			    errno == EINTR)
 				;
-		close(evfd);
-		close(ackfd);
-		helper = 0;
+		close(ps->evfd);
+		close(ps->ackfd);
+		ps->helper = 0;
 	}
 }
