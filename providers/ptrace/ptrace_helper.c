@@ -77,13 +77,23 @@ typedef struct tinfo {			/* helper side */
 	char ti_comm[16];
 } tinfo_t;
 
-static prov_ptshared_t *sh;
-static int evfd = -1, ackfd = -1;
-static tinfo_t tinfo[MAXT];
-static tinfo_t tscratch;		/* tget's entry when tinfo is full */
-static uint64_t nstops;			/* wait stops handled */
-static int nheld;			/* tasks with ti_held set */
-static uint64_t nholds, nunheard;	/* tasks held; let go without event */
+/*
+ * The helper process's state: one instance (hs), passed to the functions
+ * below.  The helper is one thread in a process of its own (forked by
+ * prov_pt_helper_fork), so nothing here needs a lock; the page shared
+ * with the consumer (sh) says how its fields are used (ptrace_impl.h).
+ */
+typedef struct helper_state {
+	prov_ptshared_t *sh;		/* the page shared with the consumer */
+	int evfd, ackfd;		/* messages out, acknowledgements in */
+	tinfo_t tinfo[MAXT];		/* the threads it traces */
+	tinfo_t tscratch;		/* tget's entry when tinfo is full */
+	uint64_t nstops;		/* wait stops handled */
+	int nheld;			/* tasks with ti_held set */
+	uint64_t nholds, nunheard;	/* tasks held; let go without event */
+} helper_state_t;
+
+static helper_state_t hs = { .evfd = -1, .ackfd = -1 };
 
 /* Which argument of a system call is a path (x86_64), -1 if none. */
 static int path_arg(const char *name)
@@ -121,12 +131,12 @@ static int path_arg(const char *name)
  * With every slot used, a new tid gets a scratch entry (its state is not
  * kept).
  */
-static tinfo_t *tget(int32_t tid, int create)
+static tinfo_t *tget(helper_state_t *hp, int32_t tid, int create)
 {
 	tinfo_t *t = NULL;
 
 	for (uint32_t i = 0, h = (uint32_t)tid % MAXT; i < MAXT; i++) {
-		tinfo_t *e = &tinfo[(h + i) % MAXT];
+		tinfo_t *e = &hp->tinfo[(h + i) % MAXT];
 
 		if (e->ti_tid == tid)
 			return e;
@@ -141,7 +151,7 @@ static tinfo_t *tget(int32_t tid, int create)
 	if (!create)
 		return NULL;
 	if (t == NULL)
-		t = &tscratch;
+		t = &hp->tscratch;
 	memset(t, 0, sizeof(*t));
 	t->ti_tid = tid;
 	t->ti_pid = tid;
@@ -212,7 +222,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void send_msg(prov_ptmsg_t *m, const tinfo_t *t, uint32_t kind)
+static void send_msg(helper_state_t *hp, prov_ptmsg_t *m, const tinfo_t *t,
+    uint32_t kind)
 {
 	int cpu = sched_getcpu();
 
@@ -223,16 +234,16 @@ static void send_msg(prov_ptmsg_t *m, const tinfo_t *t, uint32_t kind)
 	m->pm_tid = t->ti_tid;
 	m->pm_ppid = t->ti_ppid;
 	memcpy(m->pm_comm, t->ti_comm, sizeof(m->pm_comm));
-	if (__atomic_load_n(&sh->sh_vtime, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&hp->sh->sh_vtime, __ATOMIC_RELAXED))
 		m->pm_vtime = read_vtime(t);
-	if (__atomic_load_n(&sh->sh_uregs, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&hp->sh->sh_uregs, __ATOMIC_RELAXED))
 		read_regs(m, t->ti_tid);
-	__atomic_add_fetch(&sh->sh_sent, 1, __ATOMIC_RELEASE);
-	(void)!write(evfd, m, sizeof(*m));
+	__atomic_add_fetch(&hp->sh->sh_sent, 1, __ATOMIC_RELEASE);
+	(void)!write(hp->evfd, m, sizeof(*m));
 	if (m->pm_sync) {
 		char c;
 
-		(void)!read(ackfd, &c, 1);
+		(void)!read(hp->ackfd, &c, 1);
 	}
 }
 
@@ -258,13 +269,14 @@ static void capture(prov_ptmsg_t *m, pid_t tid, uint64_t addr)
 	m->pm_slen = (uint32_t)strlen(m->pm_str) + 1;
 }
 
-static void on_entry(tinfo_t *t, uint32_t nr, const void *args)
+static void on_entry(helper_state_t *hp, tinfo_t *t, uint32_t nr,
+    const void *args)
 {
 	prov_ptmsg_t m;
 	int pa;
 
 	t->ti_nr = nr;
-	if (nr >= PT_NSYS || !sh->sh_entry[nr])
+	if (nr >= PT_NSYS || !hp->sh->sh_entry[nr])
 		return;
 	memset(&m, 0, sizeof(m));
 	m.pm_nr = nr;
@@ -272,13 +284,14 @@ static void on_entry(tinfo_t *t, uint32_t nr, const void *args)
 	pa = prov_sysname(nr) != NULL ? path_arg(prov_sysname(nr)) : -1;
 	if (pa >= 0)
 		capture(&m, t->ti_tid, m.pm_args[pa]);
-	send_msg(&m, t, PM_ENTRY);
+	send_msg(hp, &m, t, PM_ENTRY);
 }
 
 /* The x86_64 number of a call (i386 and x32 mapped by name); a call with
  * no syscall probe is reported once per number (PM_NOTE) and gives
  * UINT32_MAX: it is not traced. */
-static uint32_t native_nr(tinfo_t *t, uint32_t arch, uint64_t nr)
+static uint32_t native_nr(helper_state_t *hp, tinfo_t *t, uint32_t arch,
+    uint64_t nr)
 {
 	static uint8_t noted[2][1024];
 	int x32 = arch == AUDIT_ARCH_X86_64 && (nr & PROV_X32_BIT) != 0;
@@ -304,13 +317,13 @@ static uint32_t native_nr(tinfo_t *t, uint32_t arch, uint64_t nr)
 		snprintf(m.pm_str, sizeof(m.pm_str), "%s system call number "
 		    "%llu is not traced (no syscall probe matches it)", abi,
 		    (unsigned long long)(nr & ~PROV_X32_BIT));
-	send_msg(&m, t, PM_NOTE);
+	send_msg(hp, &m, t, PM_NOTE);
 	return UINT32_MAX;
 }
 
 /* A seccomp stop: the entry, unless a syscall-entry stop saw it.  ti_nr
  * stays set when the exit must be caught (PTRACE_SYSCALL once). */
-static void on_seccomp(tinfo_t *t)
+static void on_seccomp(helper_state_t *hp, tinfo_t *t)
 {
 	struct ptrace_syscall_info si;
 
@@ -322,36 +335,38 @@ static void on_seccomp(tinfo_t *t)
 	t->ti_filt = 1;
 	if (t->ti_inent)
 		return;
-	on_entry(t, native_nr(t, si.arch, si.seccomp.nr), si.seccomp.args);
-	if (t->ti_nr >= PT_NSYS || !sh->sh_return[t->ti_nr])
+	on_entry(hp, t, native_nr(hp, t, si.arch, si.seccomp.nr),
+	    si.seccomp.args);
+	if (t->ti_nr >= PT_NSYS || !hp->sh->sh_return[t->ti_nr])
 		t->ti_nr = UINT32_MAX;
 }
 
 /* Does the filter trap every call whose probe is enabled? */
-static int covered(void)
+static int covered(helper_state_t *hp)
 {
 	for (int i = 0; i < PT_NSYS; i++)
-		if ((sh->sh_entry[i] || sh->sh_return[i]) && !sh->sh_filt[i])
+		if ((hp->sh->sh_entry[i] || hp->sh->sh_return[i]) &&
+		    !hp->sh->sh_filt[i])
 			return 0;
 	return 1;
 }
 
 /* Resume t after a stop, delivering sig: PTRACE_SYSCALL while a syscall
  * probe needs syscall stops, else PTRACE_CONT. */
-static void resume(tinfo_t *t, int sig)
+static void resume(helper_state_t *hp, tinfo_t *t, int sig)
 {
 	int req;
 
-	if (__atomic_load_n(&sh->sh_nsys, __ATOMIC_RELAXED) == 0)
+	if (__atomic_load_n(&hp->sh->sh_nsys, __ATOMIC_RELAXED) == 0)
 		req = PTRACE_CONT;
-	else if (t->ti_filt && covered() && !t->ti_inent)
+	else if (t->ti_filt && covered(hp) && !t->ti_inent)
 		req = t->ti_nr != UINT32_MAX ? PTRACE_SYSCALL : PTRACE_CONT;
 	else
 		req = PTRACE_SYSCALL;
 	ptrace(req, t->ti_tid, 0, (void *)(uintptr_t)sig);
 }
 
-static void on_syscall(tinfo_t *t)
+static void on_syscall(helper_state_t *hp, tinfo_t *t)
 {
 	struct ptrace_syscall_info si;
 	prov_ptmsg_t m;
@@ -362,17 +377,18 @@ static void on_syscall(tinfo_t *t)
 	memset(&m, 0, sizeof(m));
 	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 		t->ti_inent = 1;
-		on_entry(t, native_nr(t, si.arch, si.entry.nr), si.entry.args);
+		on_entry(hp, t, native_nr(hp, t, si.arch, si.entry.nr),
+		    si.entry.args);
 	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
 		uint32_t nr = t->ti_nr;
 
 		t->ti_nr = UINT32_MAX;
 		t->ti_inent = 0;
-		if (nr >= PT_NSYS || !sh->sh_return[nr])
+		if (nr >= PT_NSYS || !hp->sh->sh_return[nr])
 			return;
 		m.pm_nr = nr;
 		m.pm_ret = si.exit.rval;
-		send_msg(&m, t, PM_RETURN);
+		send_msg(hp, &m, t, PM_RETURN);
 	}
 }
 
@@ -401,7 +417,7 @@ static int32_t tgid_of(int32_t tid)
 	return status_num(tid, "\nTgid:", 0);
 }
 
-static void on_newtask(tinfo_t *t, int event)
+static void on_newtask(helper_state_t *hp, tinfo_t *t, int event)
 {
 	unsigned long msg = 0;
 	tinfo_t *c;
@@ -409,7 +425,7 @@ static void on_newtask(tinfo_t *t, int event)
 	int thread;
 
 	ptrace(PTRACE_GETEVENTMSG, t->ti_tid, 0, &msg);
-	c = tget((int32_t)msg, 1);
+	c = tget(hp, (int32_t)msg, 1);
 	thread = event == PTRACE_EVENT_CLONE && tgid_of((int32_t)msg) ==
 	    t->ti_pid;
 	c->ti_pid = thread ? t->ti_pid : (int32_t)msg;
@@ -419,16 +435,16 @@ static void on_newtask(tinfo_t *t, int event)
 	c->ti_sbase = t->ti_sbase;
 	memset(&m, 0, sizeof(m));
 	m.pm_args[0] = msg;
-	if (sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
-		send_msg(&m, t, thread ? PM_LWP_CREATE : PM_CREATE);
+	if (hp->sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
+		send_msg(hp, &m, t, thread ? PM_LWP_CREATE : PM_CREATE);
 	if (c->ti_held) {		/* its first stop came first */
 		c->ti_held = 0;
-		nheld--;
-		resume(c, 0);
+		hp->nheld--;
+		resume(hp, c, 0);
 	}
 }
 
-static void on_exec(tinfo_t *t)
+static void on_exec(helper_state_t *hp, tinfo_t *t)
 {
 	char path[64];
 	prov_ptmsg_t m;
@@ -443,7 +459,7 @@ static void on_exec(tinfo_t *t)
 	    t->ti_sbase)
 		t->ti_filt = 1;
 	t->ti_prexec = 0;
-	if (!sh->sh_proc[PM_EXEC_SUCCESS])
+	if (!hp->sh->sh_proc[PM_EXEC_SUCCESS])
 		return;
 	memset(&m, 0, sizeof(m));
 	snprintf(path, sizeof(path), "/proc/%d/exe", t->ti_pid);
@@ -454,10 +470,10 @@ static void on_exec(tinfo_t *t)
 		m.pm_slen = (uint32_t)n + 1;
 		m.pm_args[0] = m.pm_saddr;
 	}
-	send_msg(&m, t, PM_EXEC_SUCCESS);
+	send_msg(hp, &m, t, PM_EXEC_SUCCESS);
 }
 
-static void on_exit_event(tinfo_t *t)
+static void on_exit_event(helper_state_t *hp, tinfo_t *t)
 {
 	unsigned long st = 0;
 	prov_ptmsg_t m;
@@ -478,8 +494,8 @@ static void on_exit_event(tinfo_t *t)
 	 * helper sent: its parent cannot reap it (and stop tracing) before
 	 * the firings are in. */
 	m.pm_sync = last;
-	if (sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT] || last)
-		send_msg(&m, t, last ? PM_EXIT : PM_LWP_EXIT);
+	if (hp->sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT] || last)
+		send_msg(hp, &m, t, last ? PM_EXIT : PM_LWP_EXIT);
 }
 
 /*
@@ -491,23 +507,23 @@ static void on_exit_event(tinfo_t *t)
  * first.  If the event does not come (the creator died with a fatal
  * signal pending: no event stop), unhold() takes what /proc says.
  */
-static void hold(tinfo_t *t)
+static void hold(helper_state_t *hp, tinfo_t *t)
 {
 	t->ti_held = 1;
 	t->ti_hns = now_ns();
-	nheld++;
-	nholds++;
+	hp->nheld++;
+	hp->nholds++;
 }
 
 /* Fill in a task we saw no creator's event for, from /proc. */
-static void resolve(tinfo_t *t)
+static void resolve(helper_state_t *hp, tinfo_t *t)
 {
 	int32_t tgid = tgid_of(t->ti_tid);
 	tinfo_t *p;
 
 	t->ti_pid = tgid > 0 ? tgid : t->ti_tid;
 	t->ti_ppid = status_num(t->ti_tid, "\nPPid:", 0);
-	p = tget(t->ti_pid != t->ti_tid ? t->ti_pid : t->ti_ppid, 0);
+	p = tget(hp, t->ti_pid != t->ti_tid ? t->ti_pid : t->ti_ppid, 0);
 	if (p != NULL) {
 		if (t->ti_pid != t->ti_tid)
 			t->ti_ppid = p->ti_ppid;
@@ -519,39 +535,39 @@ static void resolve(tinfo_t *t)
 
 /* Let go, as /proc describes them (resolve), the tasks held since
  * before 'before' (monotonic ns; UINT64_MAX: all). */
-static void unhold(uint64_t before)
+static void unhold(helper_state_t *hp, uint64_t before)
 {
-	for (int i = 0; i < MAXT && nheld > 0; i++) {
-		tinfo_t *t = &tinfo[i];
+	for (int i = 0; i < MAXT && hp->nheld > 0; i++) {
+		tinfo_t *t = &hp->tinfo[i];
 
 		if (t->ti_tid <= 0 || !t->ti_held || t->ti_hns >= before)
 			continue;
 		t->ti_held = 0;
-		nheld--;
-		nunheard++;
-		resolve(t);
-		resume(t, 0);
+		hp->nheld--;
+		hp->nunheard++;
+		resolve(hp, t);
+		resume(hp, t, 0);
 	}
 }
 
 /* Handle one wait status of tid and resume it. */
-static void on_stop(pid_t tid, int st)
+static void on_stop(helper_state_t *hp, pid_t tid, int st)
 {
-	tinfo_t *t = tget(tid, 0);
+	tinfo_t *t = tget(hp, tid, 0);
 	int sig = 0, event = st >> 16;
 
 	if (t == NULL) {
-		t = tget(tid, 1);
+		t = tget(hp, tid, 1);
 		if (WIFSTOPPED(st) && event == PTRACE_EVENT_STOP &&
-		    t != &tscratch) {
-			nstops++;
-			hold(t);	/* new: its creator's event is due */
+		    t != &hp->tscratch) {
+			hp->nstops++;
+			hold(hp, t);	/* new: its creator's event is due */
 			return;
 		}
 	}
 	if (t->ti_held) {		/* killed while held */
 		t->ti_held = 0;
-		nheld--;
+		hp->nheld--;
 	}
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
 		t->ti_tid = TI_GONE;
@@ -559,34 +575,34 @@ static void on_stop(pid_t tid, int st)
 	}
 	if (!WIFSTOPPED(st))
 		return;
-	nstops++;
+	hp->nstops++;
 	if (t->ti_comm[0] == '\0')
 		read_comm(t);
 	if (event == PTRACE_EVENT_SECCOMP)
-		on_seccomp(t);
+		on_seccomp(hp, t);
 	else if (WSTOPSIG(st) == (SIGTRAP | 0x80))
-		on_syscall(t);
+		on_syscall(hp, t);
 	else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 	    event == PTRACE_EVENT_CLONE)
-		on_newtask(t, event);
+		on_newtask(hp, t, event);
 	else if (event == PTRACE_EVENT_EXEC)
-		on_exec(t);
+		on_exec(hp, t);
 	else if (event == PTRACE_EVENT_EXIT)
-		on_exit_event(t);
+		on_exit_event(hp, t);
 	else if (event == 0)
 		sig = WSTOPSIG(st);	/* a signal to deliver */
-	resume(t, sig);
+	resume(hp, t, sig);
 }
 
 /* Seize tid (a thread of pid) and stop it once to start syscall stops.
  * Returns 0 or errno. */
-static int seize(pid_t pid, pid_t tid)
+static int seize(helper_state_t *hp, pid_t pid, pid_t tid)
 {
 	tinfo_t *t;
 
 	if (ptrace(PTRACE_SEIZE, tid, 0, PT_OPTS) != 0)
 		return errno;
-	t = tget(tid, 1);
+	t = tget(hp, tid, 1);
 	t->ti_pid = pid;
 	t->ti_ppid = status_num(tid, "\nPPid:", 0);
 	t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
@@ -599,7 +615,7 @@ static int seize(pid_t pid, pid_t tid)
  * yet seized may have made more; those of seized ones come by their
  * creator's event).  Returns 0 once one is ours, else errno (ESRCH: no
  * such process; EPERM: not allowed, or traced by another). */
-static int attach(pid_t pid)
+static int attach(helper_state_t *hp, pid_t pid)
 {
 	char path[64];
 	int err = ESRCH, again = 1;
@@ -618,9 +634,9 @@ static int attach(pid_t pid)
 
 			if (tid <= 0)
 				continue;
-			if (tget(tid, 0) != NULL)
+			if (tget(hp, tid, 0) != NULL)
 				e = 0;
-			else if ((e = seize(pid, tid)) == 0)
+			else if ((e = seize(hp, pid, tid)) == 0)
 				again = 1;
 			if (err != 0)
 				err = e;
@@ -644,9 +660,9 @@ static int keep(tinfo_t *t)
 /* Passive: resume (or let go of) tid after a stop, reporting nothing:
  * a seccomp stop lets its call run; a signal is delivered; a group stop
  * stays one (PTRACE_LISTEN). */
-static void passive_stop(pid_t tid, int st)
+static void passive_stop(helper_state_t *hp, pid_t tid, int st)
 {
-	tinfo_t *t = tget(tid, 1);
+	tinfo_t *t = tget(hp, tid, 1);
 	int event = st >> 16, sig = 0;
 
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
@@ -663,7 +679,7 @@ static void passive_stop(pid_t tid, int st)
 		tinfo_t *c;
 
 		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
-		c = tget((int32_t)msg, 1);
+		c = tget(hp, (int32_t)msg, 1);
 		c->ti_sbase = t->ti_sbase;
 		c->ti_filt = t->ti_filt;
 		c->ti_keep = t->ti_keep;
@@ -685,7 +701,7 @@ static void passive_stop(pid_t tid, int st)
  * dtrace) are continued at every stop, forks followed, until the last
  * one is gone.
  */
-static void helper_release(void)
+static void helper_release(helper_state_t *hp)
 {
 	const char *e = getenv("DTUI_PTRACE_STOPS");
 	int st, fd, none;
@@ -694,36 +710,37 @@ static void helper_release(void)
 	tid = waitpid(-1, &st, __WALL | WNOHANG);
 	none = tid < 0 && errno == ECHILD;
 	if (none)
-		nheld = 0;		/* no tracee: nothing held */
-	unhold(UINT64_MAX);
+		hp->nheld = 0;		/* no tracee: nothing held */
+	unhold(hp, UINT64_MAX);
 	if (e != NULL && *e == '1')
 		dprintf(2, "dtrace: ptrace helper: %llu stops\n"
 		    "dtrace: ptrace helper: %llu new tasks held for their "
 		    "creator's event, %llu let go without it\n",
-		    (unsigned long long)nstops, (unsigned long long)nholds,
-		    (unsigned long long)nunheard);
+		    (unsigned long long)hp->nstops,
+		    (unsigned long long)hp->nholds,
+		    (unsigned long long)hp->nunheard);
 	if (none)
 		_exit(0);		/* no tracee: dtrace reaps us */
-	__atomic_store_n(&sh->sh_passive, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&hp->sh->sh_passive, 1, __ATOMIC_RELEASE);
 	if (tid > 0)
-		passive_stop(tid, st);
-	close(evfd);
-	close(ackfd);
-	evfd = ackfd = -1;
+		passive_stop(hp, tid, st);
+	close(hp->evfd);
+	close(hp->ackfd);
+	hp->evfd = hp->ackfd = -1;
 	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
 		dup2(fd, 2);
 		close(fd);
 	}
 	for (int i = 0; i < MAXT; i++)
-		if (tinfo[i].ti_tid > 0)
-			ptrace(PTRACE_INTERRUPT, tinfo[i].ti_tid, 0, 0);
+		if (hp->tinfo[i].ti_tid > 0)
+			ptrace(PTRACE_INTERRUPT, hp->tinfo[i].ti_tid, 0, 0);
 	for (;;) {
 		tid = waitpid(-1, &st, __WALL);
 		if (tid < 0 && errno == EINTR)
 			continue;
 		if (tid < 0)
 			_exit(0);	/* ECHILD: no tracee left */
-		passive_stop(tid, st);
+		passive_stop(hp, tid, st);
 	}
 }
 
@@ -732,15 +749,15 @@ static void helper_release(void)
  * resumes it with PTRACE_SYSCALL).  A held task waits for its event;
  * dtrace's -c child before its exec is left alone (its calls there are
  * dtrace's, not the command's: they are not traced, as in dtrace(1M)). */
-static void restop(void)
+static void restop(helper_state_t *hp)
 {
 	for (int i = 0; i < MAXT; i++)
-		if (tinfo[i].ti_tid > 0 && !tinfo[i].ti_held &&
-		    !tinfo[i].ti_prexec)
-			ptrace(PTRACE_INTERRUPT, tinfo[i].ti_tid, 0, 0);
+		if (hp->tinfo[i].ti_tid > 0 && !hp->tinfo[i].ti_held &&
+		    !hp->tinfo[i].ti_prexec)
+			ptrace(PTRACE_INTERRUPT, hp->tinfo[i].ti_tid, 0, 0);
 }
 
-static void helper_main(int cmd, int sigfd)
+static void helper_main(helper_state_t *hp, int cmd, int sigfd)
 {
 	struct pollfd pf[2] = { { cmd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
 
@@ -749,23 +766,24 @@ static void helper_main(int cmd, int sigfd)
 		pid_t tid;
 
 		while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
-			on_stop(tid, st);
-		if (nheld > 0)		/* creator's event overdue */
-			unhold(now_ns() - HOLD_NS);
-		if (poll(pf, 2, nheld > 0 ? 20 : 1000) < 0 && errno != EINTR)
+			on_stop(hp, tid, st);
+		if (hp->nheld > 0)		/* creator's event overdue */
+			unhold(hp, now_ns() - HOLD_NS);
+		if (poll(pf, 2, hp->nheld > 0 ? 20 : 1000) < 0 &&
+		    errno != EINTR)
 			_exit(1);
 		if (pf[0].revents & (POLLIN | POLLHUP)) {
 			int32_t pid;
 
 			if (read(cmd, &pid, sizeof(pid)) != sizeof(pid))
-				helper_release();
+				helper_release(hp);
 			if (pid == PT_CMD_RESTOP) {
-				restop();
+				restop(hp);
 				continue;
 			}
-			__atomic_store_n(&sh->sh_atterr, attach(pid),
+			__atomic_store_n(&hp->sh->sh_atterr, attach(hp, pid),
 			    __ATOMIC_RELAXED);
-			__atomic_add_fetch(&sh->sh_attached, 1,
+			__atomic_add_fetch(&hp->sh->sh_attached, 1,
 			    __ATOMIC_RELEASE);
 		}
 		if (pf[1].revents & POLLIN) {
@@ -793,11 +811,11 @@ static void close_others(const int *keepfd, int n)
 /* The helper's setup: its own session (no terminal signals), terminal
  * signals ignored, no descriptor of dtrace's but its pipes (stderr is
  * kept for DTUI_PTRACE_STOPS until release), SIGCHLD by signalfd. */
-static void helper_run(int cmd)
+static void helper_run(helper_state_t *hp, int cmd)
 {
 	static const int ign[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
 	    SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM };
-	int keepfd[3] = { cmd, evfd, ackfd }, fd, sigfd;
+	int keepfd[3] = { cmd, hp->evfd, hp->ackfd }, fd, sigfd;
 	sigset_t set;
 
 	setsid();
@@ -820,20 +838,21 @@ static void helper_run(int cmd)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	helper_main(cmd, sigfd);
+	helper_main(hp, cmd, sigfd);
 	_exit(0);
 }
 
 pid_t prov_pt_helper_fork(prov_ptshared_t *shp, int cmd, int ev, int ack)
 {
+	helper_state_t *hp = &hs;
 	pid_t pid;
 
-	sh = shp;
+	hp->sh = shp;
 	pid = fork();
 	if (pid != 0)
 		return pid;
-	evfd = ev;
-	ackfd = ack;
-	helper_run(cmd);
+	hp->evfd = ev;
+	hp->ackfd = ack;
+	helper_run(hp, cmd);
 	_exit(0);
 }
