@@ -53,110 +53,133 @@ typedef struct vtent {
 	uint64_t ve_last;		/* the last value given */
 } vtent_t;
 
-static vtent_t table[VT_SLOTS];
-static uint32_t nlive;
-static struct { int32_t cur; uint64_t since; } cpus[VT_CPUS];
-static uint32_t gen, seen;		/* watcher's period; drain's copy */
-static int active;			/* subscribed (atomic reads) */
-static int use_ptrace;
-static pthread_mutex_t watchlk = PTHREAD_MUTEX_INITIALIZER;
-static int fprev = -2, fnext = -2;	/* sched_switch field indexes */
+/*
+ * The state of vtime.c: one instance (vt), passed to the helpers below
+ * (to on_switch as its callback argument).  "Drain": touched only by
+ * the drain thread, no lock (see Invariants above).
+ */
+typedef struct vtime_state {
+	vtent_t table[VT_SLOTS];	/* drain: threads' CPU time */
+	uint32_t nlive;			/* drain: entries in use */
+	struct {
+		int32_t cur;		/* the thread on the CPU, -1 unknown */
+		uint64_t since;		/* since when (ns) */
+	} cpus[VT_CPUS];		/* drain */
+	uint32_t gen;			/* atomic, bumped under watchlk: the
+					 * watcher's accounting period */
+	uint32_t seen;			/* drain: the tables' period */
+	int active;			/* watchlk for writes, atomic reads:
+					 * subscribed to sched_switch */
+	int use_ptrace;			/* set once by prov_vtime_init */
+	pthread_mutex_t watchlk;	/* the watcher's (un)subscribing */
+	int fprev, fnext;		/* drain: sched_switch field indexes,
+					 * -2 until looked up */
+} vtime_state_t;
+
+static vtime_state_t vt = {
+	.watchlk = PTHREAD_MUTEX_INITIALIZER,
+	.fprev = -2, .fnext = -2,
+};
 
 static uint32_t slot_of(int32_t tid)
 {
 	return ((uint32_t)tid * 2654435761u) & (VT_SLOTS - 1);
 }
 
-static vtent_t *find(int32_t tid, int create)
+static vtent_t *find(vtime_state_t *vs, int32_t tid, int create)
 {
 	uint32_t i = slot_of(tid);
 
-	for (; table[i].ve_tid != 0; i = (i + 1) & (VT_SLOTS - 1))
-		if (table[i].ve_tid == tid)
-			return &table[i];
+	for (; vs->table[i].ve_tid != 0; i = (i + 1) & (VT_SLOTS - 1))
+		if (vs->table[i].ve_tid == tid)
+			return &vs->table[i];
 	if (!create)
 		return NULL;
-	if (nlive >= VT_MAXLIVE) {
-		memset(table, 0, sizeof(table));
-		nlive = 0;
+	if (vs->nlive >= VT_MAXLIVE) {
+		memset(vs->table, 0, sizeof(vs->table));
+		vs->nlive = 0;
 		i = slot_of(tid);
 	}
-	nlive++;
-	memset(&table[i], 0, sizeof(table[i]));
-	table[i].ve_tid = tid;
-	return &table[i];
+	vs->nlive++;
+	memset(&vs->table[i], 0, sizeof(vs->table[i]));
+	vs->table[i].ve_tid = tid;
+	return &vs->table[i];
 }
 
 /* Start a new period if the watcher began one. */
-static void sync_gen(void)
+static void sync_gen(vtime_state_t *vs)
 {
-	uint32_t g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
+	uint32_t g = __atomic_load_n(&vs->gen, __ATOMIC_ACQUIRE);
 
-	if (g != seen) {
+	if (g != vs->seen) {
 		prov_vtime_reset();
-		seen = g;
+		vs->seen = g;
 	}
 }
 
 void prov_vtime_reset(void)
 {
-	memset(table, 0, sizeof(table));
-	nlive = 0;
+	vtime_state_t *vs = &vt;
+
+	memset(vs->table, 0, sizeof(vs->table));
+	vs->nlive = 0;
 	for (int c = 0; c < VT_CPUS; c++) {
-		cpus[c].cur = -1;		/* unknown */
-		cpus[c].since = 0;
+		vs->cpus[c].cur = -1;		/* unknown */
+		vs->cpus[c].since = 0;
 	}
 }
 
 /* CPU c's thread leaves at t: credit it if it is counted (it has fired
  * a probe: other threads need no account). */
-static void leave(uint32_t c, uint64_t t)
+static void leave(vtime_state_t *vs, uint32_t c, uint64_t t)
 {
 	vtent_t *e;
 
-	if (cpus[c].cur > 0 && t > cpus[c].since &&
-	    (e = find(cpus[c].cur, 0)) != NULL)
-		e->ve_acc += t - cpus[c].since;
+	if (vs->cpus[c].cur > 0 && t > vs->cpus[c].since &&
+	    (e = find(vs, vs->cpus[c].cur, 0)) != NULL)
+		e->ve_acc += t - vs->cpus[c].since;
 }
 
 void prov_vtime_switch(uint32_t cpu, int32_t prev, int32_t next, uint64_t t)
 {
+	vtime_state_t *vs = &vt;
 	uint32_t c = cpu % VT_CPUS;
 
-	sync_gen();
-	if (cpus[c].cur > 0 && cpus[c].cur != prev) {
+	sync_gen(vs);
+	if (vs->cpus[c].cur > 0 && vs->cpus[c].cur != prev) {
 		/* the switch from cur to prev was not seen: prev is given
 		 * the time since cur came (a bound: cur's share is lost) */
-		cpus[c].cur = prev;
+		vs->cpus[c].cur = prev;
 	}
-	if (cpus[c].cur == prev)
-		leave(c, t);
-	cpus[c].cur = next;
-	cpus[c].since = t;
+	if (vs->cpus[c].cur == prev)
+		leave(vs, c, t);
+	vs->cpus[c].cur = next;
+	vs->cpus[c].since = t;
 }
 
 uint64_t prov_vtime_get(uint32_t cpu, int32_t tid, uint64_t t, int running)
 {
+	vtime_state_t *vs = &vt;
 	uint32_t c = cpu % VT_CPUS;
 	uint64_t v;
 	vtent_t *e;
 
-	sync_gen();
+	sync_gen(vs);
 	if (tid <= 0)
 		return 0;
-	if (running && cpus[c].cur != tid) {
+	if (running && vs->cpus[c].cur != tid) {
 		/* the switch from cur to tid was not seen: as in
 		 * prov_vtime_switch, tid has run since cur came; with no
 		 * thread known there, from now on */
-		if (cpus[c].cur <= 0)
-			cpus[c].since = t;
-		cpus[c].cur = tid;
+		if (vs->cpus[c].cur <= 0)
+			vs->cpus[c].since = t;
+		vs->cpus[c].cur = tid;
 	}
-	if ((e = find(tid, running)) == NULL)
+	if ((e = find(vs, tid, running)) == NULL)
 		return 0;
 	v = e->ve_acc;
-	if (cpus[c].cur == tid && t > cpus[c].since)
-		v += t - cpus[c].since;
+	if (vs->cpus[c].cur == tid && t > vs->cpus[c].since)
+		v += t - vs->cpus[c].since;
 	if (v < e->ve_last)
 		v = e->ve_last;
 	e->ve_last = v;
@@ -165,54 +188,59 @@ uint64_t prov_vtime_get(uint32_t cpu, int32_t tid, uint64_t t, int running)
 
 void prov_vtime_forget(int32_t tid)
 {
+	vtime_state_t *vs = &vt;
 	uint32_t i, j, k;
 
 	if (tid <= 0)
 		return;
-	for (i = slot_of(tid); table[i].ve_tid != tid; i = (i + 1) &
+	for (i = slot_of(tid); vs->table[i].ve_tid != tid; i = (i + 1) &
 	    (VT_SLOTS - 1))
-		if (table[i].ve_tid == 0)
+		if (vs->table[i].ve_tid == 0)
 			return;
 	/* backward-shift deletion keeps every probe chain unbroken */
 	for (j = i;;) {
-		table[i].ve_tid = 0;
+		vs->table[i].ve_tid = 0;
 		for (;;) {
 			j = (j + 1) & (VT_SLOTS - 1);
-			if (table[j].ve_tid == 0) {
-				nlive--;
+			if (vs->table[j].ve_tid == 0) {
+				vs->nlive--;
 				return;
 			}
-			k = slot_of(table[j].ve_tid);
+			k = slot_of(vs->table[j].ve_tid);
 			/* k cyclically in (i, j]: the entry stays */
 			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 				continue;
 			break;
 		}
-		table[i] = table[j];
+		vs->table[i] = vs->table[j];
 		i = j;
 	}
 }
 
 int prov_vtime_active(void)
 {
-	return __atomic_load_n(&active, __ATOMIC_ACQUIRE);
+	vtime_state_t *vs = &vt;
+
+	return __atomic_load_n(&vs->active, __ATOMIC_ACQUIRE);
 }
 
 /* Drain thread: a sched_switch record. */
 static void on_switch(void *arg, const prov_perf_sample_t *s,
     const prov_tf_format_t *fmt)
 {
+	vtime_state_t *vs = arg;
+
 	(void)arg;
-	if (fprev == -2) {
-		fprev = prov_tracefs_field(fmt, "prev_pid");
-		fnext = prov_tracefs_field(fmt, "next_pid");
+	if (vs->fprev == -2) {
+		vs->fprev = prov_tracefs_field(fmt, "prev_pid");
+		vs->fnext = prov_tracefs_field(fmt, "next_pid");
 	}
-	if (fprev < 0 || fnext < 0)
+	if (vs->fprev < 0 || vs->fnext < 0)
 		return;
 	prov_vtime_switch(s->pps_cpu,
-	    (int32_t)prov_tracefs_int(&fmt->tff_fields[fprev],
+	    (int32_t)prov_tracefs_int(&fmt->tff_fields[vs->fprev],
 	    s->pps_raw, s->pps_rawlen),
-	    (int32_t)prov_tracefs_int(&fmt->tff_fields[fnext], s->pps_raw,
+	    (int32_t)prov_tracefs_int(&fmt->tff_fields[vs->fnext], s->pps_raw,
 	    s->pps_rawlen), s->pps_time);
 }
 
@@ -220,27 +248,30 @@ static void on_switch(void *arg, const prov_perf_sample_t *s,
  * lock held. */
 static void watch(void)
 {
+	vtime_state_t *vs = &vt;
 	int want = ks_wants_vtime();
 
-	pthread_mutex_lock(&watchlk);
-	if (use_ptrace) {
+	pthread_mutex_lock(&vs->watchlk);
+	if (vs->use_ptrace) {
 		prov_ptrace_vtime(want);
-	} else if (want && !active) {
-		__atomic_add_fetch(&gen, 1, __ATOMIC_RELEASE);
+	} else if (want && !vs->active) {
+		__atomic_add_fetch(&vs->gen, 1, __ATOMIC_RELEASE);
 		if (prov_tp_subscribe("sched", "sched_switch", DTRACE_IDNONE,
-		    on_switch, NULL) == 0)
-			__atomic_store_n(&active, 1, __ATOMIC_RELEASE);
+		    on_switch, vs) == 0)
+			__atomic_store_n(&vs->active, 1, __ATOMIC_RELEASE);
 		else
 			prov_note("vtimestamp: no sched_switch, it stays 0");
-	} else if (!want && active) {
-		__atomic_store_n(&active, 0, __ATOMIC_RELEASE);
-		prov_tp_unsubscribe("sched", "sched_switch", on_switch, NULL);
+	} else if (!want && vs->active) {
+		__atomic_store_n(&vs->active, 0, __ATOMIC_RELEASE);
+		prov_tp_unsubscribe("sched", "sched_switch", on_switch, vs);
 	}
-	pthread_mutex_unlock(&watchlk);
+	pthread_mutex_unlock(&vs->watchlk);
 }
 
 void prov_vtime_init(int ptrace_route)
 {
-	use_ptrace = ptrace_route;
+	vtime_state_t *vs = &vt;
+
+	vs->use_ptrace = ptrace_route;
 	ks_vtime_watch(watch);
 }
