@@ -50,8 +50,21 @@ typedef struct tp {
 	struct tp *tp_link;
 } tp_t;
 
-static pthread_mutex_t tplk = PTHREAD_MUTEX_INITIALIZER;
-static tp_t *tps;
+/*
+ * The state of tp.c: one instance (tpst), passed to the helpers below.
+ * Each field names what guards it.
+ */
+typedef struct tp_state {
+	pthread_mutex_t tplk;		/* tps and every tp_t's fields but
+					 * tp_live, which the drain thread
+					 * reads (published under tplk) */
+	tp_t *tps;			/* tplk: every tracepoint in use */
+	char strbuf[STRBUF];		/* drain thread: prov_tp_args's
+					 * strings (see there) */
+	ks_ucapture_t ucaps[DTRACE_MAXARGS];	/* drain thread: the same */
+} tp_state_t;
+
+static tp_state_t tpst = { .tplk = PTHREAD_MUTEX_INITIALIZER };
 
 /* Drain thread: run every subscriber of the tracepoint. */
 static void tp_sample(void *arg, const prov_perf_sample_t *s)
@@ -67,11 +80,12 @@ static void tp_sample(void *arg, const prov_perf_sample_t *s)
 	}
 }
 
-static tp_t *tp_find(const char *sys, const char *event, int create)
+static tp_t *tp_find(tp_state_t *tq, const char *sys, const char *event,
+    int create)
 {
 	tp_t *tp;
 
-	for (tp = tps; tp != NULL; tp = tp->tp_link)
+	for (tp = tq->tps; tp != NULL; tp = tp->tp_link)
 		if (strcmp(tp->tp_sys, sys) == 0 &&
 		    strcmp(tp->tp_event, event) == 0)
 			return tp;
@@ -92,8 +106,8 @@ static tp_t *tp_find(const char *sys, const char *event, int create)
 	tp->tp_att = -1;
 	snprintf(tp->tp_sys, sizeof(tp->tp_sys), "%s", sys);
 	snprintf(tp->tp_event, sizeof(tp->tp_event), "%s", event);
-	tp->tp_link = tps;
-	tps = tp;
+	tp->tp_link = tq->tps;
+	tq->tps = tp;
 	return tp;
 }
 
@@ -187,26 +201,28 @@ static tpsub_t *tp_sub(tp_t *tp, prov_tp_fire_t *fn, void *arg)
 void prov_tp_filter_fp(const char *sys, const char *event,
     prov_tp_fire_t *fn, void *arg, const prov_bpf_fprobe_t *fp)
 {
+	tp_state_t *tq = &tpst;
 	tpsub_t *sub;
 	tp_t *tp;
 
-	pthread_mutex_lock(&tplk);
-	tp = tp_find(sys, event, 0);
+	pthread_mutex_lock(&tq->tplk);
+	tp = tp_find(tq, sys, event, 0);
 	if ((sub = tp_sub(tp, fn, arg)) != NULL) {
 		sub->ts_fp = *fp;
 		sub->ts_hasfp = 1;
 		tp_refilter(tp);
 	}
-	pthread_mutex_unlock(&tplk);
+	pthread_mutex_unlock(&tq->tplk);
 }
 
 void prov_tp_filter(const char *sys, const char *event, prov_tp_fire_t *fn,
     void *arg, unsigned vars, const prov_bpf_argmap_t *am)
 {
+	tp_state_t *tq = &tpst;
 	tp_t *tp;
 
-	pthread_mutex_lock(&tplk);
-	tp = tp_find(sys, event, 0);
+	pthread_mutex_lock(&tq->tplk);
+	tp = tp_find(tq, sys, event, 0);
 	for (int i = 0; tp != NULL && i < TP_MAXSUB; i++) {
 		tpsub_t *sub = &tp->tp_subs[i];
 
@@ -219,17 +235,18 @@ void prov_tp_filter(const char *sys, const char *event, prov_tp_fire_t *fn,
 			sub->ts_am = *am;
 		tp_refilter(tp);
 	}
-	pthread_mutex_unlock(&tplk);
+	pthread_mutex_unlock(&tq->tplk);
 }
 
 int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
     prov_tp_fire_t *fn, void *arg)
 {
+	tp_state_t *tq = &tpst;
 	tp_t *tp;
 	int slot = -1, rc = -1;
 
-	pthread_mutex_lock(&tplk);
-	tp = tp_find(sys, event, 1);
+	pthread_mutex_lock(&tq->tplk);
+	tp = tp_find(tq, sys, event, 1);
 	if (tp == NULL)
 		goto out;
 	for (int i = 0; i < TP_MAXSUB; i++) {
@@ -260,17 +277,18 @@ int prov_tp_subscribe(const char *sys, const char *event, dtrace_id_t id,
 	tp_refilter(tp);
 	rc = 0;
 out:
-	pthread_mutex_unlock(&tplk);
+	pthread_mutex_unlock(&tq->tplk);
 	return rc;
 }
 
 void prov_tp_unsubscribe(const char *sys, const char *event,
     prov_tp_fire_t *fn, void *arg)
 {
+	tp_state_t *tq = &tpst;
 	tp_t *tp;
 
-	pthread_mutex_lock(&tplk);
-	tp = tp_find(sys, event, 0);
+	pthread_mutex_lock(&tq->tplk);
+	tp = tp_find(tq, sys, event, 0);
 	for (int i = 0; tp != NULL && i < TP_MAXSUB; i++) {
 		if (tp->tp_live[i] == NULL || tp->tp_subs[i].ts_fn != fn ||
 		    tp->tp_subs[i].ts_arg != arg)
@@ -286,30 +304,32 @@ void prov_tp_unsubscribe(const char *sys, const char *event,
 			tp->tp_chain = 0;
 		}
 	}
-	pthread_mutex_unlock(&tplk);
+	pthread_mutex_unlock(&tq->tplk);
 }
 
 int prov_tp_attachment(const char *sys, const char *event)
 {
+	tp_state_t *tq = &tpst;
 	tp_t *tp;
 	int att;
 
-	pthread_mutex_lock(&tplk);
-	tp = tp_find(sys, event, 0);
+	pthread_mutex_lock(&tq->tplk);
+	tp = tp_find(tq, sys, event, 0);
 	att = tp != NULL ? tp->tp_att : -1;
-	pthread_mutex_unlock(&tplk);
+	pthread_mutex_unlock(&tq->tplk);
 	return att;
 }
 
 const prov_tf_format_t *prov_tp_format(const char *sys, const char *event)
 {
+	tp_state_t *tq = &tpst;
 	const prov_tf_format_t *f;
 	tp_t *tp;
 
-	pthread_mutex_lock(&tplk);
-	tp = tp_find(sys, event, 1);
+	pthread_mutex_lock(&tq->tplk);
+	tp = tp_find(tq, sys, event, 1);
 	f = tp != NULL ? &tp->tp_fmt : NULL;
-	pthread_mutex_unlock(&tplk);
+	pthread_mutex_unlock(&tq->tplk);
 	return f;
 }
 
@@ -322,13 +342,13 @@ const prov_tf_format_t *prov_tp_format(const char *sys, const char *event)
  * each capture claims the rest of the buffer, because the shim's
  * copyinstr serves a chunk from a capture only when it fits entirely. */
 
-static char strbuf[STRBUF];
-static ks_ucapture_t ucaps[DTRACE_MAXARGS];
-static const ks_ucapture_t strmem = { 0, STRBUF, (const uint8_t *)strbuf };
+static const ks_ucapture_t strmem = { 0, STRBUF,
+	(const uint8_t *)tpst.strbuf };
 
 void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
     const uint8_t *raw, uint32_t rawlen, int first)
 {
+	tp_state_t *tq = &tpst;
 	uint32_t used = 0;
 	int n = 0, nucap = 0;
 
@@ -348,16 +368,17 @@ void prov_tp_args(ks_probe_ctx_t *ctx, const prov_tf_format_t *fmt,
 			ctx->kpc_args[n++] = 0;
 			continue;
 		}
-		memcpy(strbuf + used, str, len);
-		strbuf[used + len] = '\0';
-		ucaps[nucap].kuc_addr = (uint64_t)(uintptr_t)(strbuf + used);
-		ucaps[nucap].kuc_len = STRBUF - used;	/* see above */
-		ucaps[nucap].kuc_data = (const uint8_t *)strbuf + used;
-		ctx->kpc_args[n++] = (uint64_t)(uintptr_t)(strbuf + used);
+		memcpy(tq->strbuf + used, str, len);
+		tq->strbuf[used + len] = '\0';
+		tq->ucaps[nucap].kuc_addr =
+		    (uint64_t)(uintptr_t)(tq->strbuf + used);
+		tq->ucaps[nucap].kuc_len = STRBUF - used;	/* see above */
+		tq->ucaps[nucap].kuc_data = (const uint8_t *)tq->strbuf + used;
+		ctx->kpc_args[n++] = (uint64_t)(uintptr_t)(tq->strbuf + used);
 		nucap++;
 		used += len + 1;
 	}
-	ctx->kpc_ucap = ucaps;
+	ctx->kpc_ucap = tq->ucaps;
 	ctx->kpc_nucap = (uint32_t)nucap;
 	ctx->kpc_kmem = &strmem;
 	ctx->kpc_nkmem = 1;
