@@ -45,6 +45,16 @@ int ks_provider_register(const char *name, const ks_provider_ops_t *ops,
     void *parg, ks_provider_id_t *idp);
 
 /*
+ * Register a meta provider (usdt, pid): its kpo_provide is called for
+ * every description, first, whatever its provider field says, so that it
+ * can register the providers of the processes a description names
+ * (python1234, python*) and create their probes before the description
+ * is matched.  It makes no probes of its own name.  As above.
+ */
+int ks_provider_register_meta(const char *name, const ks_provider_ops_t *ops,
+    void *parg, ks_provider_id_t *idp);
+
+/*
  * Create a probe.  Returns its id, or DTRACE_IDNONE on failure.  Creating a
  * probe that exists returns the existing id.  aframes: artificial frames
  * to skip in stack().  probe_arg is handed back to the provider's ops.

@@ -51,6 +51,7 @@ typedef struct ks_provider {
 	char kv_name[DTRACE_PROVNAMELEN];
 	ks_provider_ops_t kv_ops;
 	void *kv_arg;
+	int kv_meta;			/* provides for every description */
 } ks_provider_t;
 
 struct ks_ecb;

@@ -58,8 +58,24 @@ int ks_provider_register(const char *name, const ks_provider_ops_t *ops,
 	return ks_provider_add(name, ops, parg, idp);
 }
 
+static int add(const char *name, const ks_provider_ops_t *ops,
+    void *parg, ks_provider_id_t *idp, int meta);
+
+int ks_provider_register_meta(const char *name, const ks_provider_ops_t *ops,
+    void *parg, ks_provider_id_t *idp)
+{
+	ks_registry_init();
+	return add(name, ops, parg, idp, 1);
+}
+
 int ks_provider_add(const char *name, const ks_provider_ops_t *ops,
     void *parg, ks_provider_id_t *idp)
+{
+	return add(name, ops, parg, idp, 0);
+}
+
+static int add(const char *name, const ks_provider_ops_t *ops,
+    void *parg, ks_provider_id_t *idp, int meta)
 {
 	ks_provider_t *pv;
 	unsigned i;
@@ -86,6 +102,7 @@ int ks_provider_add(const char *name, const ks_provider_ops_t *ops,
 	snprintf(pv->kv_name, sizeof(pv->kv_name), "%s", name);
 	pv->kv_ops = *ops;
 	pv->kv_arg = parg;
+	pv->kv_meta = meta;
 	pv->kv_id = nproviders + 1;
 	providers[nproviders] = pv;
 	__atomic_store_n(&nproviders, nproviders + 1, __ATOMIC_RELEASE);
@@ -256,11 +273,19 @@ void ks_probe_provide(const dtrace_probedesc_t *desc)
 	unsigned i, n;
 
 	ks_registry_init();
+	/* meta providers first: they may register the providers matched
+	 * below */
+	n = __atomic_load_n(&nproviders, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n; i++)
+		if (providers[i]->kv_meta &&
+		    providers[i]->kv_ops.kpo_provide != NULL)
+			providers[i]->kv_ops.kpo_provide(providers[i]->kv_arg,
+			    desc);
 	n = __atomic_load_n(&nproviders, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++) {
 		ks_provider_t *pv = providers[i];
 
-		if (pv->kv_ops.kpo_provide == NULL)
+		if (pv->kv_ops.kpo_provide == NULL || pv->kv_meta)
 			continue;
 		if (desc != NULL && !ks_glob_match(desc->dtpd_provider,
 		    pv->kv_name))

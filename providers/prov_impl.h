@@ -23,6 +23,7 @@ int prov_syscall_register(void);
 int prov_proc_register(void);
 int prov_sched_register(void);
 int prov_sdt_register(void);
+int prov_usdt_register(void);
 void prov_profile_shutdown(void);
 /* Fire the profile-N firings idle CPUs missed before upto (ns, monotonic);
  * call once every sample taken before upto has been drained. */

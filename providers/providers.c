@@ -149,7 +149,7 @@ int prov_register_all(void)
 		    "sdt need root or CAP_PERFMON");
 	} else if (prov_syscall_register() != 0 ||
 	    prov_proc_register() != 0 || prov_sched_register() != 0 ||
-	    prov_sdt_register() != 0) {
+	    prov_sdt_register() != 0 || prov_usdt_register() != 0) {
 		rc = -1;
 	}
 	pthread_mutex_unlock(&reg_lock);

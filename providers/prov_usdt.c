@@ -1,0 +1,384 @@
+/*
+ * prov_usdt.c - the usdt provider: the <sys/sdt.h> probes of running
+ * processes as <provider><pid>:<module>:<function>:<name>
+ * (python1234:libpython3.11.so:_PyEval_EvalFrameDefault:function-entry),
+ * placed with uprobes (uprobe/uprobe.h) as root.
+ *
+ * A meta provider (ks_provider_register_meta): for each description whose
+ * provider field names a process (python1234, as $target and -p make it)
+ * or is a glob with a literal start (python*: every running process is
+ * looked at), it reads /proc/PID/maps, the notes of each mapped object
+ * (note.c, cached per file), and registers the provider <provider><pid>
+ * with one probe per (module, function, name); "__" in a note's name is
+ * "-" in the probe's, as dtrace spells them.  A probe with several notes
+ * (a macro expanded twice) has several sites, each with its own operands.
+ * Descriptions whose provider field is empty or starts with a glob (the
+ * BEGIN of every script) look at no process: reading every process's
+ * objects for them would cost every script.
+ *
+ * Enabling a probe attaches a uprobe at each site with the note's
+ * semaphore, which the kernel increments in the process while the probe
+ * is enabled and decrements after (python fires nothing otherwise).
+ * Arguments are evaluated at the hit from the sampled registers and, for
+ * memory operands, the 512 bytes of stack sampled with it (else the live
+ * process).
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "usdt_impl.h"
+#include "uprobe.h"
+
+typedef struct usite {
+	uint64_t us_off, us_semaoff;	/* file offsets */
+	uint64_t us_pc;			/* link-time address */
+	int us_nargs;
+	usdt_arg_t us_args[USDT_MAXARGS];
+} usite_t;
+
+typedef struct uprobe_p {
+	struct uprobe_p *up_next;	/* usdt.probes (usdt.lk) */
+	char *up_path;			/* the object, as maps shows it */
+	int up_pid;
+	dtrace_id_t up_id;
+	int up_nsites;
+	usite_t *up_sites;		/* fixed once provided */
+	int up_mem;			/* an operand reads memory */
+	prov_uprobe_t *up_att;		/* while enabled (usdt.lk) */
+} usdtprobe_t;
+
+typedef struct ufile {			/* notes of one object, by inode */
+	struct ufile *uf_next;
+	unsigned long uf_ino;
+	char uf_dev[16];
+	usdt_notes_t uf_notes;		/* un_n 0: none, or unreadable */
+} ufile_t;
+
+typedef struct uprov {			/* a registered <provider><pid> */
+	struct uprov *uv_next;
+	char uv_name[DTRACE_PROVNAMELEN];
+	ks_provider_id_t uv_id;
+} uprov_t;
+
+/* The provider's state.  Provide runs on the consumer's thread, enable
+ * and disable too; firings (drain thread) read only a probe's immutable
+ * fields. */
+static struct {
+	pthread_mutex_t lk;
+	ks_provider_id_t meta;		/* set at registration */
+	usdtprobe_t *probes;		/* every probe made (lk) */
+	ufile_t *files;			/* notes cache (lk) */
+	uprov_t *provs;			/* registered providers (lk) */
+} usdt = { PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL };
+
+static int usdt_enable(void *parg, dtrace_id_t id, void *arg);
+static void usdt_disable(void *parg, dtrace_id_t id, void *arg);
+static void usdt_getargdesc(void *parg, dtrace_id_t id, void *arg,
+    dtrace_argdesc_t *desc);
+
+static const ks_provider_ops_t proc_ops = {
+	.kpo_enable = usdt_enable,
+	.kpo_disable = usdt_disable,
+	.kpo_getargdesc = usdt_getargdesc,
+};
+
+/* The notes of the object with this device and inode (lk held). */
+static const usdt_notes_t *file_notes(const char *path, const char *dev,
+    unsigned long ino)
+{
+	ufile_t *f;
+	char err[256];
+
+	for (f = usdt.files; f != NULL; f = f->uf_next)
+		if (f->uf_ino == ino && strcmp(f->uf_dev, dev) == 0)
+			return &f->uf_notes;
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	f->uf_ino = ino;
+	snprintf(f->uf_dev, sizeof(f->uf_dev), "%s", dev);
+	if (usdt_notes_file(path, &f->uf_notes, err, sizeof(err)) != 0)
+		memset(&f->uf_notes, 0, sizeof(f->uf_notes));
+	f->uf_next = usdt.files;
+	usdt.files = f;
+	return &f->uf_notes;
+}
+
+/* The id of provider name, registering it (lk held); 0 if impossible. */
+static ks_provider_id_t provider(const char *name)
+{
+	uprov_t *v;
+
+	for (v = usdt.provs; v != NULL; v = v->uv_next)
+		if (strcmp(v->uv_name, name) == 0)
+			return v->uv_id;
+	if ((v = calloc(1, sizeof(*v))) == NULL)
+		return 0;
+	snprintf(v->uv_name, sizeof(v->uv_name), "%s", name);
+	if (ks_provider_register(name, &proc_ops, NULL, &v->uv_id) != 0) {
+		free(v);
+		return 0;
+	}
+	v->uv_next = usdt.provs;
+	usdt.provs = v;
+	return v->uv_id;
+}
+
+/* Does pattern (a description field; empty: anything) allow v? */
+static int allows(const char *pattern, const char *v)
+{
+	return pattern[0] == '\0' || fnmatch(pattern, v, 0) == 0;
+}
+
+/* "gc__start" as dtrace names it: "gc-start". */
+static void probe_name(const char *note, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *note != '\0' && n + 1 < len; note++) {
+		if (note[0] == '_' && note[1] == '_')
+			note++, out[n++] = '-';
+		else
+			out[n++] = *note;
+	}
+	out[n] = '\0';
+}
+
+static usdtprobe_t *probe_of(dtrace_id_t id)
+{
+	for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next)
+		if (p->up_id == id)
+			return p;
+	return NULL;
+}
+
+/* Add note un of path to process pid's probes (lk held).  fresh: the
+ * probes this pass made, which may take more sites; a probe that
+ * existed before the pass is complete already. */
+static void add_note(const dtrace_probedesc_t *desc, int pid,
+    const char *path, const usdt_note_t *un, dtrace_id_t *fresh,
+    int *nfresh, int maxfresh)
+{
+	char prov[DTRACE_PROVNAMELEN], name[DTRACE_NAMELEN];
+	const char *mod = strrchr(path, '/') + 1;
+	ks_provider_id_t pv;
+	dtrace_id_t id;
+	usdtprobe_t *p = NULL;
+	usite_t *s;
+	int i;
+
+	if (snprintf(prov, sizeof(prov), "%s%d", un->un_prov, pid) >=
+	    (int)sizeof(prov))
+		return;
+	probe_name(un->un_name, name, sizeof(name));
+	if (!allows(desc->dtpd_provider, prov) ||
+	    !allows(desc->dtpd_mod, mod) ||
+	    !allows(desc->dtpd_func, un->un_func) ||
+	    !allows(desc->dtpd_name, name) || (pv = provider(prov)) == 0)
+		return;
+	id = ks_probe_lookup(pv, mod, un->un_func, name);
+	for (i = 0; i < *nfresh && fresh[i] != id; i++)
+		;
+	if (id != DTRACE_IDNONE && i == *nfresh)
+		return;				/* made by an earlier pass */
+	if (id == DTRACE_IDNONE) {
+		if (*nfresh == maxfresh || (p = calloc(1, sizeof(*p))) == NULL ||
+		    (p->up_path = strdup(path)) == NULL) {
+			free(p);
+			return;
+		}
+		p->up_pid = pid;
+		p->up_id = ks_probe_create(pv, mod, un->un_func, name, 0, p);
+		if (p->up_id == DTRACE_IDNONE) {
+			free(p->up_path);
+			free(p);
+			return;
+		}
+		p->up_next = usdt.probes;
+		usdt.probes = p;
+		fresh[(*nfresh)++] = p->up_id;
+	} else if ((p = probe_of(id)) == NULL) {
+		return;
+	}
+	s = realloc(p->up_sites, sizeof(*s) * (size_t)(p->up_nsites + 1));
+	if (s == NULL)
+		return;
+	p->up_sites = s;
+	s = &s[p->up_nsites++];
+	s->us_off = un->un_off;
+	s->us_semaoff = un->un_semaoff;
+	s->us_pc = un->un_pc;
+	s->us_nargs = un->un_nargs;
+	if (un->un_nargs > 0)
+		memcpy(s->us_args, un->un_args,
+		    sizeof(usdt_arg_t) * (size_t)un->un_nargs);
+	for (i = 0; i < un->un_nargs; i++)
+		if (un->un_args[i].ua_kind == USDT_ARG_MEM ||
+		    un->un_args[i].ua_kind == USDT_ARG_ABS)
+			p->up_mem = 1;
+}
+
+#define MAXFRESH 4096
+
+/* Every object process pid maps with code in it (lk held). */
+static void provide_pid(const dtrace_probedesc_t *desc, int pid,
+    dtrace_id_t *fresh)
+{
+	char maps[64], line[4352], path[4096], dev[16], perm[8];
+	unsigned long ino;
+	const usdt_notes_t *ns;
+	int nfresh = 0;
+	FILE *fp;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	if ((fp = fopen(maps, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%*s %7s %*s %15s %lu %4095s", perm, dev, &ino,
+		    path) != 4 || path[0] != '/' || strchr(perm, 'x') == NULL ||
+		    ino == 0)
+			continue;
+		if ((ns = file_notes(path, dev, ino)) == NULL)
+			continue;
+		for (int i = 0; i < ns->un_n; i++)
+			add_note(desc, pid, path, &ns->un_notes[i], fresh,
+			    &nfresh, MAXFRESH);
+	}
+	fclose(fp);
+}
+
+/* "python1234": the pid, and the provider part's length; -1 if the
+ * name does not end in a number. */
+static int split_pid(const char *prov, size_t *plen)
+{
+	size_t n = strlen(prov), k = n;
+
+	while (k > 0 && prov[k - 1] >= '0' && prov[k - 1] <= '9')
+		k--;
+	if (k == n || k == 0 || n - k > 9)
+		return -1;
+	*plen = k;
+	return atoi(prov + k);
+}
+
+static void usdt_provide(void *parg, const dtrace_probedesc_t *desc)
+{
+	const char *pr = desc != NULL ? desc->dtpd_provider : "";
+	dtrace_id_t *fresh;
+	struct dirent *de;
+	size_t plen;
+	DIR *d;
+	int pid;
+
+	if (pr[0] == '\0' || strchr("*?[\\", pr[0]) != NULL)
+		return;
+	if (!prov_is_glob(pr) && split_pid(pr, &plen) < 0)
+		return;
+	if ((fresh = malloc(sizeof(*fresh) * MAXFRESH)) == NULL)
+		return;
+	pthread_mutex_lock(&usdt.lk);
+	if (!prov_is_glob(pr)) {
+		provide_pid(desc, split_pid(pr, &plen), fresh);
+	} else if ((d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			pid = atoi(de->d_name);
+			if (pid > 0 && pid != (int)getpid())
+				provide_pid(desc, pid, fresh);
+		}
+		closedir(d);
+	}
+	pthread_mutex_unlock(&usdt.lk);
+	free(fresh);
+}
+
+/* ---- firing ---- */
+
+static void usdt_fire(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
+{
+	const usdtprobe_t *p = arg;
+	const usite_t *site;
+	ks_probe_ctx_t ctx;
+	uint64_t bias;
+
+	if (cookie >= (uint64_t)p->up_nsites)
+		return;
+	site = &p->up_sites[cookie];
+	prov_uprobe_ctx(&ctx, p->up_id, s);
+	bias = s->pps_ip - site->us_pc;
+	for (int i = 0; i < site->us_nargs && i < DTRACE_MAXARGS; i++)
+		ctx.kpc_args[i] = usdt_arg_value(&site->us_args[i], s, bias);
+	prov_fire(&ctx);
+}
+
+static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
+{
+	usdtprobe_t *p = arg;
+	prov_uprobe_site_t *sites;
+	int flags, rc = 0;
+
+	pthread_mutex_lock(&usdt.lk);
+	if (p->up_att != NULL)
+		goto out;
+	if ((sites = calloc((size_t)p->up_nsites, sizeof(*sites))) == NULL) {
+		ks_provider_error("usdt: out of memory");
+		rc = -1;
+		goto out;
+	}
+	for (int i = 0; i < p->up_nsites; i++) {
+		sites[i].pus_offset = p->up_sites[i].us_off;
+		sites[i].pus_refctr = p->up_sites[i].us_semaoff;
+		sites[i].pus_cookie = (uint64_t)i;
+	}
+	flags = prov_perf_wants_stack(id) | (p->up_mem ? PROV_SAMPLE_USTACK :
+	    0);
+	p->up_att = prov_uprobe_attach(p->up_path, sites, p->up_nsites,
+	    p->up_pid, flags, usdt_fire, p);
+	free(sites);
+	if (p->up_att == NULL)
+		rc = -1;
+out:
+	pthread_mutex_unlock(&usdt.lk);
+	return rc;
+}
+
+static void usdt_disable(void *parg, dtrace_id_t id, void *arg)
+{
+	usdtprobe_t *p = arg;
+	prov_uprobe_t *att;
+
+	pthread_mutex_lock(&usdt.lk);
+	att = p->up_att;
+	p->up_att = NULL;
+	pthread_mutex_unlock(&usdt.lk);
+	prov_uprobe_detach(att);
+}
+
+static void usdt_getargdesc(void *parg, dtrace_id_t id, void *arg,
+    dtrace_argdesc_t *desc)
+{
+	const usdtprobe_t *p = arg;
+
+	if (p->up_nsites == 0 || desc->dtargd_ndx < 0 ||
+	    desc->dtargd_ndx >= p->up_sites[0].us_nargs) {
+		desc->dtargd_ndx = DTRACE_ARGNONE;
+		return;
+	}
+	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native), "%s",
+	    usdt_arg_type(&p->up_sites[0].us_args[desc->dtargd_ndx]));
+	desc->dtargd_mapping = desc->dtargd_ndx;
+}
+
+int prov_usdt_register(void)
+{
+	static const ks_provider_ops_t meta_ops = {
+		.kpo_provide = usdt_provide,
+	};
+
+	if (usdt.meta != 0)
+		return 0;
+	return ks_provider_register_meta("usdt", &meta_ops, NULL, &usdt.meta);
+}
