@@ -119,6 +119,13 @@ int eng_prog_dis(eng_hdl_t *h, const eng_prog_t *prog, FILE *fp);
  */
 int eng_prog_header(eng_hdl_t *h, const eng_prog_t *prog,
     const char *guard_name, FILE *fp);
+/*
+ * -G: write the C source of the object a program links with the -h
+ * header: a strong definition of every probe's semaphore (in section
+ * .probes), which replaces the header's weak ones.  0, or -1 with
+ * eng_errmsg.
+ */
+int eng_prog_semaphores(eng_hdl_t *h, const eng_prog_t *prog, FILE *fp);
 /* The DOF image of prog (borrowed; valid while prog lives). */
 const void *eng_prog_dof(const eng_prog_t *prog, size_t *sizep);
 /* Number of probes matched by prog's descriptions at compile time. */

@@ -41,6 +41,7 @@ struct dtc {
 	int nprocs;
 	eng_proc_t *child;		/* the -c process, NULL if none */
 	int header;			/* -h */
+	int gobject;			/* -G */
 	const char *ofile;		/* -o path, NULL for stdout */
 	const char *replay;		/* -r experiment, NULL if none */
 };
@@ -55,6 +56,8 @@ _Noreturn void dtc_fatal(const char *fmt, ...)
 
 /* hdr.c: -h, write the header of the script's providers; exit status */
 int dtc_header(void);
+/* hdr.c: -G, write the object a program with those probes links */
+int dtc_gobject(void);
 
 /* run.c */
 pid_t dtc_run_create(const char *cmd);	/* create the -c process, held */

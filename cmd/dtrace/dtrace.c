@@ -23,7 +23,7 @@ struct dtc dtc;
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: dtrace [-aCeFhHlqSvVwZ] [-b bufsz] [-c cmd] "
+	fprintf(fp, "Usage: dtrace [-aCeFGhHlqSvVwZ] [-b bufsz] [-c cmd] "
 	    "[-D name[=def]]\n"
 	    "\t[-I path] [-o output] [-p pid] [-s script] [-U name]\n"
 	    "\t[-x opt[=val]]\n\n"
@@ -44,6 +44,8 @@ static void usage(FILE *fp)
 	    "\t-f  enable or list probes matching the specified function "
 	    "name\n"
 	    "\t-F  coalesce trace output by function\n"
+	    "\t-G  generate an ELF file containing embedded dtrace "
+	    "program\n"
 	    "\t-h  generate a header file with definitions for static "
 	    "probes\n"
 	    "\t-H  print included files when invoking preprocessor\n"
@@ -200,6 +202,7 @@ static void option(int c, const char *arg)
 	case 'H': add_cpp("-H", ""); break;
 	case 'e': dtc.exit_after = 1; break;
 	case 'h': dtc.header = 1; break;
+	case 'G': dtc.gobject = 1; break;
 	case 'F': setopt2("flowindent", NULL, 'F'); break;
 	case 'f': add_prog(ENG_SPEC_FUNC, arg); break;
 	case 'i': add_prog(DTC_SPEC_ID, arg); break;
@@ -239,7 +242,7 @@ static void option(int c, const char *arg)
 		if (strcmp(arg, "2") != 0)
 			dtc_fatal("unknown option -3%s", arg);
 		dtc_fatal("option -32 is not supported on this system");
-	case 'a': case 'A': case 'G': case 'L': case 'X':
+	case 'a': case 'A': case 'L': case 'X':
 		dtc_fatal("option -%c is not supported on this system", c);
 	default:
 		usage(stderr);
@@ -366,7 +369,7 @@ static void compile_all(pid_t target)
 	for (int i = 0; i < dtc.nprogs; i++) {
 		struct dtc_prog *p = &dtc.progs[i];
 		unsigned fl = dtc.cflags | (dtc.list ? ENG_C_LIST : 0) |
-		    (dtc.header ? ENG_C_ZDEFS : 0);
+		    (dtc.header || dtc.gobject ? ENG_C_ZDEFS : 0);
 
 		if (p->dp_kind == 's') {
 			FILE *fp = strcmp(p->dp_text, "-") == 0 ? stdin :
@@ -425,6 +428,8 @@ int main(int argc, char **argv)
 	compile_all(target);
 	if (dtc.header)
 		return dtc_header();
+	if (dtc.gobject)
+		return dtc_gobject();
 	if (dtc.list) {
 		list();
 		eng_close(dtc.h);
