@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cc.h"
+#include "providers.h"
 #include "exp.h"
 
 static void copy_glob(dtrace_probedesc_t *q, const dtrace_probedesc_t *pd,
@@ -77,6 +78,7 @@ void eng_prog_free(eng_prog_t *prog)
 static int enable(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 {
 	dtrace_enable_arg_t ea;
+	char err[256];
 
 	memset(&ea, 0, sizeof(ea));
 	ea.dtea_dof = prog->p_dof;
@@ -84,6 +86,9 @@ static int enable(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 	if (eng_ks_ioctl(h, DTRACEIOC_ENABLE, &ea) != 0)
 		return eng_error(h, "could not enable tracing: %s",
 		    ea.dtea_errmsg[0] ? ea.dtea_errmsg : ks_errmsg(h->eh_ks));
+	/* pid probes are attached a file at a time, after the ENABLE */
+	if (prov_pid_commit(err, sizeof(err)) != 0)
+		return eng_error(h, "could not enable tracing: %s", err);
 	/* pieces of split clauses are not probes matched: count the clauses' */
 	if (nmatched != NULL)
 		*nmatched = ea.dtea_nmatched > prog->p_nprobes &&

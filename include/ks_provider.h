@@ -76,6 +76,9 @@ int ks_probe_is_enabled(dtrace_id_t id);
  */
 void ks_provider_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+/* The calling thread's last ks_provider_error text ("" if none), for a
+ * provider that reports a failure outside kpo_enable. */
+const char *ks_provider_errmsg(void);
 
 /* User memory captured at event time: [addr, addr + len) of the firing
  * process, served to copyin/copyinstr before asking the live process. */

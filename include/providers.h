@@ -10,6 +10,7 @@
 #ifndef PROVIDERS_H
 #define PROVIDERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Register every provider available here.  Idempotent.  0 or -1. */
@@ -42,6 +43,10 @@ typedef struct prov_pid_site {
 	uint64_t pps_foff, pps_retoff;
 } prov_pid_site_t;
 uint32_t prov_pid_probe(const prov_pid_site_t *ps);
+/* Attach the pid probes enabled since the last call, a file's probes
+ * together (one uprobe_multi link).  Called after each ENABLE.  0, or -1
+ * with the reason in err. */
+int prov_pid_commit(char *err, size_t errlen);
 
 /* The data of that filter's SECCOMP_RET_TRACE (= ENG_SECCOMP_DATA). */
 #define PROV_SECCOMP_DATA 0x0d7u

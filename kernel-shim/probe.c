@@ -468,6 +468,11 @@ int ks_probe_argdesc(dtrace_argdesc_t *desc)
 	return 0;
 }
 
+const char *ks_provider_errmsg(void)
+{
+	return prov_err;
+}
+
 void ks_provider_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -1,7 +1,8 @@
 /*
  * prov_pid.c - the pid provider: pid<PID>:<module>:<function>:<name>
  * probes on a process's functions, through uprobes (root or
- * CAP_PERFMON).
+ * CAP_PERFMON): uprobe_multi links when the kernel has them (breakpoints
+ * in that process only), else the perf uprobe PMU.
  *
  * The engine decides which probes exist (engine/pid.c walks the
  * process's objects and ELF symbols, as libdtrace's dt_pid does) and
@@ -18,13 +19,16 @@
  * guarded by lock; hits run on the perf drain thread and read only what
  * is immutable while the probe is attached.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "providers.h"
 #include "prov_impl.h"
 #include "uprobe/uprobe.h"
+#include "uprobe/umulti.h"
 
 typedef struct pidprobe {
 	int pp_pid, pp_kind;
@@ -32,8 +36,21 @@ typedef struct pidprobe {
 	uint64_t pp_retoff;		/* return: arg0 */
 	char *pp_path;
 	dtrace_id_t pp_id;
-	prov_uprobe_t *pp_up;		/* attached, guarded by lock */
+	int pp_flags;			/* PROV_SAMPLE_*, PROV_UPROBE_RETURN */
+	int pp_wanted;			/* enabled; guarded by lock */
+	struct batch *pp_batch;		/* attached in; guarded by lock */
+	struct pidprobe *pp_next;	/* in pending; guarded by lock */
 } pidprobe_t;
+
+/* Probes of one file and kind attached together: one uprobe_multi link
+ * (or one perf uprobe set).  A member disabled stays attached until the
+ * last one goes (its hits find no ECB in the shim). */
+typedef struct batch {
+	prov_uprobe_t *b_up;
+	prov_umulti_t *b_um;
+	pidprobe_t **b_members;
+	int b_n, b_wanted;
+} batch_t;
 
 #define MAXPROCS 64
 
@@ -43,6 +60,7 @@ static struct {
 	ks_provider_id_t id;
 } provs[MAXPROCS];			/* guarded by lock */
 static int nprovs;
+static pidprobe_t *pending;		/* enabled, not attached: lock */
 
 #define MAXFRAMES 128
 static uint64_t frames[MAXFRAMES];	/* drain thread only */
@@ -53,13 +71,13 @@ static uint64_t frames[MAXFRAMES];	/* drain thread only */
  * the return address at the stack pointer is the missing frame (what
  * fasttrap adds for entry probes).  It is also ucaller.
  */
-static void entry_frames(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
+static void entry_frames(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    uint64_t rsp)
 {
 	uint64_t ret;
 	uint32_t n = ctx->kpc_nustack;
 
-	if (n == 0 || prov_uprobe_read(s, prov_perf_ureg(s, PROV_UREG_RSP),
-	    &ret, sizeof (ret)) != 0)
+	if (n == 0 || prov_uprobe_read(s, rsp, &ret, sizeof (ret)) != 0)
 		return;
 	frames[0] = ctx->kpc_ustack[0];
 	frames[1] = ret;
@@ -70,62 +88,245 @@ static void entry_frames(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s)
 	ctx->kpc_ucaller = ret;
 }
 
+/* Arguments by the probe's kind, from registers in uregs[] order. */
+static void fire(const pidprobe_t *pp, ks_probe_ctx_t *ctx,
+    const prov_perf_sample_t *s, const uint64_t *regs)
+{
+	static const int argregs[6] = { PROV_UREG_RDI, PROV_UREG_RSI,
+	    PROV_UREG_RDX, PROV_UREG_RCX, PROV_UREG_R8, PROV_UREG_R9 };
+
+	if (pp->pp_kind == PROV_PID_RETURN) {
+		ctx->kpc_args[0] = pp->pp_retoff;
+		ctx->kpc_args[1] = regs[PROV_UREG_RAX];
+	} else {
+		for (int i = 0; i < 6; i++)
+			ctx->kpc_args[i] = regs[argregs[i]];
+		if (pp->pp_kind == PROV_PID_ENTRY)
+			entry_frames(ctx, s, regs[PROV_UREG_RSP]);
+	}
+	prov_fire(ctx);
+}
+
+/* A hit through the perf uprobe PMU (registers in the sample). */
 static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 {
 	const pidprobe_t *pp = (const pidprobe_t *)(uintptr_t)cookie;
-	static const int argregs[6] = { PROV_UREG_RDI, PROV_UREG_RSI,
-	    PROV_UREG_RDX, PROV_UREG_RCX, PROV_UREG_R8, PROV_UREG_R9 };
+	uint64_t regs[PROV_UREG_COUNT];
 	ks_probe_ctx_t ctx;
 
 	(void)arg;
 	prov_uprobe_ctx(&ctx, pp->pp_id, s);
-	if (pp->pp_kind == PROV_PID_RETURN) {
-		ctx.kpc_args[0] = pp->pp_retoff;
-		ctx.kpc_args[1] = prov_perf_ureg(s, PROV_UREG_RAX);
-	} else {
-		for (int i = 0; i < 6; i++)
-			ctx.kpc_args[i] = prov_perf_ureg(s, argregs[i]);
-		if (pp->pp_kind == PROV_PID_ENTRY)
-			entry_frames(&ctx, s);
-	}
-	prov_fire(&ctx);
+	for (int i = 0; i < PROV_UREG_COUNT; i++)
+		regs[i] = prov_perf_ureg(s, i);
+	fire(pp, &ctx, s, regs);
+}
+
+/* A hit through a uprobe_multi link (registers from its program). */
+static void on_multi(void *arg, uint64_t cookie, const prov_perf_sample_t *s,
+    const uint64_t *regs)
+{
+	const pidprobe_t *pp = (const pidprobe_t *)(uintptr_t)cookie;
+	static uint64_t uregs[PROV_UREG_COUNT];	/* drain thread only */
+	ks_probe_ctx_t ctx;
+
+	(void)arg;
+	prov_perf_ctx(&ctx, pp->pp_id, s);
+	memcpy(uregs, regs, sizeof (uregs));
+	ctx.kpc_uregs = uregs;
+	ctx.kpc_nuregs = PROV_UREG_COUNT;
+	fire(pp, &ctx, s, regs);
 }
 
 static int pid_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	pidprobe_t *pp = arg;
-	prov_uprobe_site_t site = { .pus_offset = pp->pp_foff,
-	    .pus_cookie = (uint64_t)(uintptr_t)pp };
 	int flags = prov_perf_wants_stack(id);
 
 	(void)parg;
-	if (!prov_uprobe_available())
+	if (!prov_umulti_available() && !prov_uprobe_available())
 		return -1;		/* the reason is in ks_provider_error */
 	if (pp->pp_kind == PROV_PID_RETURN)
 		flags |= PROV_UPROBE_RETURN;
-	else if (flags & PROV_SAMPLE_CHAIN)
-		flags |= PROV_SAMPLE_USTACK;	/* the return address */
 	pthread_mutex_lock(&lock);
-	if (pp->pp_up == NULL)
-		pp->pp_up = prov_uprobe_attach(pp->pp_path, &site, 1,
-		    pp->pp_pid, flags, on_hit, NULL);
+	if (!pp->pp_wanted) {
+		pp->pp_wanted = 1;
+		if (pp->pp_batch != NULL && pp->pp_flags == flags) {
+			pp->pp_batch->b_wanted++;
+		} else if (pp->pp_batch == NULL) {
+			pp->pp_flags = flags;
+			pp->pp_next = pending;	/* prov_pid_commit attaches */
+			pending = pp;
+		}
+	}
 	pthread_mutex_unlock(&lock);
-	return pp->pp_up != NULL ? 0 : -1;
+	return 0;
+}
+
+/* Detach b and forget it in its members (lock held). */
+static void batch_free(batch_t *b)
+{
+	for (int i = 0; i < b->b_n; i++)
+		b->b_members[i]->pp_batch = NULL;
+	prov_uprobe_detach(b->b_up);
+	prov_umulti_detach(b->b_um);
+	free(b->b_members);
+	free(b);
 }
 
 static void pid_disable(void *parg, dtrace_id_t id, void *arg)
 {
 	pidprobe_t *pp = arg;
-	prov_uprobe_t *u;
 
 	(void)parg;
 	(void)id;
 	pthread_mutex_lock(&lock);
-	u = pp->pp_up;
-	pp->pp_up = NULL;
+	if (pp->pp_wanted) {
+		pp->pp_wanted = 0;
+		if (pp->pp_batch != NULL && --pp->pp_batch->b_wanted == 0)
+			batch_free(pp->pp_batch);
+		for (pidprobe_t **q = &pending; *q != NULL; q = &(*q)->pp_next)
+			if (*q == pp) {
+				*q = pp->pp_next;
+				break;
+			}
+	}
 	pthread_mutex_unlock(&lock);
-	if (u != NULL)
-		prov_uprobe_detach(u);
+}
+
+/* One link (or perf set) for the n probes in v; NULL if refused. */
+static batch_t *attach_one(pidprobe_t **v, int n)
+{
+	prov_uprobe_site_t *sites = calloc((size_t)n, sizeof (*sites));
+	batch_t *b = calloc(1, sizeof (*b));
+	int flags = v[0]->pp_flags;
+
+	if (sites == NULL || b == NULL) {
+		free(sites);
+		free(b);
+		ks_provider_error("pid provider: out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		sites[i].pus_offset = v[i]->pp_foff;
+		sites[i].pus_cookie = (uint64_t)(uintptr_t)v[i];
+	}
+	/* uprobe_multi: breakpoints in this process only; else the perf
+	 * PMU's system-wide uprobes */
+	if (prov_umulti_available())
+		b->b_um = prov_umulti_attach(v[0]->pp_path, sites, n,
+		    v[0]->pp_pid, flags, on_multi, NULL);
+	else if (prov_uprobe_available())
+		b->b_up = prov_uprobe_attach(v[0]->pp_path, sites, n,
+		    v[0]->pp_pid, flags | (!(flags & PROV_UPROBE_RETURN) &&
+		    (flags & PROV_SAMPLE_CHAIN) ? PROV_SAMPLE_USTACK : 0),
+		    on_hit, NULL);
+	free(sites);
+	if (b->b_um == NULL && b->b_up == NULL) {
+		free(b);
+		return NULL;
+	}
+	if ((b->b_members = malloc((size_t)n * sizeof (*v))) == NULL) {
+		batch_free(b);
+		ks_provider_error("pid provider: out of memory");
+		return NULL;
+	}
+	memcpy(b->b_members, v, (size_t)n * sizeof (*v));
+	b->b_n = b->b_wanted = n;
+	for (int i = 0; i < n; i++)
+		v[i]->pp_batch = b;
+	return b;
+}
+
+/*
+ * Attach the n pending probes in v (same pid, file and flags).  The
+ * kernel refuses a whole link for one instruction it cannot probe
+ * (ENOTSUPP), so a refused set is split in halves until the refused
+ * sites stand alone; those stay unattached and are counted in *bad.
+ * 0, or -1 when nothing could be attached (lock held).
+ */
+static int attach(pidprobe_t **v, int n, int *bad)
+{
+	int l, r;
+
+	if (attach_one(v, n) != NULL)
+		return 0;
+	if (n == 1) {
+		(*bad)++;
+		return -1;
+	}
+	l = attach(v, n / 2, bad);
+	r = attach(v + n / 2, n - n / 2, bad);
+	return l == 0 || r == 0 ? 0 : -1;
+}
+
+/*
+ * Leave out of v the sites whose instruction starts with a lock prefix:
+ * the kernel refuses to probe those (ENOTSUPP), and a refused site costs
+ * a failed link over the whole set.  The new count.
+ */
+static int probeable(pidprobe_t **v, int n, int *bad)
+{
+	int fd = open(v[0]->pp_path, O_RDONLY | O_CLOEXEC), k = 0;
+
+	for (int i = 0; i < n; i++) {
+		unsigned char c = 0;
+
+		if (fd >= 0 && pread(fd, &c, 1, (off_t)v[i]->pp_foff) == 1 &&
+		    c == 0xf0) {
+			(*bad)++;
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	if (fd >= 0)
+		close(fd);
+	return k;
+}
+
+static int same_site_set(const pidprobe_t *a, const pidprobe_t *b)
+{
+	return a->pp_pid == b->pp_pid && a->pp_flags == b->pp_flags &&
+	    strcmp(a->pp_path, b->pp_path) == 0;
+}
+
+int prov_pid_commit(char *err, size_t errlen)
+{
+	int rc = 0, bad = 0;
+
+	pthread_mutex_lock(&lock);
+	while (pending != NULL && rc == 0) {
+		pidprobe_t **v, *pp, **q;
+		int n = 0;
+
+		for (pp = pending; pp != NULL; pp = pp->pp_next)
+			n++;
+		if ((v = malloc((size_t)n * sizeof (*v))) == NULL) {
+			ks_provider_error("pid provider: out of memory");
+			rc = -1;
+			break;
+		}
+		/* the first pending probe's set, out of the list */
+		n = 0;
+		pp = pending;
+		for (q = &pending; *q != NULL; ) {
+			if (same_site_set(*q, pp)) {
+				v[n++] = *q;
+				*q = (*q)->pp_next;
+			} else {
+				q = &(*q)->pp_next;
+			}
+		}
+		if ((n = probeable(v, n, &bad)) > 0 && attach(v, n, &bad) != 0)
+			rc = -1;
+		free(v);
+	}
+	pthread_mutex_unlock(&lock);
+	if (rc != 0)
+		snprintf(err, errlen, "%s", ks_provider_errmsg());
+	else if (bad > 0)
+		prov_note("pid provider: %d probe%s at instructions uprobes "
+		    "cannot probe", bad, bad == 1 ? "" : "s");
+	return rc;
 }
 
 static void pid_getargdesc(void *parg, dtrace_id_t id, void *arg,
@@ -153,6 +354,10 @@ static void pid_destroy(void *parg, dtrace_id_t id, void *arg)
 	(void)parg;
 	(void)id;
 	pid_disable(parg, id, arg);
+	pthread_mutex_lock(&lock);
+	if (pp->pp_batch != NULL)	/* its site would name freed memory */
+		batch_free(pp->pp_batch);
+	pthread_mutex_unlock(&lock);
 	free(pp->pp_path);
 	free(pp);
 }

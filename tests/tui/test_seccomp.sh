@@ -21,13 +21,13 @@ echo SHELL-IS-BACK
 sleep 30
 EOS
 $T new-session -d -x 100 -y 30 "sh $tmp/run" || exit 1
-wait_for 'dtui tracing' || exit 1
-wait_for 'dtui stopped' 30 || exit 1
+wait_for 'dtui tracing' 20 || exit 1
+wait_for 'dtui stopped' 60 || exit 1
 $T send-keys Escape 2
-wait_for '1234' || exit 1
+wait_for '1234' 20 || exit 1
 $T send-keys Escape q
-wait_for 'SHELL-IS-BACK' || exit 1
-n=50
+wait_for 'SHELL-IS-BACK' 20 || exit 1
+n=200
 while [ $n -gt 0 ] && ! grep -q 'ptrace helper: [0-9]* stops' "$tmp/home/err"
 do
 	sleep 0.1; n=$((n - 1))
