@@ -58,6 +58,12 @@ struct eng_aggstate {
 	uint64_t as_seq;
 };
 
+const dtrace_aggdesc_t *eng_agg_cached(const struct eng_aggstate *a,
+    size_t id)
+{
+	return a != NULL && id < a->as_ndesc ? a->as_desc[id] : NULL;
+}
+
 size_t eng_agg_nrows(const struct eng_aggstate *a)
 {
 	return a != NULL ? a->as_nrows : 0;

@@ -222,6 +222,10 @@ typedef struct eng_aggrow {
 /* Merge one aggregation record laid out by d (its dtagd_varid set) into
  * the current snapshot (AGGSNAP data; tests). */
 int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec);
+/* The description of aggregation id if fetched already, else NULL
+ * (ids up to the first NULL past the last are not). */
+const dtrace_aggdesc_t *eng_agg_cached(const struct eng_aggstate *a,
+    size_t id);
 /* Rows of the last snapshot, unsorted. */
 size_t eng_agg_nrows(const struct eng_aggstate *a);
 eng_aggrow_t *eng_agg_row(struct eng_aggstate *a, size_t i);

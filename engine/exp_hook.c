@@ -373,6 +373,75 @@ int eng_print_text(eng_hdl_t *h, FILE *fp, const char *s)
 	return fputs(s, fp) < 0 ? -1 : 0;
 }
 
+/* What the consumer learnt before recording began, as keyed answers, so
+ * that a replay decodes what follows (recording started while tracing). */
+static void dump_known(eng_hdl_t *h)
+{
+	struct eng_consumer *c = h->eh_cons;
+
+	for (size_t i = 0; i < c->ec_nep; i++) {
+		const dtrace_eprobedesc_t *d = c->ec_ep[i].ep_desc;
+		struct exp_key k = { i, 0, 0, 0, 0 };
+
+		if (d == NULL)
+			continue;
+		put_keyed(h, EXP_R_EPROBE, &k, d, offsetof(dtrace_eprobedesc_t,
+		    dtepd_rec) + (size_t)d->dtepd_nrecs *
+		    sizeof (dtrace_recdesc_t));
+		k.k_a = d->dtepd_probeid;
+		put_keyed(h, EXP_R_PROBE, &k, &c->ec_ep[i].ep_probe,
+		    sizeof (c->ec_ep[i].ep_probe));
+	}
+	for (size_t i = 0; i < c->ec_nfmt; i++) {
+		struct exp_key k = { i, 0, 0, 0, 0 };
+
+		if (c->ec_fmt[i] != NULL)
+			put_keyed(h, EXP_R_FORMAT, &k, c->ec_fmt[i],
+			    strlen(c->ec_fmt[i]));
+	}
+	for (size_t id = 0; id < 65536; id++) {
+		const dtrace_aggdesc_t *d = eng_agg_cached(c->ec_agg, id);
+		struct exp_key k = { id, 0, 0, 0, 0 };
+
+		if (d != NULL)
+			put_keyed(h, EXP_R_AGGDESC, &k, d, offsetof(
+			    dtrace_aggdesc_t, dtagd_rec) + (size_t)d->dtagd_nrecs *
+			    sizeof (dtrace_recdesc_t));
+	}
+}
+
+int eng_record_start(eng_hdl_t *h, const char *name)
+{
+	struct eng_exp *x = eng_exp_get(h);
+	struct exp_mark mk = { EXP_M_GO, 0 };
+	struct exp_ans an = { 0, 0 };
+	uint32_t cpu = 0;
+
+	if (x == NULL)
+		return eng_error(h, "out of memory");
+	if (x->x_rec)
+		return eng_error(h, "already recording %s", x->x_dir);
+	if (x->x_replay)
+		return eng_error(h, "replaying an experiment");
+	free(x->x_name);
+	x->x_name = name != NULL && *name != '\0' ? strdup(name) : NULL;
+	x->x_failed = 0;
+	x->x_err[0] = '\0';
+	x->x_want = 1;
+	if (eng_exp_create(h) != 0)
+		return -1;
+	if (!h->eh_go)
+		return 0;
+	/* as if tracing began now: replay starts with GO */
+	put_opts(h);
+	eng_exp_put(h, EXP_R_MARK, 0, &mk, sizeof (mk), NULL, 0);
+	eng_exp_put(h, EXP_R_GO, 1, &an, sizeof (an), &cpu, sizeof (cpu));
+	dump_known(h);
+	eng_exp_log_event(h, "start", "");
+	eng_exp_flush(h);
+	return 0;
+}
+
 int eng_record_stop(eng_hdl_t *h)
 {
 	struct eng_exp *x = h->eh_exp;

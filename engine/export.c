@@ -315,7 +315,6 @@ int eng_export_final(eng_hdl_t *h, FILE *fp)
 {
 	int fmt = (int)eng_opt_get(h, ENG_OPT_OFORMAT);
 	struct eng_export *x = state(h);
-	struct fold f = { fp, 0, 0, 0 };
 
 	if (fmt == ENG_OFORMAT_CHROME && x != NULL) {
 		eng_export_tick(h, fp);
@@ -325,8 +324,18 @@ int eng_export_final(eng_hdl_t *h, FILE *fp)
 	}
 	if (fmt != ENG_OFORMAT_FOLDED)
 		return 0;
-	eng_agg_walk(h, fold_entry, &f);
-	f.pass = 1;
-	eng_agg_walk(h, fold_entry, &f);
+	eng_agg_folded(h, fp);
 	return 1;
+}
+
+int eng_agg_folded(eng_hdl_t *h, FILE *fp)
+{
+	struct fold f = { fp, 0, 0, 0 };
+
+	if (eng_agg_walk(h, fold_entry, &f) != 0)
+		return -1;
+	f.pass = 1;
+	if (eng_agg_walk(h, fold_entry, &f) != 0)
+		return -1;
+	return f.nstackaggs;
 }

@@ -294,6 +294,10 @@ int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
 
 /* Snapshot and merge every CPU's aggregation buffer (at aggrate). */
 int eng_agg_snap(eng_hdl_t *h);
+/* The aggregations keyed by stack()/ustack() in the last snapshot as
+ * collapsed stacks ("frame;frame count", root first; flame graphs):
+ * how many aggregations that was, or -1. */
+int eng_agg_folded(eng_hdl_t *h, FILE *fp);
 /* Print every aggregation not yet printed by printa, as at exit. */
 int eng_agg_print(eng_hdl_t *h, FILE *fp);
 /* Clear every aggregation's values (TUI "clear"). */
@@ -340,6 +344,9 @@ void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
  * directory being written, NULL if none.  eng_record_stop: close it now.
  */
 const char *eng_record_name(eng_hdl_t *h);
+/* Start recording now (TUI :record), also while tracing: name as for
+ * the option (NULL: test.N.er).  0, or -1 with the message. */
+int eng_record_start(eng_hdl_t *h, const char *name);
 const char *eng_record_error(eng_hdl_t *h);
 int eng_record_stop(eng_hdl_t *h);
 /* Text the front end prints between engine calls (the newline after ^C,

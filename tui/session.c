@@ -721,18 +721,70 @@ static void cmd_agg(tui_session_t *s, const char *what, char *arg)
 	    "truncated", nm ? "@" : "all", nm ? nm : "");
 }
 
+/* :save folded FILE: the stack-keyed aggregations as collapsed stacks
+ * (flame-graph input), from the engine's last snapshot. */
+static int save_folded(tui_session_t *s, const char *file, char *err,
+    size_t errlen)
+{
+	FILE *fp = fopen(file, "w");
+	int n, bad;
+
+	if (fp == NULL) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	n = eng_agg_folded(s->ts_h, fp);
+	bad = fflush(fp) != 0 || ferror(fp);
+	if (fclose(fp) != 0 || bad) {
+		snprintf(err, errlen, "%s: write failed: %s", file,
+		    strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (n <= 0) {
+		snprintf(err, errlen, "no aggregation keyed by stack() or "
+		    "ustack() to save");
+		return -1;
+	}
+	return 0;
+}
+
+/* :record [NAME] starts recording an experiment, :record stop ends it. */
+static void cmd_record(tui_session_t *s, char *arg)
+{
+	const char *name = eng_record_name(s->ts_h);
+	char dir[1024];
+
+	if (strcmp(arg, "stop") == 0) {
+		snprintf(dir, sizeof(dir), "%s", name ? name : "");
+		if (eng_record_stop(s->ts_h) != 0)
+			tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		else
+			tui_model_message(s->ts_m, 0, "recorded %s", dir);
+		return;
+	}
+	if (eng_record_start(s->ts_h, *arg ? arg : NULL) != 0) {
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+		return;
+	}
+	name = eng_record_name(s->ts_h);
+	tui_model_message(s->ts_m, 0, "recording to %s%s", name ? name : "?",
+	    name ? "" : " (at the first clause)");
+}
+
 static void cmd_save(tui_session_t *s, char *arg)
 {
 	char *what = strtok(arg, " \t"), *file = strtok(NULL, " \t");
 	char err[512];
 	int rc;
 
-	if (what == NULL || file == NULL ||
-	    (strcmp(what, "output") != 0 && strcmp(what, "aggs") != 0)) {
-		tui_model_message(s->ts_m, 1, "usage: :save output|aggs FILE");
+	if (what == NULL || file == NULL || (strcmp(what, "output") != 0 &&
+	    strcmp(what, "aggs") != 0 && strcmp(what, "folded") != 0)) {
+		tui_model_message(s->ts_m, 1,
+		    "usage: :save output|aggs|folded FILE");
 		return;
 	}
 	rc = what[0] == 'o' ? tui_save_output(s->ts_m, file, err, sizeof(err)) :
+	    what[0] == 'f' ? save_folded(s, file, err, sizeof(err)) :
 	    tui_save_aggs(s->ts_m, file, err, sizeof(err));
 	if (rc != 0)
 		tui_model_message(s->ts_m, 1, "%s", err);
@@ -778,6 +830,8 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		cmd_agg(s, cmd, arg);
 	else if (strcmp(cmd, "save") == 0)
 		cmd_save(s, arg);
+	else if (strcmp(cmd, "record") == 0)
+		cmd_record(s, arg);
 	else if (strcmp(cmd, "stop") == 0)
 		tui_session_stop(s);
 	else if (strcmp(cmd, "restart") == 0)
@@ -786,7 +840,7 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		snprintf(s->ts_theme, sizeof(s->ts_theme), "%s", arg);
 	else
 		tui_model_message(s->ts_m, 1, "unknown command :%s "
-		    "(:list :disable :remove :set :clear :trunc :save :theme "
-		    ":stop :restart :quit)", cmd);
+		    "(:list :disable :remove :set :clear :trunc :save :record "
+		    ":theme :stop :restart :quit)", cmd);
 	return TUI_REDRAW;
 }
