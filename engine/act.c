@@ -12,6 +12,8 @@
  * parameters per aggregation, speculate/commit ordering, destructive
  * actions only with -w).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -599,24 +601,39 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 	a->a_difo->dd_rtype.dtdt_ckind = CTF_K_INTEGER;
 }
 
-/* -i: a probe specifier that is all digits names a probe by its id. */
-static void by_id(struct eng_pcb *pc, const char *text,
-    dtrace_probedesc_t *pd)
+/*
+ * A description that is an integer names a probe by its id (dtrace's
+ * DT_TOK_INT probe specifier, as -i and -n give it); 1 if text was one.
+ */
+static int by_id(struct eng_pcb *pc, const char *text,
+    dtrace_probedesc_t *pd, int line)
 {
+	static const char *const kinds[] = { "name", "provider", "module",
+	    "function", "name" };
 	eng_probeinfo_t pi;
+	unsigned long long id;
 	char *end;
-	unsigned long id;
+	int kind = eng_pdesc_kind(pc);
 
-	if (pc->pc_args == NULL || !(pc->pc_cflags & ENG_C_PROBESPEC) ||
-	    pc->pc_args->spec_kind != ENG_SPEC_ANY ||
-	    text[strspn(text, "0123456789")] != '\0')
-		return;
-	id = strtoul(text, &end, 10);
-	if (id == 0 || id > UINT32_MAX ||
-	    eng_probe_info(pc->pc_hdl, (dtrace_id_t)id, &pi) != 0)
-		return;		/* no such probe: matches nothing */
+	if (!isdigit((unsigned char)text[0]))
+		return 0;
+	errno = 0;
+	id = strtoull(text, &end, 0);
+	if (*end != '\0')	/* no description starts with a digit */
+		eng_cc_error(pc, line, 0, "D_SYNTAX", "syntax error near "
+		    "\"%s\"", end);
+	if (errno != 0 || id > UINT32_MAX)
+		eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "identifier %s "
+		    "exceeds maximum probe id", text);
+	if (kind != ENG_SPEC_NAME)
+		eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "probe identifier "
+		    "%llu not permitted when specifying %s", id, kinds[kind]);
+	if (id == 0 || eng_probe_info(pc->pc_hdl, (dtrace_id_t)id, &pi) != 0)
+		eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "invalid probe "
+		    "identifier %llu: Unknown probe identifier", id);
 	*pd = pi.epi_desc;
 	pd->dtpd_id = DTRACE_IDNONE;
+	return 1;
 }
 
 /* Match the clause's descriptions; the first match gives args[] types. */
@@ -634,8 +651,8 @@ static void descriptions(struct eng_pcb *pc, struct eng_node *clause)
 		dtrace_probedesc_t *pd = &s->s_pd[i++], first;
 		unsigned cnt = 0;
 
-		eng_parse_pdesc(pc, d->n_name, pd, d->n_line);
-		by_id(pc, d->n_name, pd);
+		if (!by_id(pc, d->n_name, pd, d->n_line))
+			eng_parse_pdesc(pc, d->n_name, pd, d->n_line);
 		if (eng_prog_match(pc->pc_hdl, pd, &first, &cnt) != 0)
 			eng_cc_error(pc, d->n_line, d->n_col, "D_PDESC_INVAL",
 			    "%s", eng_errmsg(pc->pc_hdl));

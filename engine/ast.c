@@ -6,54 +6,65 @@
  * (for inline and translator bodies that outlive a program), and the AST
  * dump the tests compare.
  */
+#include <errno.h>
 #include <string.h>
 #include "cc.h"
 
-/* Split a probe description into its fields (dtrace's rules). */
+/*
+ * Split a probe description into its fields as dtrace does: from the
+ * right, the last field goes where the specifier kind says (the name for
+ * -n, -i and scripts; the provider for -P, the module for -m, the function
+ * for -f) and each field before it one place to the left; a field left
+ * over with no place is an overspecified description.
+ */
 void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
     dtrace_probedesc_t *pd, int line)
 {
-	const char *f[4] = { "", "", "", "" };
-	char buf[DTRACE_FULLNAMELEN + 64], *s, *c;
-	int n = 0, last = 3, kind;
 	static const size_t lens[4] = { DTRACE_PROVNAMELEN,
 	    DTRACE_MODNAMELEN, DTRACE_FUNCNAMELEN, DTRACE_NAMELEN };
 	char *dst[4];
+	const char *end = text + strlen(text), *p;
+	int k;
 
-	snprintf(buf, sizeof(buf), "%s", text);
-	for (s = buf; n < 4; s = c + 1) {
-		f[n++] = s;
-		if ((c = strchr(s, ':')) == NULL)
-			break;
-		*c = '\0';
+	switch (eng_pdesc_kind(pc)) {
+	case ENG_SPEC_PROVIDER: k = 0; break;
+	case ENG_SPEC_MODULE: k = 1; break;
+	case ENG_SPEC_FUNC: k = 2; break;
+	default: k = 3; break;
 	}
-	if (c != NULL)		/* a fifth field */
-		eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "invalid probe "
-		    "description \"%s\": Overspecified probe description",
-		    text);
-	kind = pc->pc_args != NULL && (pc->pc_cflags & ENG_C_PROBESPEC) ?
-	    pc->pc_args->spec_kind : ENG_SPEC_NAME;
-	switch (kind) {
-	case ENG_SPEC_PROVIDER: last = 0; break;
-	case ENG_SPEC_MODULE: last = 1; break;
-	case ENG_SPEC_FUNC: last = 2; break;
-	default: last = 3; break;
-	}
-	if (n - 1 > last)
-		last = n - 1;
 	memset(pd, 0, sizeof(*pd));
 	dst[0] = pd->dtpd_provider;
 	dst[1] = pd->dtpd_mod;
 	dst[2] = pd->dtpd_func;
 	dst[3] = pd->dtpd_name;
-	for (int i = 0; i < n; i++) {
-		int k = last - (n - 1) + i;
+	for (;;) {
+		size_t len;
 
-		if (strlen(f[i]) >= lens[k])
+		for (p = end; p > text && p[-1] != ':'; p--)
+			;
+		len = (size_t)(end - p);
+		if (k < 0)
 			eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "invalid "
-			    "probe description \"%s\": field too long", text);
-		strcpy(dst[k], f[i]);
+			    "probe description \"%s\": Overspecified probe "
+			    "description", text);
+		if (len >= lens[k])
+			eng_cc_error(pc, line, 0, "D_PDESC_INVAL", "invalid "
+			    "probe description \"%s\": %s", text,
+			    strerror(ENAMETOOLONG));
+		memcpy(dst[k--], p, len);
+		if (p == text)
+			break;
+		end = p - 1;
 	}
+}
+
+/* The kind of specifier the descriptions being compiled are (-P ...). */
+int eng_pdesc_kind(const struct eng_pcb *pc)
+{
+	if (pc->pc_args == NULL || !(pc->pc_cflags & ENG_C_PROBESPEC) ||
+	    pc->pc_args->spec_kind == ENG_SPEC_ANY)
+		return ENG_SPEC_NAME;
+	return pc->pc_args->spec_kind;
 }
 
 /* A deep copy of n (and its list) in the handle's arena, for inlines and

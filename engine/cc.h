@@ -354,6 +354,8 @@ struct eng_node *eng_node_new(struct eng_pcb *pc, enum eng_nkind k,
     int line, int col);
 void eng_parse_pdesc(struct eng_pcb *pc, const char *text,
     dtrace_probedesc_t *pd, int line);
+/* ENG_SPEC_* of the descriptions being compiled (NAME for scripts). */
+int eng_pdesc_kind(const struct eng_pcb *pc);
 void eng_node_dump(const struct eng_node *n, FILE *fp, int depth);
 struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n);
 struct eng_node *eng_node_dup(struct eng_pcb *pc, const struct eng_node *n);

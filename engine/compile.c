@@ -214,7 +214,7 @@ const eng_diag_t *eng_diag(const eng_hdl_t *h)
 static char *run_cpp(struct eng_pcb *pc, const char *src)
 {
 	char in[] = "/tmp/dtui-cppXXXXXX";
-	const char *argv[128];
+	const char *argv[128], *const *hv, *cpp = eng_opt_cpppath(pc->pc_hdl);
 	int fd = mkstemp(in), pfd[2], argc = 0, st;
 	size_t len = 0, cap = 4096;
 	char *out = NULL;
@@ -233,7 +233,7 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 		return NULL;
 	}
 	close(fd);
-	argv[argc++] = "gcc";
+	argv[argc++] = cpp;
 	argv[argc++] = "-E";
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
@@ -245,6 +245,10 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 	argv[argc++] = "-D__restrict=";
 	argv[argc++] = "-D__inline=";
 	argv[argc++] = "-D__builtin_va_list=char *";
+	/* -D, -U, -I, -H and -x cppargs..., in command-line order */
+	hv = eng_opt_cppargs(pc->pc_hdl);
+	for (int i = 0; hv != NULL && hv[i] != NULL && argc < 120; i++)
+		argv[argc++] = hv[i];
 	for (int i = 0; pc->pc_args != NULL && pc->pc_args->cpp_args != NULL &&
 	    pc->pc_args->cpp_args[i] != NULL && argc < 120; i++)
 		argv[argc++] = pc->pc_args->cpp_args[i];
@@ -254,7 +258,7 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 		dup2(pfd[1], 1);
 		close(pfd[0]);
 		close(pfd[1]);
-		execvp("gcc", (char *const *)argv);
+		execvp(cpp, (char *const *)argv);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -291,19 +295,23 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 
 /* ---- the compile ------------------------------------------------------- */
 
+/* dtrace checks the last macro argument only: it must be referenced,
+ * unless -xargref or -xdefaultargs says otherwise. */
 static void check_args(struct eng_pcb *pc)
 {
 	const eng_cargs_t *a = pc->pc_args;
-	int64_t def = 0;
+	int64_t def = 0, argref = 0;
+	int last;
 
 	if (a == NULL || (pc->pc_cflags & ENG_C_ARGREF) ||
-	    (eng_cc_optval(pc->pc_hdl, "defaultargs", &def) == 0 && def > 0))
+	    (eng_cc_optval(pc->pc_hdl, "defaultargs", &def) == 0 && def > 0) ||
+	    (eng_cc_optval(pc->pc_hdl, "argref", &argref) == 0 && argref > 0))
 		return;
-	for (int i = 1; i < a->argc && i < 64; i++)
-		if (!pc->pc_argref[i])
-			eng_cc_error(pc, 0, 0, "D_MACRO_UNUSED", "extraneous "
-			    "argument '%s' ($%d is not referenced)",
-			    a->argv[i], i);
+	last = a->argc - 1;
+	if (last >= 1 && last < 64 && !pc->pc_argref[last])
+		eng_cc_error(pc, 0, 0, "D_MACRO_UNUSED", "extraneous "
+		    "argument '%s' ($%d is not referenced)", a->argv[last],
+		    last);
 }
 
 static void compile_body(struct eng_pcb *pc, const char *src)
@@ -422,7 +430,7 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 		cppout = run_cpp(pc, pc->pc_spec);
 		if (cppout == NULL)
 			eng_cc_error(pc, 0, 0, "D_CPP", "failed to run the C "
-			    "preprocessor (gcc -E)");
+			    "preprocessor (%s -E)", eng_opt_cpppath(h));
 	}
 	compile_body(pc, cppout != NULL ? cppout : pc->pc_spec);
 	free(cppout);
@@ -432,12 +440,23 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 	return p;
 }
 
+/* -x zdefs and -x cpp are -Z and -C */
+static unsigned opt_cflags(const eng_hdl_t *h, unsigned cflags)
+{
+	if (eng_opt_isset(h, ENG_OPT_ZDEFS))
+		cflags |= ENG_C_ZDEFS;
+	if (eng_opt_isset(h, ENG_OPT_CPP))
+		cflags |= ENG_C_CPP;
+	return cflags;
+}
+
 eng_prog_t *eng_compile_str(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args)
 {
 	if (h == NULL || src == NULL)
 		return NULL;
-	return compile(h, src, filename, cflags, args, filename != NULL);
+	return compile(h, src, filename, opt_cflags(h, cflags), args,
+	    filename != NULL);
 }
 
 eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
@@ -474,8 +493,8 @@ eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
 	if (len >= 2 && buf[0] == '#' && buf[1] == '!')
 		for (size_t i = 0; i < len && buf[i] != '\n'; i++)
 			buf[i] = ' ';	/* keep line numbers */
-	p = compile(h, buf, filename != NULL ? filename : "<stdin>", cflags,
-	    args, 1);
+	p = compile(h, buf, filename != NULL ? filename : "<stdin>",
+	    opt_cflags(h, cflags), args, 1);
 	free(buf);
 	return p;
 }

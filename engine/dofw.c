@@ -165,7 +165,8 @@ static void options(struct dofw *w)
 	    DTRACEOPT_AGGSIZE, DTRACEOPT_DYNVARSIZE, DTRACEOPT_SPECSIZE,
 	    DTRACEOPT_NSPEC, DTRACEOPT_STRSIZE, DTRACEOPT_CLEANRATE,
 	    DTRACEOPT_CPU, DTRACEOPT_DESTRUCTIVE, DTRACEOPT_STACKFRAMES,
-	    DTRACEOPT_USTACKFRAMES, DTRACEOPT_BUFRESIZE };
+	    DTRACEOPT_USTACKFRAMES, DTRACEOPT_BUFRESIZE,
+	    DTRACEOPT_SCRATCHSIZE };
 	const dtrace_optval_t *ov = w->pc->pc_hdl->eh_opt;
 	dof_optdesc_t *o = eng_cc_alloc(w->pc, sizeof(*o) *
 	    (sizeof(opts) / sizeof(opts[0])));

@@ -30,7 +30,14 @@ struct eng_consumer;	/* consumer state, engine/consume.h */
 #define ENG_OPT_DEFAULTARGS	(DTRACEOPT_MAX + 2)	/* unset $N are 0/"" */
 #define ENG_OPT_ZDEFS		(DTRACEOPT_MAX + 3)	/* like -Z */
 #define ENG_OPT_OFORMAT		(DTRACEOPT_MAX + 4)	/* ENG_OFORMAT_* */
-#define ENG_OPT_MAX		(DTRACEOPT_MAX + 5)
+#define ENG_OPT_ARGREF		(DTRACEOPT_MAX + 5)	/* $N may go unused */
+#define ENG_OPT_CPP		(DTRACEOPT_MAX + 6)	/* like -C */
+#define ENG_OPT_PSPEC		(DTRACEOPT_MAX + 7)	/* dtrace's C_PSPEC */
+#define ENG_OPT_CORE		(DTRACEOPT_MAX + 8)	/* accepted only */
+#define ENG_OPT_AGGPERCPU	(DTRACEOPT_MAX + 9)	/* accepted only */
+#define ENG_OPT_MAXFRAMES	(DTRACEOPT_MAX + 10)	/* cap on frames */
+#define ENG_OPT_NORESOLVE	(DTRACEOPT_MAX + 11)	/* addresses as hex */
+#define ENG_OPT_MAX		(DTRACEOPT_MAX + 12)
 
 #define ENG_OFORMAT_TEXT	0
 #define ENG_OFORMAT_JSON	1
@@ -51,6 +58,7 @@ struct eng_hdl {
 	int eh_stopped;			/* STOP done */
 	int eh_flags;			/* eng_open() flags */
 	struct eng_exp *eh_exp;		/* recording or replay (exp.h) */
+	struct eng_optstr *eh_optstr;	/* text-valued options (optstr.c) */
 };
 
 /* Every consumer call into the shim: ks_ioctl, written down while
@@ -71,5 +79,18 @@ int eng_opt_index(const char *name);
 /* pid.c: a description naming pid<PID> makes its probes first.  0, or
  * -1 with eng_error (no such process). */
 int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd);
+
+/* optstr.c: options with text values (cpp..., libdir, version, ctypes).
+ * eng_optstr_set refuses the preprocessor's from a D program. */
+int eng_optstr_is(const char *name);
+int eng_optstr_set(eng_hdl_t *h, const char *name, const char *value,
+    int from_program);
+const char *const *eng_opt_cppargs(const eng_hdl_t *h);	/* or NULL */
+const char *eng_opt_cpppath(const eng_hdl_t *h);		/* "gcc" */
+const char *const *eng_opt_libdirs(const eng_hdl_t *h);	/* or NULL */
+const char *eng_opt_version(const eng_hdl_t *h);		/* "1.13" */
+void eng_optstr_free(eng_hdl_t *h);
+/* #pragma D option: eng_setopt, refusing what a program may not set. */
+int eng_setopt_pragma(eng_hdl_t *h, const char *name, const char *value);
 
 #endif /* ENG_IMPL_H */

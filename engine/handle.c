@@ -125,6 +125,7 @@ void eng_close(eng_hdl_t *h)
 		prov_shutdown();
 	eng_cc_free(h);
 	eng_cons_free(h->eh_cons);
+	eng_optstr_free(h);
 	free(h);
 }
 

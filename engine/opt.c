@@ -41,6 +41,7 @@ struct opt {
 #define MB (1024LL * 1024)
 
 static const struct opt opts[] = {
+	{ "aggpercpu", ENG_OPT_AGGPERCPU, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "aggrate", DTRACEOPT_AGGRATE, K_RATE, DRT, NS },
 	{ "aggsize", DTRACEOPT_AGGSIZE, K_SIZE, RT, 4 * MB },
 	{ "aggsortkey", DTRACEOPT_AGGSORTKEY, K_BOOL, DRT, DTRACEOPT_UNSET },
@@ -50,12 +51,15 @@ static const struct opt opts[] = {
 	{ "agghist", DTRACEOPT_AGGHIST, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "aggpack", DTRACEOPT_AGGPACK, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "aggzoom", DTRACEOPT_AGGZOOM, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "argref", ENG_OPT_ARGREF, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "bufpolicy", DTRACEOPT_BUFPOLICY, K_POLICY, RT,
 	  DTRACEOPT_BUFPOLICY_SWITCH },
 	{ "bufresize", DTRACEOPT_BUFRESIZE, K_RESIZE, RT,
 	  DTRACEOPT_BUFRESIZE_AUTO },
 	{ "bufsize", DTRACEOPT_BUFSIZE, K_SIZE, RT, 4 * MB },
 	{ "cleanrate", DTRACEOPT_CLEANRATE, K_RATE, RT, NS / 101 },
+	{ "core", ENG_OPT_CORE, K_BOOL, CT, DTRACEOPT_UNSET },
+	{ "cpp", ENG_OPT_CPP, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "cpu", DTRACEOPT_CPU, K_INT, RT, DTRACEOPT_UNSET },
 	{ "defaultargs", ENG_OPT_DEFAULTARGS, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "destructive", DTRACEOPT_DESTRUCTIVE, K_BOOL, RT, DTRACEOPT_UNSET },
@@ -66,10 +70,14 @@ static const struct opt opts[] = {
 	{ "grabanon", DTRACEOPT_GRABANON, K_BOOL, RT, DTRACEOPT_UNSET },
 	{ "jstackframes", DTRACEOPT_JSTACKFRAMES, K_INT, RT, 50 },
 	{ "jstackstrsize", DTRACEOPT_JSTACKSTRSIZE, K_SIZE, RT, 512 },
+	{ "maxframes", ENG_OPT_MAXFRAMES, K_INT, CT, DTRACEOPT_UNSET },
+	{ "noresolve", ENG_OPT_NORESOLVE, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "nspec", DTRACEOPT_NSPEC, K_INT, RT, 1 },
 	{ "oformat", ENG_OPT_OFORMAT, K_OFORMAT, DRT, ENG_OFORMAT_TEXT },
+	{ "pspec", ENG_OPT_PSPEC, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "quiet", DTRACEOPT_QUIET, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "rawbytes", DTRACEOPT_RAWBYTES, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "scratchsize", DTRACEOPT_SCRATCHSIZE, K_SIZE, RT, DTRACEOPT_UNSET },
 	{ "specsize", DTRACEOPT_SPECSIZE, K_SIZE, RT, 32 * 1024 },
 	{ "stackframes", DTRACEOPT_STACKFRAMES, K_INT, RT, 20 },
 	{ "stackindent", DTRACEOPT_STACKINDENT, K_INT, DRT, 14 },
@@ -82,16 +90,11 @@ static const struct opt opts[] = {
 };
 #define NOPTS (sizeof (opts) / sizeof (opts[0]))
 
-static const char *const names[NOPTS + 1] = {
-	"aggrate", "aggsize", "aggsortkey", "aggsortkeypos", "aggsortpos",
-	"aggsortrev", "agghist", "aggpack", "aggzoom", "bufpolicy",
-	"bufresize", "bufsize", "cleanrate", "cpu", "defaultargs",
-	"destructive", "droptags", "dynvarsize", "errtags", "flowindent",
-	"grabanon", "jstackframes", "jstackstrsize", "nspec", "oformat",
-	"quiet", "rawbytes", "specsize", "stackframes", "stackindent",
-	"statusrate", "strsize", "switchrate", "ustackframes", "zdefs",
-	"zone", NULL
-};
+/* The text-valued options (optstr.c), for eng_option_names(). */
+static const char *const textopts[] = { "cppargs", "cpphdrs", "cpppath",
+	"ctypes", "define", "dtypes", "incdir", "libdir", "stdc", "undef",
+	"version" };
+#define NTEXT (sizeof (textopts) / sizeof (textopts[0]))
 
 static const struct opt *lookup(const char *name)
 {
@@ -195,10 +198,20 @@ static int parse(const struct opt *o, const char *s, dtrace_optval_t *v)
 	    "folded", NULL };
 
 	if (o->kind == K_BOOL) {
+		static const char *const yes[] = { "yes", "true", "on", NULL };
+		static const char *const no[] = { "no", "false", "off", NULL };
+
 		if (s == NULL || *s == '\0') {
 			*v = 1;
 			return 0;
 		}
+		for (int i = 0; yes[i] != NULL; i++)	/* Oracle's words */
+			if (strcasecmp(s, yes[i]) == 0 ||
+			    strcasecmp(s, no[i]) == 0) {
+				*v = strcasecmp(s, yes[i]) == 0 ? 1 :
+				    DTRACEOPT_UNSET;
+				return 0;
+			}
 		if (parse_int(s, v) != 0 || *v < 0)
 			return -1;
 		*v = *v ? 1 : DTRACEOPT_UNSET;
@@ -237,6 +250,7 @@ static dtrace_optval_t cap(int index)
 	case DTRACEOPT_STRSIZE:		return 65536;	/* dtrace_strsize_max */
 	case DTRACEOPT_STACKFRAMES:
 	case DTRACEOPT_USTACKFRAMES:	return 1024;
+	case DTRACEOPT_SCRATCHSIZE:	return (dtrace_optval_t)64 << 20;
 	default:			return 0;
 	}
 }
@@ -304,7 +318,21 @@ int eng_opt_fitted(eng_hdl_t *h, const char *name, int64_t *asked,
 	return h->eh_opt[i] == a ? -1 : 1;
 }
 
-int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
+/* maxframes caps the stack options (and stack()/ustack() sizes). */
+static void cap_frames(eng_hdl_t *h)
+{
+	dtrace_optval_t max = h->eh_opt[ENG_OPT_MAXFRAMES];
+
+	if (max == DTRACEOPT_UNSET)
+		return;
+	if (h->eh_opt[DTRACEOPT_STACKFRAMES] > max)
+		h->eh_opt[DTRACEOPT_STACKFRAMES] = max;
+	if (h->eh_opt[DTRACEOPT_USTACKFRAMES] > max)
+		h->eh_opt[DTRACEOPT_USTACKFRAMES] = max;
+}
+
+static int setopt(eng_hdl_t *h, const char *name, const char *value,
+    int from_program)
 {
 	const struct opt *o = name != NULL ? lookup(name) : NULL;
 	dtrace_optval_t v;
@@ -313,6 +341,8 @@ int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
 	if (o == NULL && name != NULL &&
 	    (r = eng_exp_setopt(h, name, value)) != 0)
 		return r < 0 ? -1 : 0;
+	if (o == NULL && name != NULL && eng_optstr_is(name))
+		return eng_optstr_set(h, name, value, from_program);
 	if (o == NULL)
 		return eng_error(h, "Invalid option name");
 	if (o->cls == RT && h->eh_go)
@@ -323,9 +353,22 @@ int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
 	    o->index != DTRACEOPT_AGGSORTPOS && o->index != DTRACEOPT_CPU &&
 	    o->index != DTRACEOPT_ZONE && v < 0)
 		return eng_error(h, "Invalid value for specified option");
+	if (o->index == ENG_OPT_MAXFRAMES && v < 1)
+		return eng_error(h, "Invalid value for specified option");
 	store(h, o->index, v);
+	cap_frames(h);
 	eng_exp_optchanged(h, o->index);
 	return 0;
+}
+
+int eng_setopt(eng_hdl_t *h, const char *name, const char *value)
+{
+	return setopt(h, name, value, 0);
+}
+
+int eng_setopt_pragma(eng_hdl_t *h, const char *name, const char *value)
+{
+	return setopt(h, name, value, 1);
 }
 
 int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
@@ -340,6 +383,14 @@ int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
 
 const char *const *eng_option_names(void)
 {
+	static const char *names[NOPTS + NTEXT + 1];
+
+	if (names[0] == NULL) {		/* the table's, then the text ones */
+		for (size_t i = 0; i < NTEXT; i++)
+			names[NOPTS + i] = textopts[i];
+		for (size_t i = NOPTS; i-- > 0;)
+			names[i] = opts[i].name;
+	}
 	return names;
 }
 

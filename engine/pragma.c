@@ -120,7 +120,7 @@ static void do_option(struct eng_pcb *pc, struct words *ws, int i, int col)
 	snprintf(opt, sizeof(opt), "%s", ws->w[i]);
 	if ((val = strchr(opt, '=')) != NULL)
 		*val++ = '\0';
-	if (eng_setopt(pc->pc_hdl, opt, val) == 0)
+	if (eng_setopt_pragma(pc->pc_hdl, opt, val) == 0)
 		return;
 	if (val == NULL)
 		eng_cc_error(pc, pc->pc_line, col, "D_PRAGMA_OPTSET", "failed to "

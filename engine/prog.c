@@ -192,9 +192,7 @@ static int split_pattern(const char *pat, dtrace_probedesc_t *pd)
 int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
     void *arg)
 {
-	dtrace_probedesc_t pd, q;
-	dtrace_id_t id = 1;
-	int n = 0;
+	dtrace_probedesc_t pd;
 
 	if (h == NULL || h->eh_ks == NULL)
 		return h != NULL ? eng_error(h, "no shim state") : -1;
@@ -202,8 +200,20 @@ int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
 		return eng_error(h, "invalid probe description \"%s\"", pattern);
 	if (pattern != NULL && eng_pid_provide(h, &pd) != 0)
 		return -1;
+	return eng_probe_iter_desc(h, &pd, cb, arg);
+}
+
+int eng_probe_iter_desc(eng_hdl_t *h, const dtrace_probedesc_t *pd,
+    eng_probe_f *cb, void *arg)
+{
+	dtrace_probedesc_t q;
+	dtrace_id_t id = 1;
+	int n = 0;
+
+	if (h == NULL || h->eh_ks == NULL)
+		return h != NULL ? eng_error(h, "no shim state") : -1;
 	for (;;) {
-		copy_glob(&q, &pd, id);
+		copy_glob(&q, pd, id);
 		if (eng_ks_ioctl(h, DTRACEIOC_PROBEMATCH, &q) != 0) {
 			if (errno == ENOENT || errno == ESRCH)
 				return n;
@@ -218,6 +228,23 @@ int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
 	}
 }
 
+int eng_prog_desc_iter(const eng_prog_t *prog, eng_probe_f *cb, void *arg)
+{
+	int n = 0;
+
+	if (prog == NULL)
+		return 0;
+	for (const struct eng_stmt *s = prog->p_stmts; s != NULL;
+	    s = s->s_next) {
+		if (s->s_piece > 1)
+			continue;	/* a later piece of the same clause */
+		for (int i = 0; i < s->s_npd; i++, n++)
+			if (cb(&s->s_pd[i], arg) != 0)
+				return n + 1;
+	}
+	return n;
+}
+
 int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out)
 {
 	dtrace_probedesc_t pd;
@@ -227,8 +254,17 @@ int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out)
 	memset(out, 0, sizeof(*out));
 	memset(&pd, 0, sizeof(pd));
 	pd.dtpd_id = id;
-	if (eng_ks_ioctl(h, DTRACEIOC_PROBES, &pd) != 0 || pd.dtpd_id != id)
-		return eng_error(h, "no probe with id %u", id);
+	if (eng_ks_ioctl(h, DTRACEIOC_PROBES, &pd) != 0 || pd.dtpd_id != id) {
+		/* not provided yet: a walk from id 0 has every provider
+		 * provide its probes, as DTrace's does */
+		memset(&pd, 0, sizeof(pd));
+		(void)eng_ks_ioctl(h, DTRACEIOC_PROBES, &pd);
+		memset(&pd, 0, sizeof(pd));
+		pd.dtpd_id = id;
+		if (eng_ks_ioctl(h, DTRACEIOC_PROBES, &pd) != 0 ||
+		    pd.dtpd_id != id)
+			return eng_error(h, "no probe with id %u", id);
+	}
 	out->epi_desc = pd;
 	for (int i = 0; i < DTRACE_MAXARGS; i++) {
 		dtrace_argdesc_t ad;

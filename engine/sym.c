@@ -15,7 +15,8 @@
  * stripped gaps.  Objects print by basename, as dtrace does.
  * eng_sym_norm gives the address an aggregation key is kept under: a
  * symbol's start, or an object's base (kernel: its lowest symbol; user:
- * the start of the file's first mapping).
+ * the start of the file's first mapping).  Under the noresolve option
+ * nothing resolves: addresses print as numbers.
  */
 #include <errno.h>
 #include <signal.h>
@@ -270,7 +271,8 @@ static void lookup(eng_hdl_t *h, int pid, uint64_t addr, struct hit *r)
 	struct eng_symtab *st = table(h);
 
 	memset(r, 0, sizeof (*r));
-	if (st == NULL)
+	/* noresolve (Oracle's option): every address stays a number */
+	if (st == NULL || eng_opt_isset(h, ENG_OPT_NORESOLVE))
 		return;
 	if (pid == 0) {
 		lookup_kernel(st, addr, r);

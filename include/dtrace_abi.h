@@ -765,7 +765,8 @@ typedef struct dtrace_status {
 #define DTRACEOPT_AGGPACK	28
 #define DTRACEOPT_AGGZOOM	29
 #define DTRACEOPT_ZONE		30
-#define DTRACEOPT_MAX		31
+#define DTRACEOPT_SCRATCHSIZE	31	/* scratch per firing (Oracle) */
+#define DTRACEOPT_MAX		32
 
 #define DTRACEOPT_UNSET		((dtrace_optval_t)-2)
 #define DTRACEOPT_BUFPOLICY_RING	0

@@ -153,7 +153,13 @@ typedef struct eng_probeinfo {
 typedef int eng_probe_f(const dtrace_probedesc_t *pd, void *arg);
 int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
     void *arg);
+/* The same for one description (fields are globs, empty matches all). */
+int eng_probe_iter_desc(eng_hdl_t *h, const dtrace_probedesc_t *pd,
+    eng_probe_f *cb, void *arg);
 int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out);
+/* Walk prog's probe descriptions, clause by clause, in source order
+ * (dtrace -l lists what each matches); returns how many were visited. */
+int eng_prog_desc_iter(const eng_prog_t *prog, eng_probe_f *cb, void *arg);
 
 /* ---- running ----------------------------------------------------------- */
 

@@ -314,7 +314,8 @@ static dtrace_optval_t opt_max(uint32_t opt)
 	case DTRACEOPT_BUFSIZE:
 	case DTRACEOPT_AGGSIZE:
 	case DTRACEOPT_DYNVARSIZE:	return (dtrace_optval_t)1 << 30;
-	case DTRACEOPT_SPECSIZE:	return (dtrace_optval_t)64 << 20;
+	case DTRACEOPT_SPECSIZE:
+	case DTRACEOPT_SCRATCHSIZE:	return (dtrace_optval_t)64 << 20;
 	case DTRACEOPT_NSPEC:		return 4096;
 	case DTRACEOPT_STRSIZE:		return 65536;
 	case DTRACEOPT_STACKFRAMES:
@@ -331,6 +332,7 @@ static int opt_min(uint32_t opt)
 	case DTRACEOPT_AGGSIZE:
 	case DTRACEOPT_DYNVARSIZE:
 	case DTRACEOPT_SPECSIZE:
+	case DTRACEOPT_SCRATCHSIZE:
 	case DTRACEOPT_STRSIZE:		return 1;
 	case DTRACEOPT_CPU:		return -1;
 	default:			return 0;

@@ -231,6 +231,10 @@ uint32_t ks_state_recsize(const ks_state_t *st, dtrace_epid_t epid)
 /* Scratch for one clause: strings, alloca and copyin (dif.h's size). */
 static uint64_t scratch_size(const ks_state_t *st)
 {
+	dtrace_optval_t asked = ks_state_opt(st, DTRACEOPT_SCRATCHSIZE);
+
+	if (asked > 0)		/* scratchsize, as Oracle's DTrace has it */
+		return (uint64_t)asked;
 	return ks_dif_scratch_size((uint64_t)ks_state_opt(st,
 	    DTRACEOPT_STRSIZE));
 }
@@ -288,16 +292,20 @@ fail:
 }
 
 /*
- * Fire BEGIN or END in st only.  BEGIN fires on the calling thread's CPU;
- * END on the same CPU as BEGIN (DTrace leaves END's CPU undefined), so
- * the records of both land in one buffer in order even when the consumer
- * has not read BEGIN's yet.
+ * Fire BEGIN or END in st only.  BEGIN fires on the calling thread's CPU,
+ * or on CPU N under the cpu=N option (DTrace cross-calls that CPU); END
+ * on the same CPU as BEGIN (DTrace leaves END's CPU undefined), so the
+ * records of both land in one buffer in order even when the consumer has
+ * not read BEGIN's yet.
  */
 static unsigned fire_own(ks_state_t *st, dtrace_id_t id)
 {
+	dtrace_optval_t only = ks_state_opt(st, DTRACEOPT_CPU);
 	ks_probe_ctx_t ctx;
 
 	ks_probe_ctx_self(&ctx, id);
+	if (only >= 0 && (uint64_t)only < st->st_ncpus)
+		ctx.kpc_cpu = (unsigned)only;
 	if (id == KS_PROBE_BEGIN)
 		st->st_begincpu = ctx.kpc_cpu;
 	else

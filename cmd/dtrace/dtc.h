@@ -29,8 +29,6 @@ struct dtc {
 	int nprogs;
 	char **argv;			/* macro arguments, argv[0] is $0 */
 	int argc;
-	const char **cpp;		/* -D/-U/-I for -C */
-	int ncpp;
 	unsigned cflags;
 	int quiet, list, verbose, exit_after, dis, destructive;
 	const char *cmd;		/* -c */

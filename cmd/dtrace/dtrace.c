@@ -25,8 +25,9 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: dtrace [-aCeFGhHlqSvVwZ] [-b bufsz] [-c cmd] "
 	    "[-D name[=def]]\n"
-	    "\t[-I path] [-o output] [-p pid] [-s script] [-U name]\n"
-	    "\t[-x opt[=val]]\n\n"
+	    "\t[-I path] [-L path] [-o output] [-p pid] [-s script] "
+	    "[-U name]\n"
+	    "\t[-x opt[=val]] [-X a|c|s|t]\n\n"
 	    "\t[-P provider [[ predicate ] action ]]\n"
 	    "\t[-m [ provider: ] module [[ predicate ] action ]]\n"
 	    "\t[-f [[ provider: ] module: ] func [[ predicate ] action ]]\n"
@@ -52,6 +53,7 @@ static void usage(FILE *fp)
 	    "\t-i  enable or list probes matching the specified probe id\n"
 	    "\t-I  add include directory to preprocessor search path\n"
 	    "\t-l  list probes matching specified criteria\n"
+	    "\t-L  add library directory to library search path\n"
 	    "\t-m  enable or list probes matching the specified module name\n"
 	    "\t-n  enable or list probes matching the specified probe name\n"
 	    "\t-o  set output file\n"
@@ -68,6 +70,7 @@ static void usage(FILE *fp)
 	    "\t-V  report DTrace API version\n"
 	    "\t-w  permit destructive actions\n"
 	    "\t-x  enable or modify compiler and tracing options\n"
+	    "\t-X  specify ISO C conformance settings for preprocessor\n"
 	    "\t-Z  permit probe descriptions that match zero probes\n");
 }
 
@@ -129,21 +132,6 @@ static void add_prog(int kind, const char *text)
 	dtc.nprogs++;
 }
 
-static void add_cpp(const char *flag, const char *arg)
-{
-	char *s = malloc(strlen(flag) + strlen(arg) + 1);
-	const char **v = realloc(dtc.cpp, (size_t)(dtc.ncpp + 2) *
-	    sizeof (*v));
-
-	if (s == NULL || v == NULL)
-		dtc_fatal("failed to allocate memory");
-	strcpy(s, flag);
-	strcat(s, arg);
-	dtc.cpp = v;
-	v[dtc.ncpp++] = s;
-	v[dtc.ncpp] = NULL;
-}
-
 /* -x name[=value] */
 static void setopt(const char *arg)
 {
@@ -154,15 +142,17 @@ static void setopt(const char *arg)
 	if ((val = strchr(name, '=')) != NULL)
 		*val++ = '\0';
 	if (eng_setopt(dtc.h, name, val) != 0)
-		dtc_fatal("failed to set -x %s: %s", arg, eng_errmsg(dtc.h));
+		dtc_fatal("failed to set -x %s: %s", name, eng_errmsg(dtc.h));
 	free(name);
 }
 
+/* An option letter that is a -x option ("failed to set -b 1q", and
+ * "failed to set -H" for one without a value, as dtrace says). */
 static void setopt2(const char *name, const char *val, char flag)
 {
 	if (eng_setopt(dtc.h, name, val) != 0)
-		dtc_fatal("failed to set -%c %s: %s", flag, val ? val : "",
-		    eng_errmsg(dtc.h));
+		dtc_fatal("failed to set -%c%s%s: %s", flag, val ? " " : "",
+		    val ? val : "", eng_errmsg(dtc.h));
 }
 
 /* First pass: options that must be known before the engine opens. */
@@ -196,10 +186,12 @@ static void option(int c, const char *arg)
 	case 'b': setopt2("bufsize", arg, 'b'); break;
 	case 'c': dtc.cmd = arg; break;
 	case 'C': dtc.cflags |= ENG_C_CPP; break;
-	case 'D': add_cpp("-D", arg); break;
-	case 'U': add_cpp("-U", arg); break;
-	case 'I': add_cpp("-I", arg); break;
-	case 'H': add_cpp("-H", ""); break;
+	case 'D': setopt2("define", arg, 'D'); break;
+	case 'U': setopt2("undef", arg, 'U'); break;
+	case 'I': setopt2("incdir", arg, 'I'); break;
+	case 'L': setopt2("libdir", arg, 'L'); break;
+	case 'X': setopt2("stdc", arg, 'X'); break;
+	case 'H': setopt2("cpphdrs", NULL, 'H'); break;
 	case 'e': dtc.exit_after = 1; break;
 	case 'h': dtc.header = 1; break;
 	case 'G': dtc.gobject = 1; break;
@@ -242,7 +234,7 @@ static void option(int c, const char *arg)
 		if (strcmp(arg, "2") != 0)
 			dtc_fatal("unknown option -3%s", arg);
 		dtc_fatal("option -32 is not supported on this system");
-	case 'a': case 'A': case 'L': case 'X':
+	case 'a': case 'A':
 		dtc_fatal("option -%c is not supported on this system", c);
 	default:
 		usage(stderr);
@@ -295,40 +287,14 @@ static int list_probe(const dtrace_probedesc_t *pd, void *arg)
 	return 0;
 }
 
-/* The probe-description glob for a -P/-m/-f/-n specifier: its fields
- * right-aligned at the specifier's position, the rest empty. */
-static void spec_pattern(const struct dtc_prog *p, char *buf, size_t len)
+/* -l of one description: its probes, or dtrace's "failed to match". */
+static int list_desc(const dtrace_probedesc_t *pd, void *arg)
 {
-	size_t n = strcspn(p->dp_text, "/{ \t\n");
-	int fields = 1, want, lead;
-
-	for (size_t i = 0; i < n; i++)
-		fields += p->dp_text[i] == ':';
-	want = p->dp_kind == ENG_SPEC_PROVIDER ? 1 : p->dp_kind ==
-	    ENG_SPEC_MODULE ? 2 : p->dp_kind == ENG_SPEC_FUNC ? 3 : 4;
-	lead = want > fields ? want - fields : 0;
-	snprintf(buf, len, "%.*s%.*s%.*s", lead, ":::", (int)n, p->dp_text,
-	    4 - want, ":::");
-}
-
-/* $target in a listed pattern is the -c/-p process, as in a program. */
-static void target_subst(char *pat, size_t len)
-{
-	char *t, rest[1024];
-
-	if (dtc.nprocs == 0)
-		return;
-	while ((t = strstr(pat, "$target")) != NULL) {
-		snprintf(rest, sizeof (rest), "%s", t + 7);
-		snprintf(t, len - (size_t)(t - pat), "%d%s",
-		    eng_proc_pid(dtc.procs[0].dp_proc), rest);
-	}
-}
-
-static int list_id(const dtrace_probedesc_t *pd, void *arg)
-{
-	if (pd->dtpd_id == *(dtrace_id_t *)arg)
-		list_probe(pd, dtc.out);
+	(void)arg;
+	if (eng_probe_iter_desc(dtc.h, pd, list_probe, dtc.out) == 0)
+		dtc_warn("failed to match %s:%s:%s:%s: No probe matches "
+		    "description", pd->dtpd_provider, pd->dtpd_mod,
+		    pd->dtpd_func, pd->dtpd_name);
 	return 0;
 }
 
@@ -338,23 +304,8 @@ static void list(void)
 	    "FUNCTION", "NAME");
 	if (dtc.nprogs == 0)
 		eng_probe_iter(dtc.h, NULL, list_probe, dtc.out);
-	for (int i = 0; i < dtc.nprogs; i++) {
-		const struct dtc_prog *p = &dtc.progs[i];
-		char pat[1024];
-
-		if (p->dp_kind == 's')
-			continue;
-		if (p->dp_kind == DTC_SPEC_ID) {
-			dtrace_id_t id = (dtrace_id_t)strtoul(p->dp_text, NULL,
-			    10);
-
-			eng_probe_iter(dtc.h, NULL, list_id, &id);
-			continue;
-		}
-		spec_pattern(p, pat, sizeof (pat));
-		target_subst(pat, sizeof (pat));
-		eng_probe_iter(dtc.h, pat, list_probe, dtc.out);
-	}
+	for (int i = 0; i < dtc.nprogs; i++)
+		eng_prog_desc_iter(dtc.progs[i].dp_prog, list_desc, NULL);
 }
 
 static void compile_all(pid_t target)
@@ -364,12 +315,12 @@ static void compile_all(pid_t target)
 	memset(&ca, 0, sizeof (ca));
 	ca.argc = dtc.argc;
 	ca.argv = dtc.argv;
-	ca.cpp_args = dtc.cpp;
 	ca.target_pid = (int)target;
 	for (int i = 0; i < dtc.nprogs; i++) {
 		struct dtc_prog *p = &dtc.progs[i];
-		unsigned fl = dtc.cflags | (dtc.list ? ENG_C_LIST : 0) |
-		    (dtc.header || dtc.gobject ? ENG_C_ZDEFS : 0);
+		unsigned fl = dtc.cflags | (dtc.list ? ENG_C_LIST |
+		    ENG_C_ZDEFS : 0) | (dtc.header || dtc.gobject ?
+		    ENG_C_ZDEFS : 0);
 
 		if (p->dp_kind == 's') {
 			FILE *fp = strcmp(p->dp_text, "-") == 0 ? stdin :
@@ -383,11 +334,10 @@ static void compile_all(pid_t target)
 			    fl, &ca);
 			if (fp != stdin)
 				fclose(fp);
-		} else if (dtc.list) {
-			continue;	/* listed by pattern: nothing to compile */
 		} else {
-			ca.spec_kind = p->dp_kind == DTC_SPEC_ID ? ENG_SPEC_ANY
-			    : p->dp_kind;
+			/* -i is -n: an integer names a probe by id */
+			ca.spec_kind = p->dp_kind == DTC_SPEC_ID ?
+			    ENG_SPEC_NAME : p->dp_kind;
 			p->dp_prog = eng_compile_str(dtc.h, p->dp_text, NULL,
 			    fl | ENG_C_PROBESPEC, &ca);
 		}
@@ -416,11 +366,8 @@ int main(int argc, char **argv)
 	parse(argc, argv);
 	if (dtc.replay != NULL)
 		return dtc_replay();
-	if (dtc.nprogs == 0 && !dtc.list) {
-		usage(stderr);
-		eng_close(dtc.h);
-		return 2;
-	}
+	if (dtc.nprogs == 0 && !dtc.list && !dtc.exit_after)
+		dtc_fatal("no probes specified");
 	if (dtc.cmd != NULL)
 		target = dtc_run_create(dtc.cmd);
 	else if (dtc.nprocs > 0)
