@@ -56,9 +56,9 @@ struct eng_act *eng_act_difexpr(struct eng_pcb *pc, struct eng_node *e,
 	struct eng_act *a;
 
 	eng_sema_expr(pc, e);
-	if (e->n_type->t_kind == TY_VOID)
-		eng_cc_nerror(pc, e, "D_TRACE_VOID", "%s argument has void "
-		    "type", what);
+	if (e->n_type->t_kind == TY_VOID)	/* what: "trace()" ... */
+		eng_cc_nerror(pc, e, "D_TRACE_VOID", "%.*s( ) may not be applied "
+		    "to a void expression", (int)strcspn(what, "("), what);
 	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
 	a->a_difo = eng_cg_difo(pc, e, what);
 	return a;

@@ -144,7 +144,7 @@ static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
 	if (lim < INT32_MIN || lim > INT32_MAX)
 		eng_cc_nerror(pc, a2, "D_LQUANT_LIMVAL", "lquantize( ) argument "
 		    "#2 must be a 32-bit quantity");
-	if (lim < base)
+	if (lim <= base)	/* before the step, as dtrace checks */
 		eng_cc_nerror(pc, agg, "D_LQUANT_MISMATCH", "lquantize( ) base "
 		    "(argument #1) must be less than limit (argument #2)");
 	if (a3 != NULL) {

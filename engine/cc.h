@@ -417,6 +417,7 @@ struct eng_func {
 	const char *f_ret;		/* result type name, NULL for void */
 	unsigned f_flags;
 };
+void eng_sema_not_value(struct eng_pcb *pc, const struct eng_node *n);
 const struct eng_func *eng_sema_func(const char *name);
 
 /* Built-in variables (ident.c). */

@@ -541,6 +541,7 @@ static int call(struct cg *g, struct eng_node *n)
 {
 	int r;
 
+	eng_sema_not_value(g->pc, n);
 	tuple(g, n->n_args);
 	r = ralloc(g, n);
 	emit(g, DIF_INSTR_CALL((uint32_t)n->n_int, r));

@@ -154,7 +154,8 @@ static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
 	n = strlen(h->eh_diagmsg);
 	while (n > 0 && h->eh_diagmsg[n - 1] == '\n')
 		h->eh_diagmsg[--n] = '\0';
-	snprintf(h->eh_diagtag, sizeof(h->eh_diagtag), "%s", tag);
+	/* no tag: a libdtrace error outside the D_* set (EDT_NOTUPREG) */
+	snprintf(h->eh_diagtag, sizeof(h->eh_diagtag), "%s", tag ? tag : "");
 	snprintf(h->eh_diagfile, sizeof(h->eh_diagfile), "%s",
 	    pc->pc_file != NULL ? pc->pc_file : "");
 	h->eh_diag.ed_tag = h->eh_diagtag;
@@ -162,7 +163,8 @@ static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
 	h->eh_diag.ed_line = line;
 	h->eh_diag.ed_column = col;
 	h->eh_diag.ed_msg = h->eh_diagmsg;
-	if (eng_cc_optval(h, "errtags", &errtags) == 0 && errtags > 0)
+	if (tag != NULL && eng_cc_optval(h, "errtags", &errtags) == 0 &&
+	    errtags > 0)
 		snprintf(tagbuf, sizeof(tagbuf), "[%s] ", tag);
 	if (pc->pc_file != NULL && line > 0 && pc->pc_curfile != NULL)
 		snprintf(where, sizeof(where), "\"%.120s\", line %d: ",

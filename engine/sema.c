@@ -98,11 +98,22 @@ static struct eng_type *decay(struct eng_pcb *pc, struct eng_type *t)
 	return t->t_kind == TY_ARRAY ? eng_type_ptr(pc, t->t_base) : t;
 }
 
+/* An operand of op must be scalar; the texts are dtrace's per operator. */
 static void need_scalar(struct eng_pcb *pc, struct eng_node *n, int op)
 {
-	if (!eng_type_is_scalar(n->n_type) && !eng_type_is_string(n->n_type))
+	if (eng_type_is_scalar(n->n_type) || eng_type_is_string(n->n_type))
+		return;
+	if (op == '?')
+		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator ?: expression "
+		    "must be of scalar type");
+	if (op == '!')
+		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator ! requires an "
+		    "operand of scalar type");
+	if (op == T_INC || op == T_DEC)
 		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires "
-		    "operands of scalar type", opname(op));
+		    "operand of scalar type", opname(op));
+	eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires operands "
+	    "of scalar type", opname(op));
 }
 
 /* ---- constant folding ------------------------------------------------- */
@@ -218,9 +229,9 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 	if (id == NULL || id->i_kind == ID_XLATOR)
 		eng_cc_nerror(pc, n, "D_IDENT_UNDEF", "failed to resolve %s: "
 		    "Unknown variable name", n->n_name);
-	if (id->i_kind == ID_ARRAY)
-		eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] must be referenced "
-		    "with an index", n->n_name);
+	if (id->i_kind == ID_ARRAY)	/* sizeof(a), trace(a) ... */
+		eng_cc_nerror(pc, n, "D_IDENT_BADREF", "associative array '%s' "
+		    "may not be referenced as scalar", n->n_name);
 	n->n_ident = id;
 	n->n_scope = SC_GLOBAL;
 	n->n_type = id->i_type != NULL ? id->i_type :
@@ -261,25 +272,30 @@ static int count(const struct eng_node *l)
 }
 
 /* Check the keys of an associative array or aggregation reference. */
+/*
+ * The keys of an associative array or aggregation (what is "" or "@"):
+ * the first use fixes their number and types, later uses must match as
+ * dtrace's dt_idcook_sign checks (integers match integers of any size).
+ * Keys travel in the tuple registers, of which DIF has eight.
+ */
 static void check_keys(struct eng_pcb *pc, struct eng_node *n,
     struct eng_ident *id, struct eng_node *keys, const char *what)
 {
 	int nk = count(keys), i = 0;
+	const char *kind = *what == '@' ? "aggregation" : "associative array";
 
 	if (nk > DIF_DTR_NREGS)
-		eng_cc_nerror(pc, n, "D_ARR_LOCAL", "too many keys: %d (at "
-		    "most %d)", nk, DIF_DTR_NREGS);
-	for (struct eng_node *k = keys; k != NULL; k = k->n_next) {
-		if (k->n_type == NULL)
-			continue;	/* stack() and friends */
-		if (!eng_type_is_scalar(k->n_type) &&
-		    !eng_type_is_string(k->n_type) && !(what[0] == '\0' &&
-		    is_sou(k->n_type)))
-			eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s key #%d must be "
-			    "of scalar or string type", what, i + 1);
-		i++;
-	}
+		eng_cc_error(pc, 0, 0, NULL, "Insufficient tuple registers to "
+		    "generate code");
 	if (id->i_nkeys < 0) {
+		for (struct eng_node *k = keys; k != NULL; k = k->n_next, i++)
+			if (k->n_type != NULL && (k->n_type->t_kind == TY_VOID ||
+			    (!eng_type_is_scalar(k->n_type) &&
+			    !eng_type_is_string(k->n_type) &&
+			    !(what[0] == '\0' && is_sou(k->n_type)))))
+				eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s expression "
+				    "may not be used as %s index: key #%d",
+				    eng_type_tname(k->n_type), kind, i + 1);
 		id->i_nkeys = nk;
 		id->i_keys = eng_arena_alloc(&pc->pc_cc->cc_arena,
 		    sizeof(*id->i_keys) * (size_t)(nk + 1));
@@ -289,20 +305,23 @@ static void check_keys(struct eng_pcb *pc, struct eng_node *n,
 		return;
 	}
 	if (id->i_nkeys != nk)
-		eng_cc_nerror(pc, n, "D_ARR_INCOMPAT", "%s%s: %d keys expected, "
-		    "%d passed (previous declaration at line %d)", what,
-		    id->i_name, id->i_nkeys, nk, id->i_line);
+		eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s%s[ ] prototype mismatch: "
+		    "%d key%spassed, %d expected", what, id->i_name, nk,
+		    nk == 1 ? " " : "s ", id->i_nkeys);
 	i = 0;
 	for (struct eng_node *k = keys; k != NULL; k = k->n_next, i++) {
-		struct eng_type *want = id->i_keys[i];
+		struct eng_type *want = id->i_keys[i], *t = k->n_type;
 
-		if (want == NULL || k->n_type == NULL)
+		if (want == NULL || t == NULL ||
+		    (eng_type_is_int(want) && eng_type_is_int(t)) ||
+		    (eng_type_is_string(want) && eng_type_is_string(t)) ||
+		    (!eng_type_is_string(want) && !eng_type_is_string(t) &&
+		    t->t_kind != TY_VOID && eng_type_compat(want, t)))
 			continue;
-		if (eng_type_is_string(want) != eng_type_is_string(k->n_type))
-			eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s%s key #%d is "
-			    "incompatible with previous use: expected %s, "
-			    "found %s", what, id->i_name, i + 1, eng_type_tname(want),
-			    eng_type_tname(k->n_type));
+		eng_cc_nerror(pc, k, "D_PROTO_ARG", "%s%s[ ] key #%d is "
+		    "incompatible with prototype:\n\tprototype: %s\n\t%9s: %s",
+		    what, id->i_name, i + 1, eng_type_tname(want), "key",
+		    eng_type_tname(t));
 	}
 }
 
@@ -311,6 +330,9 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 	struct eng_node *base = n->n_left;
 	const struct eng_builtin *b;
 
+	if (base->n_kind == N_AGG)	/* @a[0][1] */
+		eng_cc_nerror(pc, n, "D_AGG_MDIM", "improper attempt to "
+		    "reference @%s as a multi-dimensional array", base->n_name);
 	cook_list(pc, n->n_args);
 	if (base->n_kind == N_IDENT && (b = builtin(base->n_name)) != NULL &&
 	    b->array) {
@@ -357,8 +379,9 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 			    base->n_name);
 		if (id->i_kind == ID_VAR && id->i_nkeys < 0 && id->i_type &&
 		    !create)
-			eng_cc_nerror(pc, n, "D_IDENT_BADREF", "%s is not an "
-			    "array", base->n_name);
+			eng_cc_nerror(pc, n, "D_IDENT_BADREF", "scalar '%s' may "
+			    "not be referenced as associative array",
+			    base->n_name);
 		id->i_kind = ID_ARRAY;
 		if (id->i_line == 0)
 			id->i_line = n->n_line;
@@ -432,9 +455,6 @@ static void cook_call(struct eng_pcb *pc, struct eng_node *n)
 	if (f->f_kind == F_NOTLINUX)
 		eng_cc_nerror(pc, n, "D_FUNC_UNDEF", "%s( ) is not available "
 		    "on Linux", n->n_name);
-	if (f->f_kind != F_SUBR)
-		eng_cc_nerror(pc, n, "D_OP_ACT", "%s( ) may not be used in "
-		    "an expression", n->n_name);
 	if (nargs < f->f_min || nargs > f->f_max) {
 		if (f->f_min == f->f_max)
 			eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
@@ -449,6 +469,18 @@ static void cook_call(struct eng_pcb *pc, struct eng_node *n)
 	if ((f->f_flags & F_DESTRUCTIVE) && !pc->pc_destructive)
 		eng_cc_nerror(pc, n, "D_ACT_DESTR", "destructive actions not "
 		    "allowed");
+	if (f->f_kind != F_SUBR) {
+		/*
+		 * An action or aggregating function used as a value: as in
+		 * dtrace it is void, so what uses it refuses it with its own
+		 * check (D_TRACE_VOID, D_PROTO_ARG, D_KEY_TYPE ...); code for
+		 * it is refused last (eng_sema_not_value, D_CG_EXPR).
+		 */
+		cook_list(pc, n->n_args);
+		n->n_int = (uint64_t)f->f_id;
+		n->n_type = eng_type_void(pc->pc_cc);
+		return;
+	}
 	for (struct eng_node *a = n->n_args; a != NULL; a = a->n_next, i++) {
 		char want = f->f_args[i];
 
@@ -474,6 +506,7 @@ static struct eng_type *storable(struct eng_pcb *pc, struct eng_node *r)
 {
 	struct eng_type *t = r->n_type;
 
+	eng_sema_not_value(pc, r);
 	if (t->t_kind == TY_VOID)
 		eng_cc_nerror(pc, r, "D_OP_VOID", "operator = cannot be applied "
 		    "to an operand of type \"void\"");
@@ -602,8 +635,8 @@ static void cook_incdec(struct eng_pcb *pc, struct eng_node *n)
 
 	cook_lvalue(pc, n->n_left, NULL, op);
 	if (!is_arith(n->n_left->n_type) && !eng_type_is_ptr(n->n_left->n_type))
-		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires an "
-		    "operand of arithmetic type", opname(op));
+		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires "
+		    "operand of scalar type", opname(op));
 	if (is_vfptr(n->n_left->n_type))
 		eng_cc_nerror(pc, n, "D_OP_VFPTR", "operator %s requires an "
 		    "operand of known size", opname(op));
@@ -764,6 +797,14 @@ static void cook_op3(struct eng_pcb *pc, struct eng_node *n)
 	else
 		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operator ?: operands "
 		    "must have compatible types");
+	for (struct eng_node *x = a; x != NULL; x = x == a ? b : NULL) {
+		const struct eng_func *f;
+
+		if (x->n_kind == N_CALL && (f = eng_sema_func(x->n_name)) &&
+		    f->f_kind == F_ACT)
+			eng_cc_nerror(pc, x, "D_OP_ACT", "action cannot be used in "
+			    "a conditional context");
+	}
 	if (c->n_const && a->n_const && b->n_const)
 		set_const(n, c->n_int ? a->n_int : b->n_int);
 }
@@ -834,6 +875,11 @@ static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 	if (t == NULL) {
 		cook(pc, n->n_left);
 		t = n->n_left->n_type;
+		if (n->n_left->n_kind == N_STR) {	/* char [n + 1], as C */
+			n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
+			set_const(n, strlen(n->n_left->n_name) + 1);
+			return;
+		}
 	}
 	if (t->t_kind == TY_STRING)
 		n->n_int = (uint64_t)pc->pc_strsize;
@@ -845,6 +891,20 @@ static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 	    t->t_size);
 }
 
+
+/* n calls an action or aggregating function: it has no value to give
+ * (dtrace's code generator refuses it). */
+void eng_sema_not_value(struct eng_pcb *pc, const struct eng_node *n)
+{
+	const struct eng_func *f;
+
+	if (n->n_kind == N_CALL && (f = eng_sema_func(n->n_name)) != NULL &&
+	    (f->f_kind == F_ACT || f->f_kind == F_AGG))
+		eng_cc_nerror(pc, n, "D_CG_EXPR", "%s %s( ) may not be called "
+		    "from a D expression (D program context required)",
+		    f->f_kind == F_AGG ? "aggregating function" :
+		    "tracing function", n->n_name);
+}
 
 /* Give n and its children types; fold constants; check operands. */
 static void cook(struct eng_pcb *pc, struct eng_node *n)
@@ -898,8 +958,9 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		cook(pc, n->n_left);
 		if (!eng_type_is_scalar(n->n_left->n_type) &&
 		    !eng_type_is_string(n->n_left->n_type))
-			eng_cc_nerror(pc, n, "D_STRINGOF_TYPE", "stringof( ) "
-			    "operand must be of scalar type");
+			eng_cc_nerror(pc, n, "D_STRINGOF_TYPE", "cannot apply "
+			    "stringof to a value of type %s",
+			    eng_type_tname(n->n_left->n_type));
 		n->n_type = eng_type_string(pc->pc_cc);
 		break;
 	case N_XLATE:
@@ -907,6 +968,12 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		    "followed by a member reference", eng_type_tname(n->n_ctype));
 	case N_ADDR:
 		cook(pc, n->n_left);
+		if ((n->n_left->n_kind == N_IDENT || n->n_left->n_kind == N_VAR ||
+		    n->n_left->n_kind == N_INDEX) && n->n_left->n_ident != NULL &&
+		    (n->n_left->n_ident->i_kind == ID_VAR ||
+		    n->n_left->n_ident->i_kind == ID_ARRAY))
+			eng_cc_nerror(pc, n, "D_ADDROF_VAR", "cannot take address "
+			    "of dynamic variable");
 		if (n->n_left->n_kind != N_DEREF &&
 		    n->n_left->n_kind != N_PTRMEMBER)
 			eng_cc_nerror(pc, n, "D_ADDROF_LVAL", "unacceptable "

@@ -1,7 +1,8 @@
 /*
- * Asserts: actions are not expressions
+ * Asserts: an action may not be an operand of ?: ("action cannot be used
+ * in a conditional context")
  */
 BEGIN
 {
-	x = trace(1);
+	x = timestamp > 0 ? trace(1) : trace(2);
 }

@@ -190,7 +190,7 @@ static void test_aggregation_parameters(void **state)
 	    "D_LLQUANT_MAGTOOBIG");
 	ct_err(h, "BEGIN { @h = quantize(1, 2, 3); }", "D_PROTO_LEN");
 	ct_err(h, "BEGIN { @i[1] = count(); @i[1, 2] = count(); }",
-	    "D_ARR_INCOMPAT");
+	    "D_PROTO_LEN");
 	eng_close(h);
 }
 

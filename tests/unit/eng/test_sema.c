@@ -174,7 +174,7 @@ static void test_function_rules(void **state)
 	    "D_PROTO_LEN"), "substr( ) prototype mismatch: 1 arg passed, at "
 	    "least 2 expected");
 	ct_err(h, "BEGIN { trace(strlen(1)); }", "D_PROTO_ARG");
-	ct_err(h, "BEGIN { x = trace(1); }", "D_OP_ACT");
+	ct_err(h, "BEGIN { x = trace(1); }", "D_CG_EXPR");
 	assert_string_equal(ct_err(h, "BEGIN { system(\"ls\"); }",
 	    "D_ACT_DESTR"), "destructive actions not allowed");
 	ct_err(h, "BEGIN { copyoutstr(\"a\", 0, 1); }", "D_ACT_DESTR");

@@ -1,8 +1,0 @@
-/*
- * Asserts: an aggregation keeps its number of keys
- */
-BEGIN
-{
-	@a[1] = count();
-	@a[1, 2] = count();
-}

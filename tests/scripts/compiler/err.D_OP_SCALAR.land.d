@@ -1,0 +1,7 @@
+/*
+ * Asserts: && needs scalar operands
+ */
+BEGIN
+{
+	trace(*curpsinfo && 1);
+}
