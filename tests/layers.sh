@@ -13,7 +13,9 @@
 # (handle.c owns both halves).  Tests may see every module's internals.
 #
 # A self-test first runs the same check on a small tree with one private
-# include, which must be reported.  Prints PASS/FAIL lines (tests/run.sh).
+# include, which must be reported.  Last, the house rule that keeps files
+# readable: no .c file of a module or a test reaches 1000 lines.  Prints
+# PASS/FAIL lines (tests/run.sh).
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -107,6 +109,16 @@ check_makefile() {
 	done
 }
 
+# check_sizes ROOT: .c files of 1000 lines or more.
+check_sizes() {
+	for d in $MODULES tests; do
+		find "$1/$d" -name '*.c' -type f
+	done | sort | while read -r f; do
+		n=$(wc -l < "$f")
+		[ "$n" -lt 1000 ] || echo "${f#"$1/"}: $n lines (split it)"
+	done
+}
+
 # result NAME OUTPUT: PASS if OUTPUT is empty, else FAIL and the lines.
 result() {
 	if [ -z "$2" ]; then
@@ -146,3 +158,4 @@ for m in $MODULES; do
 done
 result layers/include "$(check_public "$top")"
 result layers/makefile "$(check_makefile "$top")"
+result layers/filesize "$(check_sizes "$top")"
