@@ -253,8 +253,7 @@ static void draw_panes(tui_layout_t *l, tui_surface_t *s,
 		tui_pane_t *p = l->tl_panes[idx[i]];
 
 		tui_surface_clip(s, x[i], y0, w[i], h);
-		if (p->tp_ops->resize != NULL)
-			p->tp_ops->resize(p, w[i], h);
+		tui_pane_resize(p, w[i], h);
 		p->tp_ops->draw(p, s, m);
 	}
 	if (n == 2) {
@@ -334,20 +333,13 @@ static unsigned click(tui_layout_t *l, int mx, int my, tui_model_t *m)
 	return TUI_HANDLED;
 }
 
-/* Space: freeze the display.  The output pane stops following (its
- * follow state is kept in tp_mode); the session stops taking
+/* Space: freeze the display.  The output pane stops following (and
+ * follows again as before when resumed); the session stops taking
  * aggregation snapshots (main.c), while data keeps being collected. */
 static void pause(tui_layout_t *l)
 {
-	tui_pane_t *out = l->tl_panes[TUI_P_OUTPUT];
-
 	l->tl_paused = !l->tl_paused;
-	if (l->tl_paused) {
-		out->tp_mode = out->tp_follow;
-		out->tp_follow = 0;
-	} else {
-		out->tp_follow = out->tp_mode;
-	}
+	tui_pane_output_pause(l->tl_panes[TUI_P_OUTPUT], l->tl_paused);
 }
 
 static unsigned global(tui_layout_t *l, const tui_cmd_t *c, tui_model_t *m)

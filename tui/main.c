@@ -250,7 +250,7 @@ static void act(struct app *a, unsigned f)
 	if (f & TUI_STOP)
 		tui_session_stop(a->s);
 	if (f & TUI_PROBE_SEL)
-		tui_session_probe_info(a->s, p->tp_selprobe);
+		tui_session_probe_info(a->s, tui_pane_probes_selected(p));
 	if (f & TUI_ACTION)
 		run_command(a, p->tp_action);
 	if (f & TUI_INSERT) {

@@ -1,9 +1,10 @@
 /*
- * pane.c - pane objects and helpers shared by the pane kinds: scrolling
- * a selection through n rows, sparkline glyphs.  A pane is one struct
- * with a kind-specific ops table (pane_*.c); state that only one kind
- * uses (sort order, zoom, search text) lives in named fields rather than
- * behind a void pointer, which keeps unit tests simple.
+ * pane.c - pane objects and helpers shared by the pane kinds: making and
+ * freeing one, its size, scrolling a selection through n rows, sparkline
+ * glyphs.  Each kind (pane_*.c) has a struct of its own that embeds
+ * tui_pane_t first and holds only its own state (sort order, zoom,
+ * search text); its ops table says the struct's size and has only the
+ * hooks the kind uses.
  */
 #include <stdlib.h>
 #include "tui.h"
@@ -20,15 +21,14 @@ tui_pane_t *tui_pane_new(enum tui_panek kind)
 {
 	tui_pane_t *p;
 
-	if ((unsigned)kind >= TUI_NPANES || (p = tui_calloc(1, sizeof(*p))) == NULL)
+	if ((unsigned)kind >= TUI_NPANES ||
+	    (p = tui_calloc(1, kinds[kind]->size)) == NULL)
 		return NULL;
 	p->tp_ops = kinds[kind];
-	p->tp_follow = 1;
-	p->tp_selprobe = -1;
-	for (int i = 0; i < 64; i++)
-		p->tp_aggrow[i] = -1;
 	p->tp_cols = 80;
 	p->tp_rows = 20;
+	if (p->tp_ops->init != NULL)
+		p->tp_ops->init(p);
 	return p;
 }
 
@@ -39,6 +39,14 @@ void tui_pane_free(tui_pane_t *p)
 	if (p->tp_ops->destroy != NULL)
 		p->tp_ops->destroy(p);
 	free(p);
+}
+
+void tui_pane_resize(tui_pane_t *p, int cols, int rows)
+{
+	p->tp_cols = cols;
+	p->tp_rows = rows;
+	if (p->tp_ops->resize != NULL)
+		p->tp_ops->resize(p, cols, rows);
 }
 
 /* Move tp_sel through n rows by c and keep it inside the h shown rows. */

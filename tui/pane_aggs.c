@@ -5,9 +5,7 @@
  * Rows are counted in a virtual space starting at tp_top; blocks above
  * the top are drawn at negative rows, which the surface clips, so
  * scrolling never has to split a histogram by hand.  tp_sel is the
- * selected aggregation (Left/Right), tp_zoom shows only that one,
- * tp_mode is 1 for per-interval values, tp_sort 0 printa order, 1 by
- * key, 2 by value (descending).
+ * selected aggregation (Left/Right); aggs_t has the rest.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,18 @@
 #include "engine.h"
 #include "tui.h"
 #include "dtrace_abi.h"
+
+#define NAGGROW 64		/* aggregations whose rows a click finds */
+
+typedef struct aggs {
+	tui_pane_t super;
+	int sort;		/* 0 printa order, 1 by key, 2 by value
+				 * (descending) */
+	int cumul;		/* 1: per-interval values */
+	int zoom;		/* show only the selected aggregation */
+	int showsel;		/* scroll the selection into view */
+	int aggrow[NAGGROW];	/* title row of each as drawn, -1 */
+} aggs_t;
 
 /* The aggregating function's D name, as the engine knows it. */
 static const char *func_name(int f)
@@ -49,17 +59,18 @@ static int by_value(const void *a, const void *b)
 /* Entry order for drawing: an index array, malloc'd (NULL: as given). */
 static int *order(const tui_pane_t *p, const tui_agg_t *a)
 {
+	const aggs_t *pa = (const aggs_t *)p;
 	int *ix;
 
-	if (p->tp_sort == 0 || a->tag_nents < 2)
+	if (pa->sort == 0 || a->tag_nents < 2)
 		return NULL;
 	if ((ix = tui_malloc(a->tag_nents * sizeof(*ix))) == NULL)
 		return NULL;
 	for (int i = 0; i < a->tag_nents; i++)
 		ix[i] = i;
 	sort_ents = a->tag_ents;
-	sort_delta = p->tp_mode;
-	qsort(ix, a->tag_nents, sizeof(*ix), p->tp_sort == 1 ? by_key :
+	sort_delta = pa->cumul;
+	qsort(ix, a->tag_nents, sizeof(*ix), pa->sort == 1 ? by_key :
 	    by_value);
 	return ix;
 }
@@ -79,6 +90,7 @@ static int hist_rows(const tui_aggent_t *e, int delta)
 static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
     const tui_agg_t *a, int selected)
 {
+	const aggs_t *pa = (const aggs_t *)p;
 	int *ix = order(p, a), y0 = y;
 	int hist = tui_is_hist(a->tag_func);
 
@@ -87,8 +99,8 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 	tui_surface_printf(s, 0, y++, selected ? TUI_R_SELECT : TUI_R_TITLE,
 	    "%s@%s  %s  %d entr%s%s%s", selected ? ">" : " ", a->tag_name,
 	    func_name(a->tag_func), a->tag_nents, a->tag_nents == 1 ? "y" :
-	    "ies", p->tp_mode ? "  (per interval)" : "", hist ? "" :
-	    p->tp_sort == 1 ? "  sorted by key" : p->tp_sort == 2 ?
+	    "ies", pa->cumul ? "  (per interval)" : "", hist ? "" :
+	    pa->sort == 1 ? "  sorted by key" : pa->sort == 2 ?
 	    "  sorted by value" : "");
 	for (int k = 0; k < a->tag_nents && y < s->ts_h; k++) {
 		const tui_aggent_t *e = &a->tag_ents[ix ? ix[k] : k];
@@ -101,7 +113,7 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 				    w > 0 ? w : 0, w > 0 ? w : 0, e->ta_key);
 				tui_surface_printf(s, s->ts_w - 20, y,
 				    TUI_R_COUNT, "%20lld",
-				    (long long)shown_value(e, p->tp_mode));
+				    (long long)shown_value(e, pa->cumul));
 			}
 			y++;
 			continue;
@@ -109,11 +121,11 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 		if (e->ta_key[0] != '\0')
 			tui_surface_printf(s, 2, y++, TUI_R_KEY, "%s",
 			    e->ta_key);
-		if (y + hist_rows(e, p->tp_mode) <= 0) {	/* above the top */
-			y += hist_rows(e, p->tp_mode) + (k + 1 < a->tag_nents);
+		if (y + hist_rows(e, pa->cumul) <= 0) {	/* above the top */
+			y += hist_rows(e, pa->cumul) + (k + 1 < a->tag_nents);
 			continue;
 		}
-		y += tui_hist_draw(s, y, s->ts_h - y, e, p->tp_mode);
+		y += tui_hist_draw(s, y, s->ts_h - y, e, pa->cumul);
 		y += k + 1 < a->tag_nents;	/* a gap between entries */
 	}
 	free(ix);
@@ -123,13 +135,14 @@ static int draw_agg(const tui_pane_t *p, tui_surface_t *s, int y,
 /* Rows aggregation a takes when drawn (draw_agg and the gap after it). */
 static int agg_rows(const tui_pane_t *p, const tui_agg_t *a)
 {
+	const aggs_t *pa = (const aggs_t *)p;
 	int n = 2;
 
 	if (!tui_is_hist(a->tag_func))
 		return n + a->tag_nents;
 	for (int k = 0; k < a->tag_nents; k++)
 		n += (a->tag_ents[k].ta_key[0] != '\0') +
-		    hist_rows(&a->tag_ents[k], p->tp_mode) +
+		    hist_rows(&a->tag_ents[k], pa->cumul) +
 		    (k + 1 < a->tag_nents);
 	return n;
 }
@@ -138,10 +151,11 @@ static int agg_rows(const tui_pane_t *p, const tui_agg_t *a)
  * top row, unless it is already in view. */
 static void show_sel(tui_pane_t *p, const tui_model_t *m, int h)
 {
+	aggs_t *pa = (aggs_t *)p;
 	int y = 0;
 
-	p->tp_showsel = 0;
-	if (p->tp_zoom)
+	pa->showsel = 0;
+	if (pa->zoom)
 		return;
 	for (int i = 0; i < p->tp_sel && i < m->tm_naggs; i++)
 		y += agg_rows(p, &m->tm_aggs[i]);
@@ -152,10 +166,11 @@ static void show_sel(tui_pane_t *p, const tui_model_t *m, int h)
 /* Scrolling stops with the last row at the bottom (End goes there). */
 static void clamp_top(tui_pane_t *p, const tui_model_t *m, int h)
 {
+	aggs_t *pa = (aggs_t *)p;
 	int total = 0;
 
 	for (int i = 0; i < m->tm_naggs; i++)
-		if (!p->tp_zoom || i == p->tp_sel)
+		if (!pa->zoom || i == p->tp_sel)
 			total += agg_rows(p, &m->tm_aggs[i]);
 	total--;		/* no gap after the last */
 	if (p->tp_top > total - h)
@@ -166,11 +181,12 @@ static void clamp_top(tui_pane_t *p, const tui_model_t *m, int h)
 
 static void aggs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 {
+	aggs_t *pa = (aggs_t *)p;
 	int y;
 
 	if (p->tp_sel >= m->tm_naggs)
 		p->tp_sel = m->tm_naggs > 0 ? m->tm_naggs - 1 : 0;
-	if (p->tp_showsel && m->tm_naggs > 0)
+	if (pa->showsel && m->tm_naggs > 0)
 		show_sel(p, m, s->ts_h);
 	clamp_top(p, m, s->ts_h);
 	y = -p->tp_top;
@@ -181,13 +197,13 @@ static void aggs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 	}
 	if (p->tp_sel >= m->tm_naggs)
 		p->tp_sel = m->tm_naggs - 1;
-	for (int i = 0; i < 64; i++)
-		p->tp_aggrow[i] = -1;
+	for (int i = 0; i < NAGGROW; i++)
+		pa->aggrow[i] = -1;
 	for (int i = 0; i < m->tm_naggs && y < s->ts_h; i++) {
-		if (p->tp_zoom && i != p->tp_sel)
+		if (pa->zoom && i != p->tp_sel)
 			continue;
-		if (i < 64 && y >= 0)
-			p->tp_aggrow[i] = y;
+		if (i < NAGGROW && y >= 0)
+			pa->aggrow[i] = y;
 		y += draw_agg(p, s, y, &m->tm_aggs[i], i == p->tp_sel);
 		y++;
 	}
@@ -205,14 +221,17 @@ static unsigned agg_action(tui_pane_t *p, tui_model_t *m, const char *what)
 /* A click selects the aggregation whose block holds the clicked row. */
 static void click(tui_pane_t *p, int y)
 {
-	for (int i = 0; i < 64; i++)
-		if (p->tp_aggrow[i] >= 0 && p->tp_aggrow[i] <= y)
+	aggs_t *pa = (aggs_t *)p;
+
+	for (int i = 0; i < NAGGROW; i++)
+		if (pa->aggrow[i] >= 0 && pa->aggrow[i] <= y)
 			p->tp_sel = i;
 }
 
 static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
     tui_model_t *m)
 {
+	aggs_t *pa = (aggs_t *)p;
 	int h = p->tp_rows;
 
 	switch (c->tc_kind) {
@@ -223,14 +242,14 @@ static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
 	case TUI_C_PGDN: p->tp_top += h; break;
 	case TUI_C_HOME: p->tp_top = 0; break;
 	case TUI_C_END: p->tp_top = 1 << 30; break;	/* clamped by draw */
-	case TUI_C_LEFT: p->tp_sel--; p->tp_showsel = 1; break;
-	case TUI_C_RIGHT: p->tp_sel++; p->tp_showsel = 1; break;
-	case TUI_C_SORT: p->tp_sort = (p->tp_sort + 1) % 3; break;
-	case TUI_C_CUMUL: p->tp_mode = !p->tp_mode; break;
+	case TUI_C_LEFT: p->tp_sel--; pa->showsel = 1; break;
+	case TUI_C_RIGHT: p->tp_sel++; pa->showsel = 1; break;
+	case TUI_C_SORT: pa->sort = (pa->sort + 1) % 3; break;
+	case TUI_C_CUMUL: pa->cumul = !pa->cumul; break;
 	case TUI_C_ZOOM:
-		p->tp_zoom = !p->tp_zoom;
+		pa->zoom = !pa->zoom;
 		p->tp_top = 0;
-		p->tp_showsel = !p->tp_zoom;
+		pa->showsel = !pa->zoom;
 		break;
 	case TUI_C_CLEAR: return agg_action(p, m, "clear");
 	case TUI_C_TRUNC: return agg_action(p, m, "trunc");
@@ -256,12 +275,22 @@ static unsigned aggs_handle(tui_pane_t *p, const tui_cmd_t *c,
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static void aggs_resize(tui_pane_t *p, int cols, int rows)
+static void aggs_init(tui_pane_t *p)
 {
-	p->tp_cols = cols;
-	p->tp_rows = rows;
+	for (int i = 0; i < NAGGROW; i++)
+		((aggs_t *)p)->aggrow[i] = -1;
+}
+
+void tui_pane_aggs_select(tui_pane_t *p, int i)
+{
+	p->tp_sel = i;
+	((aggs_t *)p)->showsel = 1;
 }
 
 const struct tui_pane_ops tui_pane_aggs_ops = {
-	"Aggregations", aggs_draw, aggs_handle, aggs_resize, NULL
+	.name = "Aggregations",
+	.size = sizeof(aggs_t),
+	.init = aggs_init,
+	.draw = aggs_draw,
+	.handle = aggs_handle,
 };

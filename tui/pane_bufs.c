@@ -122,12 +122,10 @@ static unsigned bufs_handle(tui_pane_t *p, const tui_cmd_t *c,
 	}
 }
 
-static void bufs_resize(tui_pane_t *p, int cols, int rows)
-{
-	p->tp_cols = cols;
-	p->tp_rows = rows;
-}
-
+/* No state of its own: the base pane is all it needs. */
 const struct tui_pane_ops tui_pane_bufs_ops = {
-	"Buffers", bufs_draw, bufs_handle, bufs_resize, NULL
+	.name = "Buffers",
+	.size = sizeof(tui_pane_t),
+	.draw = bufs_draw,
+	.handle = bufs_handle,
 };

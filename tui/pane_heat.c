@@ -87,12 +87,10 @@ static unsigned heat_handle(tui_pane_t *p, const tui_cmd_t *c,
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static void heat_resize(tui_pane_t *p, int cols, int rows)
-{
-	p->tp_cols = cols;
-	p->tp_rows = rows;
-}
-
+/* No state of its own: the base pane is all it needs. */
 const struct tui_pane_ops tui_pane_heat_ops = {
-	"Heatmap", heat_draw, heat_handle, heat_resize, NULL
+	.name = "Heatmap",
+	.size = sizeof(tui_pane_t),
+	.draw = heat_draw,
+	.handle = heat_handle,
 };

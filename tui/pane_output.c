@@ -3,12 +3,19 @@
  * came from, scrollback, search and follow.
  *
  * tp_top is the first line shown (index into the model's ring, oldest 0);
- * with tp_follow set it tracks the newest line.  Search ('/') types into
- * tp_search; Enter or 'n' moves to the previous line containing it, and
+ * with follow set it tracks the newest line.  Search ('/') types into
+ * search; Enter or 'n' moves to the previous line containing it, and
  * matches are drawn in the match role.
  */
 #include <string.h>
 #include "tui.h"
+
+typedef struct output {
+	tui_pane_t super;
+	int follow;		/* keep the newest line in view */
+	int resume;		/* follow again when the pause ends */
+	char search[128];	/* search text (typed while tp_searching) */
+} output_t;
 
 static void draw_line(tui_surface_t *s, int y, const tui_line_t *l,
     const char *search)
@@ -34,21 +41,22 @@ static void draw_line(tui_surface_t *s, int y, const tui_line_t *l,
 static void output_draw(tui_pane_t *p, tui_surface_t *s,
     const tui_model_t *m)
 {
+	output_t *o = (output_t *)p;
 	int h = s->ts_h, n = m->tm_nlines;
 
-	if (p->tp_follow || p->tp_top > n - 1)
+	if (o->follow || p->tp_top > n - 1)
 		p->tp_top = n > h ? n - h : 0;
 	for (int y = 0; y < h; y++) {
 		const tui_line_t *l = tui_model_line(m, p->tp_top + y);
 
 		if (l == NULL)
 			break;
-		draw_line(s, y, l, p->tp_search);
+		draw_line(s, y, l, o->search);
 	}
 	if (p->tp_searching) {
 		tui_surface_printf(s, 0, h - 1, TUI_R_PROMPT, "/%s",
-		    p->tp_search);
-	} else if (!p->tp_follow && p->tp_top + h < n && h > 1) {
+		    o->search);
+	} else if (!o->follow && p->tp_top + h < n && h > 1) {
 		/* scrolled back: say that more is below and how to follow */
 		tui_surface_fill(s, 0, h - 1, s->ts_w, TUI_R_DIM, ' ');
 		tui_surface_printf(s, 0, h - 1, TUI_R_DIM, "-- %d more "
@@ -60,15 +68,17 @@ static void output_draw(tui_pane_t *p, tui_surface_t *s,
 		    "(no output yet: type a clause at the prompt, ? for help)");
 }
 
-/* Scroll back from the line before the top to one containing tp_search. */
+/* Scroll back from the line before the top to one containing the search. */
 static void find_prev(tui_pane_t *p, const tui_model_t *m)
 {
+	output_t *o = (output_t *)p;
+
 	for (int i = p->tp_top - 1; i >= 0; i--) {
 		const tui_line_t *l = tui_model_line(m, i);
 
-		if (l != NULL && strstr(l->tl_text, p->tp_search) != NULL) {
+		if (l != NULL && strstr(l->tl_text, o->search) != NULL) {
 			p->tp_top = i;
-			p->tp_follow = 0;
+			o->follow = 0;
 			return;
 		}
 	}
@@ -77,27 +87,28 @@ static void find_prev(tui_pane_t *p, const tui_model_t *m)
 static unsigned search_key(tui_pane_t *p, const tui_cmd_t *c,
     tui_model_t *m)
 {
-	size_t n = strlen(p->tp_search);
+	output_t *o = (output_t *)p;
+	size_t n = strlen(o->search);
 
 	switch (c->tc_kind) {
 	case TUI_C_ESC:
-		p->tp_search[0] = '\0';
+		o->search[0] = '\0';
 		p->tp_searching = 0;
 		break;
 	case TUI_C_ENTER:
 		p->tp_searching = 0;
-		if (p->tp_search[0] != '\0')
+		if (o->search[0] != '\0')
 			find_prev(p, m);
 		break;
 	case TUI_C_BACKSPACE:
 		if (n > 0)
-			p->tp_search[n - 1] = '\0';
+			o->search[n - 1] = '\0';
 		break;
 	default:
 		if (c->tc_key >= ' ' && c->tc_key < 0x7f &&
-		    n + 1 < sizeof(p->tp_search)) {
-			p->tp_search[n] = (char)c->tc_key;
-			p->tp_search[n + 1] = '\0';
+		    n + 1 < sizeof(o->search)) {
+			o->search[n] = (char)c->tc_key;
+			o->search[n + 1] = '\0';
 		}
 	}
 	return TUI_HANDLED | TUI_REDRAW;
@@ -106,6 +117,7 @@ static unsigned search_key(tui_pane_t *p, const tui_cmd_t *c,
 static unsigned output_handle(tui_pane_t *p, const tui_cmd_t *c,
     tui_model_t *m)
 {
+	output_t *o = (output_t *)p;
 	int h = p->tp_rows, n = m->tm_nlines, max = n > h ? n - h : 0;
 
 	if (p->tp_searching)
@@ -117,10 +129,10 @@ static unsigned output_handle(tui_pane_t *p, const tui_cmd_t *c,
 	case TUI_C_PGDN: p->tp_top += h; break;
 	case TUI_C_HOME: p->tp_top = 0; break;
 	case TUI_C_END: p->tp_top = max; break;
-	case TUI_C_FOLLOW: p->tp_follow = !p->tp_follow; return TUI_REDRAW;
+	case TUI_C_FOLLOW: o->follow = !o->follow; return TUI_REDRAW;
 	case TUI_C_SEARCH:
 		p->tp_searching = 1;
-		p->tp_search[0] = '\0';
+		o->search[0] = '\0';
 		return TUI_HANDLED | TUI_REDRAW;
 	case TUI_C_SEARCH_NEXT:
 		find_prev(p, m);
@@ -132,16 +144,36 @@ static unsigned output_handle(tui_pane_t *p, const tui_cmd_t *c,
 		p->tp_top = max;
 	if (p->tp_top < 0)
 		p->tp_top = 0;
-	p->tp_follow = p->tp_top == max;
+	o->follow = p->tp_top == max;
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-static void output_resize(tui_pane_t *p, int cols, int rows)
+static void output_init(tui_pane_t *p)
 {
-	p->tp_cols = cols;
-	p->tp_rows = rows;
+	((output_t *)p)->follow = 1;
+}
+
+void tui_pane_output_pause(tui_pane_t *p, int paused)
+{
+	output_t *o = (output_t *)p;
+
+	if (paused) {
+		o->resume = o->follow;
+		o->follow = 0;
+	} else {
+		o->follow = o->resume;
+	}
+}
+
+int tui_pane_output_follows(const tui_pane_t *p)
+{
+	return ((const output_t *)p)->follow;
 }
 
 const struct tui_pane_ops tui_pane_output_ops = {
-	"Output", output_draw, output_handle, output_resize, NULL
+	.name = "Output",
+	.size = sizeof(output_t),
+	.init = output_init,
+	.draw = output_draw,
+	.handle = output_handle,
 };

@@ -13,6 +13,11 @@
 
 #define INFO_ROWS 2
 
+typedef struct probes {
+	tui_pane_t super;
+	int selprobe;		/* probe index selected, -1 */
+} probes_t;
+
 static int tree_rows(const tui_surface_t *s)
 {
 	return s->ts_h - 1 - INFO_ROWS;
@@ -131,6 +136,7 @@ static unsigned filter_key(tui_pane_t *p, const tui_cmd_t *c,
 static unsigned probes_handle(tui_pane_t *p, const tui_cmd_t *c,
     tui_model_t *m)
 {
+	probes_t *pb = (probes_t *)p;
 	tui_probes_t *pr = &m->tm_probes;
 	const tui_prow_t *row;
 
@@ -163,19 +169,27 @@ static unsigned probes_handle(tui_pane_t *p, const tui_cmd_t *c,
 	case TUI_C_HOME: case TUI_C_END:
 		tui_pane_scroll(p, c, pr->tp_nrows, p->tp_rows - 1 - INFO_ROWS);
 		if (p->tp_sel < pr->tp_nrows)
-			p->tp_selprobe = pr->tp_rows[p->tp_sel].tpr_first;
+			pb->selprobe = pr->tp_rows[p->tp_sel].tpr_first;
 		return TUI_HANDLED | TUI_REDRAW | TUI_PROBE_SEL;
 	default:
 		return 0;
 	}
 }
 
-static void probes_resize(tui_pane_t *p, int cols, int rows)
+static void probes_init(tui_pane_t *p)
 {
-	p->tp_cols = cols;
-	p->tp_rows = rows;
+	((probes_t *)p)->selprobe = -1;
+}
+
+int tui_pane_probes_selected(const tui_pane_t *p)
+{
+	return ((const probes_t *)p)->selprobe;
 }
 
 const struct tui_pane_ops tui_pane_probes_ops = {
-	"Probes", probes_draw, probes_handle, probes_resize, NULL
+	.name = "Probes",
+	.size = sizeof(probes_t),
+	.init = probes_init,
+	.draw = probes_draw,
+	.handle = probes_handle,
 };

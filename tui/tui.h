@@ -353,30 +353,34 @@ const char *tui_keys_help(int i, const char **what);
 #define TUI_ACTION	0x80	/* pane asks for tp_action (clear, trunc) */
 #define TUI_STOP	0x100	/* stop tracing */
 
+/*
+ * A pane kind (pane_*.c), as htop's panel classes: its struct embeds
+ * tui_pane_t as its first member and adds only its own state; its ops
+ * say how big it is and leave NULL the hooks it does not need.
+ */
 struct tui_pane;
 struct tui_pane_ops {
 	const char *name;
+	size_t size;		/* the kind's struct (tui_pane_t first) */
+	void (*init)(struct tui_pane *);	/* its defaults; NULL: none */
 	void (*draw)(struct tui_pane *, tui_surface_t *, const tui_model_t *);
 	unsigned (*handle)(struct tui_pane *, const tui_cmd_t *, tui_model_t *);
+	/* after tui_pane_resize set tp_cols, tp_rows; NULL: nothing more */
 	void (*resize)(struct tui_pane *, int cols, int rows);
+	/* before the pane is freed; NULL: it owns nothing else */
 	void (*destroy)(struct tui_pane *);
 };
 
+/* What every pane has: its size, scroll position and selection, and what
+ * it hands the layout and main loop with its TUI_* answer. */
 typedef struct tui_pane {
 	const struct tui_pane_ops *tp_ops;
 	int tp_cols, tp_rows;
 	int tp_top, tp_sel;	/* first row shown, selected row */
-	int tp_follow;		/* output: keep the newest line in view */
-	int tp_mode;		/* pane-specific toggles */
-	int tp_sort;		/* aggregations: 0 printa, 1 key, 2 value */
-	int tp_zoom;		/* aggregations: zoomed aggregation + 1 */
-	int tp_showsel;		/* aggregations: scroll tp_sel into view */
-	char tp_search[128];	/* search text */
-	int tp_searching;	/* typing into tp_search */
+	int tp_searching;	/* typing text: the layout hands it printable
+				 * keys as TUI_C_CHAR */
 	char tp_insert[512];	/* text for TUI_INSERT */
 	char tp_action[128];	/* text for TUI_ACTION (a prompt command) */
-	int tp_selprobe;	/* browser: probe index selected, -1 */
-	int tp_aggrow[64];	/* aggregations: title row of each, -1 */
 } tui_pane_t;
 
 enum tui_panek { TUI_P_OUTPUT, TUI_P_AGGS, TUI_P_BUFS, TUI_P_PROBES,
@@ -384,6 +388,16 @@ enum tui_panek { TUI_P_OUTPUT, TUI_P_AGGS, TUI_P_BUFS, TUI_P_PROBES,
 
 tui_pane_t *tui_pane_new(enum tui_panek kind);
 void tui_pane_free(tui_pane_t *p);
+/* The pane's size changed (then its kind's resize hook, if any). */
+void tui_pane_resize(tui_pane_t *p, int cols, int rows);
+/* Output pane: stop following new lines while paused, then follow again
+ * as before; does it follow now? */
+void tui_pane_output_pause(tui_pane_t *p, int paused);
+int tui_pane_output_follows(const tui_pane_t *p);
+/* Aggregations pane: select aggregation i and scroll it into view. */
+void tui_pane_aggs_select(tui_pane_t *p, int i);
+/* Probe browser: the probe index selected (TUI_PROBE_SEL), -1 if none. */
+int tui_pane_probes_selected(const tui_pane_t *p);
 extern const struct tui_pane_ops tui_pane_output_ops, tui_pane_aggs_ops,
     tui_pane_bufs_ops, tui_pane_probes_ops, tui_pane_heat_ops;
 /* Shared helper: clamp tp_sel/tp_top for n rows in a pane of h rows. */

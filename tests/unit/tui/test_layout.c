@@ -114,7 +114,8 @@ static void test_output_pane_cpu_column_follow_and_scroll(void **st)
 	assert_string_equal(row(f, 2), "  0 line 0");
 	assert_string_equal(row(f, 22),
 	    "-- 20 more lines below: End or f follows --");
-	assert_int_equal(f->l->tl_panes[TUI_P_OUTPUT]->tp_follow, 0);
+	assert_int_equal(tui_pane_output_follows(f->l->tl_panes[TUI_P_OUTPUT]),
+	    0);
 	keys(f, "G");
 	draw(f);
 	assert_true(find(f, "line 39") > 0);
@@ -436,8 +437,8 @@ static void test_aggs_pane_right_scrolls_selection_into_view(void **st)
 	tui_model_agg_put(a, "x", 1, 0, NULL, NULL);
 	tui_model_agg_end(f->m);
 	f->l->tl_focus = TUI_P_AGGS;
-	f->l->tl_panes[TUI_P_AGGS]->tp_sel = f->m->tm_naggs - 2;  /* @many */
-	f->l->tl_panes[TUI_P_AGGS]->tp_showsel = 1;
+	tui_pane_aggs_select(f->l->tl_panes[TUI_P_AGGS],
+	    f->m->tm_naggs - 2);	/* @many */
 	draw(f);
 	assert_true(find(f, ">@many  count") > 0);
 	assert_int_equal(find(f, "@below"), -1);
