@@ -264,9 +264,12 @@ static void act(struct app *a, unsigned f)
 	}
 }
 
-static void key(struct app *a, uint32_t k, int mx, int my)
+/* Handle key k; nonzero if the screen must be drawn again (the prompt
+ * took it, or the layout or a pane answered TUI_REDRAW). */
+static int key(struct app *a, uint32_t k, int mx, int my)
 {
 	int cols, rows, was;
+	unsigned f;
 
 	if (k == TUI_KEY_RESIZE) {
 		tui_term_size(&cols, &rows);
@@ -276,19 +279,23 @@ static void key(struct app *a, uint32_t k, int mx, int my)
 	if (prompt_takes(a, k)) {
 		tui_prompt_key(k);
 		update_hint(a);
-		return;
+		return 1;
 	}
 	if (k == TUI_KEY_ESC && a->clause != NULL && a->l->tl_focus < 0) {
 		clause_reset(a);	/* Esc abandons a multi-line clause, */
 		tui_prompt_clear_line();	/* its line being typed too */
 		a->m->tm_hint = -1;
-		return;
+		return 1;
 	}
 	was = a->l->tl_focus;
-	act(a, tui_layout_key(a->l, k, mx, my, a->m));
+	f = tui_layout_key(a->l, k, mx, my, a->m);
+	act(a, f);
 	tui_session_pause(a->s, a->l->tl_paused);
-	if (k == ':' && was >= 0 && a->l->tl_focus < 0)
+	if (k == ':' && was >= 0 && a->l->tl_focus < 0) {
 		tui_prompt_key(':');	/* ':' from a pane starts a command */
+		return 1;
+	}
+	return (f & TUI_REDRAW) != 0 || k == TUI_KEY_RESIZE;
 }
 
 static void draw(struct app *a)
@@ -311,10 +318,10 @@ static void loop(struct app *a)
 		int mx = 0, my = 0;
 		uint32_t k = tui_term_key(ms, tui_session_wakefd(a->s),
 		    &mx, &my);
-		int dirty = k != TUI_KEY_NONE;
+		int dirty = 0;
 
 		while (k != TUI_KEY_NONE && !a->quit) {
-			key(a, k, mx, my);
+			dirty |= key(a, k, mx, my);
 			k = tui_term_key(0, -1, &mx, &my);
 		}
 		if (a->m->tm_state == TUI_TRACING || a->child != NULL) {
