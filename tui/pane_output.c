@@ -53,7 +53,8 @@ static void output_draw(tui_pane_t *p, tui_surface_t *s,
 			break;
 		draw_line(s, y, l, o->search);
 	}
-	if (p->tp_searching) {
+	if (p->tp_searching) {		/* the search line, not a mix */
+		tui_surface_fill(s, 0, h - 1, s->ts_w, TUI_R_PROMPT, ' ');
 		tui_surface_printf(s, 0, h - 1, TUI_R_PROMPT, "/%s",
 		    o->search);
 	} else if (!o->follow && p->tp_top + h < n && h > 1) {
