@@ -3,6 +3,8 @@
 #   make            build dtrace and dtui into $(B)/
 #   make run        build and start the TUI
 #   make check      build and run every test (unit, script, TUI)
+#   make check REPEAT=N STRESS=1 TESTS=pattern   N runs, beside CPU hogs
+#   make check-stress five runs beside a CPU hog on every core
 #   make check-asan the same under ASan+UBSan, in build-asan/
 #   make fuzz       build the libFuzzer targets (needs clang)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -62,6 +64,8 @@ TUI_OBJ  := $(call obj,$(TUI_SRC))
 CMD_OBJ  := $(call obj,$(CMD_SRC))
 SUP_OBJ  := $(call obj,$(SUP_SRC))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/*/fuzz_*.c))
+FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(B)/tests/fuzz/%,$(FUZZ_SRC))
 
 LIBKS   = $(B)/libks.a
 LIBPROV = $(B)/libprov.a
@@ -79,7 +83,7 @@ DTUI   = $(B)/dtui
 # run, and its 'rm' line would follow the test summary.
 .SECONDARY:
 
-.PHONY: all run check check-unit check-asan fuzz bench install clean distclean
+.PHONY: all run check check-stress check-unit check-asan fuzz bench install clean distclean
 all: $(DTRACE) $(DTUI)
 
 config.mk: configure
@@ -128,24 +132,38 @@ $(B)/tests/unit/%: $(B)/obj/tests/unit/%.o $(LIBSUP) $(LIBTUI) $(LIBENG) $(LIBPR
 run: all
 	./$(DTUI)
 
-check-unit: $(UNIT_BIN)
-check: all $(UNIT_BIN)
-	@B=$(B) sh tests/run.sh
+check-unit: $(UNIT_BIN) $(FUZZ_REPLAY)
+# REPEAT=N runs the suite N times, STRESS=1 beside a CPU hog on every
+# core, TESTS='pattern ...' only the tests named (tests/repeat.sh).
+check: all $(UNIT_BIN) $(FUZZ_REPLAY)
+	@B=$(B) REPEAT="$(REPEAT)" STRESS="$(STRESS)" TESTS="$(TESTS)" \
+	    sh tests/repeat.sh
+
+check-stress: all $(UNIT_BIN) $(FUZZ_REPLAY)
+	@B=$(B) REPEAT="$(or $(REPEAT),5)" STRESS=1 TESTS="$(TESTS)" \
+	    sh tests/repeat.sh
 
 check-asan:
 	$(MAKE) B=build-asan SAN=1 OPT=-O1 check
 
 # libFuzzer targets: tests/fuzz/<target>/fuzz_<target>.c, linked with the
 # libraries built with clang and the fuzzer sanitizer.
-FUZZ_SRC := $(sort $(wildcard tests/fuzz/*/fuzz_*.c))
 fuzz:
 	$(MAKE) B=build-fuzz CC=clang OPT=-O1 \
 	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined" \
 	    $(patsubst tests/fuzz/%.c,build-fuzz/fuzz/%,$(FUZZ_SRC))
-build-fuzz/fuzz/%: tests/fuzz/%.c $(LIBENG) $(LIBPROV) $(LIBKS)
+build-fuzz/fuzz/%: tests/fuzz/%.c $(LIBSUP) $(LIBTUI) $(LIBENG) $(LIBPROV) $(LIBKS)
 	@mkdir -p $(@D)
 	$(CC) -g -O1 -fsanitize=fuzzer,address,undefined $(BASE_CFLAGS) \
-	    $(INC_test) -o $@ $< $(ENG_LINK)
+	    $(INC_test) -o $@ $< $(LIBSUP) $(TUI_LINK)
+
+# The same targets built by the normal compiler with a main() that
+# replays their corpora (tests/fuzz/replay.c); `make check` runs them.
+$(B)/tests/fuzz/%: $(B)/obj/tests/fuzz/%.o $(B)/obj/tests/fuzz/replay.o \
+    $(LIBSUP) $(LIBTUI) $(LIBENG) $(LIBPROV) $(LIBKS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/obj/tests/fuzz/replay.o $(LIBSUP) \
+	    $(TUI_LINK)
 
 bench: all
 	@sh bench/run.sh

@@ -8,13 +8,17 @@
 # 4. the layering check (tests/layers.sh: no module includes another's
 #    private header);
 # 5. every D_* tag the compiler raises has an err.D_<TAG>.*.d test
-#    (tests/errtags.sh).
+#    (tests/errtags.sh);
+# 6. every fuzz target's corpus replayed (tests/fuzz/run.sh).
 # A test that cannot run here prints "SKIP name: reason"; none passes
 # silently.  Exit status: 0 if nothing failed, 1 otherwise.
+# TESTS='eng/* compiler/tst.this*' runs only the tests whose names match
+# (tests/select.sh); tests/repeat.sh runs all of this several times.
 B=${B:-build}
-export B
+export B TESTS
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+. "$top/tests/select.sh"
 log=$(mktemp -d)
 pass=0 fail=0 skip=0
 
@@ -33,6 +37,7 @@ count_unit() {
 echo "== unit tests"
 for t in $(find "$B/tests/unit" -type f -perm -u+x 2>/dev/null | sort); do
 	name=${t#"$B/tests/unit/"}
+	selected "$name" || continue
 	timeout 300 "$t" > "$log/out" 2>&1
 	rc=$?
 	count_unit "$log/out"
@@ -63,6 +68,8 @@ echo "== layering"
 run_suite tests/layers.sh
 echo "== error tags"
 run_suite tests/errtags.sh
+echo "== fuzz corpora"
+run_suite tests/fuzz/run.sh
 
 rm -rf "$log"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -22,6 +22,7 @@ DTRACE="$top/$B/dtrace"
 export DTRACE
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$top/tests/select.sh"
 
 # magic FILE KEY: value of a "KEY:" magic comment in FILE's first 15 lines.
 magic() {
@@ -35,6 +36,7 @@ result() {
 
 run_d() {
 	f=$1; name=${f#"$top/tests/scripts/"}; base=$(basename "$f")
+	selected "$name" || return 0
 	if [ "$(magic "$f" requires)" = root ] && [ "$(id -u)" != 0 ]; then
 		echo "SKIP $name: needs root"; return
 	fi
@@ -84,6 +86,7 @@ run_d() {
 
 run_sh() {
 	f=$1; name=${f#"$top/tests/scripts/"}
+	selected "$name" || return 0
 	(cd "$(dirname "$f")" && timeout 120 sh "$f") > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	if [ $rc -eq 77 ]; then

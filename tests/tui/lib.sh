@@ -1,7 +1,7 @@
 # tests/tui/lib.sh - what every TUI test shares; sourced after the test's
 # header comment.  Sets top, B, DTUI, T (tmux on a private socket with no
 # user configuration), tmp (a scratch directory, removed at exit with the
-# tmux server), and defines wait_for.  Tests exit 0 pass, 77 skip (reason
+# tmux server), and defines wait_for and wait_until.  Tests exit 0 pass, 77 skip (reason
 # on the first line of stdout), anything else fail.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build}
@@ -12,15 +12,27 @@ sock=${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S	# kill-server leaves it behind
 command -v tmux >/dev/null || { echo "tmux is not installed"; exit 77; }
 "$DTUI" -V 2>/dev/null | grep -q dtui || { echo "$DTUI does not run"; exit 1; }
 
-# wait_for TEXT [seconds]: poll the pane until TEXT shows (default 5 s);
-# on time-out print the pane and fail.
+# wait_for TEXT [seconds]: poll the pane until TEXT shows; on time-out
+# print the pane and fail.  The deadline (default 30 s) only bounds a
+# failure: a loaded machine may take seconds to draw what is asserted.
 wait_for() {
-	n=$(( ${2:-5} * 10 ))
+	n=$(( ${2:-30} * 10 ))
 	while [ $n -gt 0 ]; do
 		$T capture-pane -p | grep -qF -- "$1" && return 0
 		sleep 0.1; n=$((n - 1))
 	done
 	echo "timed out waiting for: $1"; $T capture-pane -p; return 1
+}
+
+# wait_until COMMAND [seconds]: poll until the shell COMMAND succeeds
+# (default 30 s); on time-out print the pane and fail.
+wait_until() {
+	n=$(( ${2:-30} * 10 ))
+	while [ $n -gt 0 ]; do
+		eval "$1" && return 0
+		sleep 0.1; n=$((n - 1))
+	done
+	echo "timed out waiting until: $1"; $T capture-pane -p; return 1
 }
 
 tmp=$(mktemp -d)

@@ -8,8 +8,10 @@ DTUI="$top/$B/dtui"
 export DTUI B
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$top/tests/select.sh"
 for t in $(find "$top/tests/tui" -name 'test_*.sh' | sort); do
 	name=tui/$(basename "$t")
+	selected "$name" || continue
 	if ! command -v tmux >/dev/null 2>&1; then
 		echo "SKIP $name: tmux is not installed"; continue
 	fi

@@ -23,7 +23,7 @@ $T send-keys 'trace("hello-from-browser")\;'	# tmux: \; is a literal ;
 $T send-keys Enter
 wait_for 'enabling 1: 1 probe' || exit 1
 $T send-keys Escape 1
-wait_for 'hello-from-browser' 5 || exit 1
+wait_for 'hello-from-browser' || exit 1
 # globs on the function and name fields; / starts a new filter
 $T send-keys 4 /
 $T send-keys -l 'syscall::*read*:ent*'

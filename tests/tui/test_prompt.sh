@@ -29,13 +29,13 @@ $T send-keys ':'
 $T send-keys BSpace 'tick-1s' Enter '{' Enter 'trace(1)'
 wait_for '...> trace(1)' || exit 1
 $T send-keys Escape
-sleep 0.3
+wait_until "$T capture-pane -p | grep -q '^dtui> *\$'" || exit 1
 $T capture-pane -p | grep -q 'trace(1)' && { echo "line kept"; exit 1; }
-$T capture-pane -p | grep -q '^dtui> *$' || { $T capture-pane -p; exit 1; }
 $T send-keys ':list' Enter
 wait_for '1 on  1 probes: BEGIN' || exit 1
 $T send-keys ':quit' Enter
-sleep 0.5
+wait_until "grep -q '^:quit\$' '$tmp/dtui/history' 2> /dev/null" ||
+	{ echo "history file:"; cat "$tmp/dtui/history"; exit 1; }
 grep -q '^BEGIN { printf("multi-%s\\n", "line"); }$' "$tmp/dtui/history" ||
 	{ echo "history file:"; cat "$tmp/dtui/history"; exit 1; }
 $T kill-server; sleep 0.2

@@ -12,7 +12,7 @@ $T new-session -d -x 80 -y 24 \
     exit 1
 wait_for 'dtui tracing' || exit 1
 kill $pid
-wait_for "pid $pid has exited" 10 || exit 1
+wait_for "pid $pid has exited" || exit 1
 wait_for 'dtui stopped' || exit 1
 $T send-keys Escape 2
 wait_for '@n  count' || exit 1

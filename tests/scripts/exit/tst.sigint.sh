@@ -2,10 +2,13 @@
 # asserts: SIGINT stops tracing: END runs and aggregations are printed,
 # exit status 0
 out=$(mktemp); err=$(mktemp)
-"$DTRACE" -q -n 'tick-100ms { @ticks = count(); } END { printf("end ran\n"); }' \
+"$DTRACE" -q -n 'BEGIN { t = 0; } tick-100ms { @ticks = count(); } tick-100ms /!t/ {
+    printf("ticking\n"); t = 1; } END { printf("end ran\n"); }' \
     > "$out" 2> "$err" &
 pid=$!
-sleep 2
+# interrupt once it is tracing and has counted (not after a guessed delay)
+n=600
+until grep -q '^ticking$' "$out" || [ $n -eq 0 ]; do sleep 0.1; n=$((n - 1)); done
 kill -INT $pid
 wait $pid
 rc=$?

@@ -45,10 +45,11 @@ static int has_line(const tui_model_t *m, const char *text)
 	return 0;
 }
 
-/* Tick until pred holds or 3 seconds pass. */
+/* Tick until pred holds, at most 30 s (a deadline for a failure only: a
+ * loaded machine may take seconds). */
 static int tick_until(fx_t *f, int (*pred)(fx_t *))
 {
-	for (int i = 0; i < 60; i++) {
+	for (int i = 0; i < 600; i++) {
 		tui_session_tick(f->s);
 		if (pred(f))
 			return 1;
