@@ -149,12 +149,12 @@ static struct aggvar *var(struct eng_aggstate *a, dtrace_aggvarid_t id,
 	return nv;
 }
 
-/* The description of aggregation id, from the cache or the shim. */
-static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
-    dtrace_aggid_t id)
+/* Where aggregation id's description is kept (the table grown to hold
+ * it); NULL when out of memory or id is not one the shim hands out. */
+static dtrace_aggdesc_t **slot(struct eng_aggstate *a, dtrace_aggid_t id)
 {
-	if (id < a->as_ndesc && a->as_desc[id] != NULL)
-		return a->as_desc[id];
+	if (id > (1u << 20))
+		return NULL;
 	if (id >= a->as_ndesc) {
 		size_t n = (size_t)id + 16;
 		dtrace_aggdesc_t **nd = realloc(a->as_desc, n * sizeof (*nd));
@@ -165,6 +165,19 @@ static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
 		a->as_desc = nd;
 		a->as_ndesc = n;
 	}
+	return &a->as_desc[id];
+}
+
+/* The description of aggregation id, from the cache or the shim. */
+static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
+    dtrace_aggid_t id)
+{
+	dtrace_aggdesc_t **sp = slot(a, id);
+
+	if (sp == NULL)
+		return NULL;
+	if (*sp != NULL)
+		return *sp;
 	for (int room = 8; ; ) {
 		size_t sz = sizeof (dtrace_aggdesc_t) +
 		    (size_t)room * sizeof (dtrace_recdesc_t);
@@ -185,15 +198,62 @@ static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
 			free(d);
 			continue;
 		}
-		if (d->dtagd_nrecs < 2) {
-			free(d);
+		if (eng_agg_desc_put(h, d) != 0) {
+			eng_error(h, "corrupt description for aggregation %u",
+			    id);
 			return NULL;
 		}
-		d->dtagd_varid = (dtrace_aggvarid_t)eng_agg_valrec(d)->dtrd_uarg;
-		d->dtagd_name = NULL;
-		a->as_desc[id] = d;
 		return d;
 	}
+}
+
+/* The value record's size for func (0: any multiple of 8 from 16, the
+ * (l)lquantize encoding word and buckets). */
+static int valsize_ok(const dtrace_recdesc_t *v)
+{
+	switch (v->dtrd_action) {
+	case DTRACEAGG_COUNT: case DTRACEAGG_SUM: case DTRACEAGG_MIN:
+	case DTRACEAGG_MAX:
+		return v->dtrd_size == 8;
+	case DTRACEAGG_AVG:
+		return v->dtrd_size == 16;
+	case DTRACEAGG_STDDEV:
+		return v->dtrd_size == 32;
+	case DTRACEAGG_QUANTIZE:
+		return v->dtrd_size == DTRACE_QUANTIZE_NBUCKETS * 8;
+	case DTRACEAGG_LQUANTIZE: case DTRACEAGG_LLQUANTIZE:
+		return v->dtrd_size >= 16 && v->dtrd_size % 8 == 0;
+	default:
+		return 0;
+	}
+}
+
+int eng_agg_desc_put(eng_hdl_t *h, dtrace_aggdesc_t *d)
+{
+	struct eng_aggstate *a = state(h);
+	dtrace_aggdesc_t **sp = a != NULL ? slot(a, d->dtagd_id) : NULL;
+
+	if (sp == NULL || d->dtagd_nrecs < 2 || d->dtagd_size > (1u << 30) ||
+	    !valsize_ok(eng_agg_valrec(d))) {
+		free(d);
+		return -1;
+	}
+	for (int i = 0; i < d->dtagd_nrecs; i++) {
+		const dtrace_recdesc_t *r = &d->dtagd_rec[i];
+
+		if (r->dtrd_offset > d->dtagd_size ||
+		    r->dtrd_size > d->dtagd_size - r->dtrd_offset ||
+		    (i > 0 && r->dtrd_offset < d->dtagd_rec[i - 1].dtrd_offset +
+		    d->dtagd_rec[i - 1].dtrd_size)) {
+			free(d);
+			return -1;
+		}
+	}
+	d->dtagd_varid = (dtrace_aggvarid_t)eng_agg_valrec(d)->dtrd_uarg;
+	d->dtagd_name = NULL;
+	free(*sp);
+	*sp = d;
+	return 0;
 }
 
 static uint32_t hashkey(dtrace_aggvarid_t v, const char *k, size_t n)
@@ -422,20 +482,29 @@ static int snap_cpu(eng_hdl_t *h, struct eng_aggstate *a, int cpu)
 		a->as_bufsize *= 2;
 	}
 	agg_drops(h, cpu, bd.dtbd_drops);
-	for (size_t off = 0; off + 8 <= bd.dtbd_size; ) {
+	return eng_agg_consume(h, cpu, a->as_buf, bd.dtbd_size);
+}
+
+int eng_agg_consume(eng_hdl_t *h, int cpu, const char *buf, size_t size)
+{
+	struct eng_aggstate *a = state(h);
+
+	if (a == NULL)
+		return eng_error(h, "out of memory");
+	for (size_t off = 0; off + 8 <= size; ) {
 		uint32_t id;
 		const dtrace_aggdesc_t *d;
 
-		memcpy(&id, a->as_buf + off, sizeof (id));
+		memcpy(&id, buf + off, sizeof (id));
 		if (id == DTRACE_AGGIDNONE) {
 			off += 8;
 			continue;
 		}
 		if ((d = desc(h, a, id)) == NULL || d->dtagd_size == 0 ||
-		    off + d->dtagd_size > bd.dtbd_size)
+		    off + d->dtagd_size > size)
 			return eng_error(h, "bad aggregation record (id %u) at "
 			    "offset %zu on CPU %d", id, off, cpu);
-		const char *rec = rekey(h, a, d, a->as_buf + off);
+		const char *rec = rekey(h, a, d, buf + off);
 		int rc = rec != NULL ? add_record(a, d, rec) : -1;
 
 		if (rc < 0)

@@ -96,6 +96,9 @@ int eng_rec_one(eng_hdl_t *h, FILE *fp, const eng_epcache_t *ep,
 /* The cached description of epid (EPROBE + probe names), NULL if the
  * shim does not know it (message set). */
 const eng_epcache_t *eng_rec_epid(eng_hdl_t *h, dtrace_epid_t epid);
+/* 0 if every record of d lies inside its firing, else -1 (a corrupt
+ * description is refused before anything is decoded with it). */
+int eng_rec_desc_check(const dtrace_eprobedesc_t *d);
 /* dtrace's trace() of bytes: a string if it looks like one, else a hex
  * dump (always a hex dump with forceraw or -x rawbytes). */
 void eng_rec_bytes(eng_hdl_t *h, FILE *fp, const char *p, size_t n,
@@ -226,6 +229,13 @@ int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec);
  * (ids up to the first NULL past the last are not). */
 const dtrace_aggdesc_t *eng_agg_cached(const struct eng_aggstate *a,
     size_t id);
+/* Merge one CPU's aggregation snapshot buf[0..size) (records at 8-byte
+ * boundaries, each starting with its aggregation ID). */
+int eng_agg_consume(eng_hdl_t *h, int cpu, const char *buf, size_t size);
+/* Cache description d (malloc'd; taken even on failure) after checking
+ * it: -1 if its records do not fit its size or its value record is not
+ * the size its function needs. */
+int eng_agg_desc_put(eng_hdl_t *h, dtrace_aggdesc_t *d);
 /* Rows of the last snapshot, unsorted. */
 size_t eng_agg_nrows(const struct eng_aggstate *a);
 eng_aggrow_t *eng_agg_row(struct eng_aggstate *a, size_t i);

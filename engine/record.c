@@ -75,7 +75,34 @@ static int fetch_epid(eng_hdl_t *h, dtrace_epid_t epid, eng_epcache_t *ep)
 		memset(&ep->ep_probe, 0, sizeof (ep->ep_probe));
 		ep->ep_probe.dtpd_id = d->dtepd_probeid;
 	}
+	if (eng_rec_desc_check(d) != 0) {
+		free(d);
+		return eng_error(h, "corrupt description for enabled probe "
+		    "ID %u", epid);
+	}
 	ep->ep_desc = d;
+	return 0;
+}
+
+/*
+ * A description the decoder can trust: every record inside the firing
+ * (after its header), the firing no larger than a buffer can be.  The
+ * shim's are; a corrupt one is refused here once instead of being read
+ * out of bounds at every firing.
+ */
+int eng_rec_desc_check(const dtrace_eprobedesc_t *d)
+{
+	if (d->dtepd_size > (1u << 30) ||
+	    (d->dtepd_nrecs > 0 && d->dtepd_size < sizeof (dtrace_rechdr_t)))
+		return -1;
+	for (int i = 0; i < d->dtepd_nrecs; i++) {
+		const dtrace_recdesc_t *r = &d->dtepd_rec[i];
+
+		if (r->dtrd_offset < sizeof (dtrace_rechdr_t) ||
+		    r->dtrd_offset > d->dtepd_size ||
+		    r->dtrd_size > d->dtepd_size - r->dtrd_offset)
+			return -1;
+	}
 	return 0;
 }
 
@@ -83,6 +110,12 @@ const eng_epcache_t *eng_rec_epid(eng_hdl_t *h, dtrace_epid_t epid)
 {
 	struct eng_consumer *c = h->eh_cons;
 
+	/* the shim numbers EPIDs from 1: a huge one is a corrupt record,
+	 * not a reason to grow the cache to it */
+	if (epid > (1u << 20)) {
+		eng_error(h, "corrupt record: no enabled probe ID %u", epid);
+		return NULL;
+	}
 	if (epid >= c->ec_nep) {
 		size_t n = epid + 16;
 		eng_epcache_t *ne = realloc(c->ec_ep, n * sizeof (*ne));

@@ -66,6 +66,9 @@ uint64_t ks_dif_emulate_with(const ks_difo_t *dp, struct ks_mstate *ms,
     int dispatch);
 /* 1 if the computed-goto loop is compiled in (else GOTO runs the switch) */
 int ks_dif_have_goto(void);
+/* The loop every firing uses from now on (default GOTO): a whole session
+ * can be run under either, and the two compared (tests/fuzz/pipeline). */
+void ks_dif_set_dispatch(int dispatch);
 
 /*
  * Helpers for whoever fills a ks_mstate_t (ecb.c):

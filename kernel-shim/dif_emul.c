@@ -293,9 +293,16 @@ uint64_t ks_dif_emulate_with(const ks_difo_t *dp, ks_mstate_t *ms,
 	return run_switch(&x);
 }
 
+static int dispatch_default = KS_DIF_DISPATCH_GOTO;
+
+void ks_dif_set_dispatch(int dispatch)
+{
+	dispatch_default = dispatch;
+}
+
 uint64_t ks_dif_emulate(const ks_difo_t *dp, ks_mstate_t *ms)
 {
-	return ks_dif_emulate_with(dp, ms, KS_DIF_DISPATCH_GOTO);
+	return ks_dif_emulate_with(dp, ms, dispatch_default);
 }
 
 void ks_difo_free(ks_difo_t *dp)

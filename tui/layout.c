@@ -184,9 +184,10 @@ static void draw_prompt(tui_layout_t *l, tui_surface_t *s,
 		prev = strchr(prev, '\n') + 1;
 	draw_lines(s, 0, np, prev, TUI_R_NORMAL);
 	x = tui_surface_puts(s, 0, np, TUI_R_PROMPT, pv->tpv_prompt);
-	/* scroll the line horizontally so the cursor stays visible */
-	int off = pv->tpv_point > l->tl_cols - x - 12 ?
-	    pv->tpv_point - (l->tl_cols - x - 12) : 0;
+	/* scroll the line horizontally so the cursor stays visible (on a
+	 * screen too narrow for the prompt, the cursor's cell is all) */
+	int room = l->tl_cols - x - 12 > 0 ? l->tl_cols - x - 12 : 0;
+	int off = pv->tpv_point > room ? pv->tpv_point - room : 0;
 	tui_surface_puts(s, x, np, TUI_R_NORMAL, pv->tpv_line + off);
 	l->tl_cur_x = x + pv->tpv_point - off;
 	l->tl_cur_y = y;
