@@ -126,6 +126,7 @@ void tui_session_target(tui_session_t *s, int pid)
 	s->ts_target = pid;
 	if (eng_target_add(s->ts_h, pid) != 0)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+	tui_session_probes(s);		/* with the target's pid probes */
 }
 
 /* Let a -c process held before its exec run, under the system-call
@@ -574,6 +575,12 @@ void tui_session_probes(tui_session_t *s)
 
 	memcpy(filter, p->tp_filter, sizeof(filter));
 	tui_probes_clear(p);
+	if (s->ts_target > 0) {		/* the target's pid probes exist */
+		char pat[64];		/* once a description names them */
+
+		snprintf(pat, sizeof(pat), "pid%d:::", s->ts_target);
+		(void)eng_probe_iter(s->ts_h, pat, NULL, NULL);
+	}
 	eng_probe_iter(s->ts_h, NULL, add_probe, p);
 	memcpy(p->tp_filter, filter, sizeof(filter));
 	tui_probes_sort(p);

@@ -1,0 +1,61 @@
+#!/bin/sh
+# bench/providers/pid.sh - the pid provider side by side with bpftrace on
+# the same workload (w_pidbench.c: pb_f called N times, default 100000),
+# each tracer starting the workload itself (-c): the per-call cost on the
+# workload over the untraced run, best of REPS runs (default 3), for
+#   pid$target::pb_f:entry { @ = count(); }      / uprobe: @ = count()
+#   pid$target::pb_f:entry { @ = quantize(arg0); } / uprobe: @ = hist(arg0)
+# then the time dtrace takes to enable pid$target:::entry on python3.11
+# (and how many probes that is, against the functions dtrace -l lists).
+# Needs root, cc; bpftrace rows are skipped without bpftrace.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+DTRACE=${DTRACE:-$top/build/dtrace}
+N=${N:-100000}
+REPS=${REPS:-3}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cc -O2 -o "$W/w" "$(dirname "$0")/w_pidbench.c" || exit 1
+
+# best CMD...: the least ns_per_call of REPS runs of CMD
+best() {
+	for i in $(seq "$REPS"); do
+		"$@" 2>/dev/null | sed -n 's/^ns_per_call //p'
+	done | sort -n | head -n 1
+}
+
+base=$(best "$W/w" "$N")
+echo "untraced: $base ns per call ($N calls)"
+echo
+echo "| one-liner | tracer | ns/call traced | overhead ns/call | ratio to bpftrace |"
+echo "| --- | --- | --- | --- | --- |"
+row() {	# NAME DPROG BPROG
+	d=$(best "$DTRACE" -q -n "$2" -c "$W/w $N")
+	if command -v bpftrace > /dev/null; then
+		b=$(best bpftrace -e "$3" -c "$W/w $N")
+	else
+		b=""
+	fi
+	do=$(awk -v a="$d" -v b="$base" 'BEGIN { printf "%.0f", a - b }')
+	if [ -n "$b" ]; then
+		bo=$(awk -v a="$b" -v b="$base" 'BEGIN { printf "%.0f", a - b }')
+		r=$(awk -v a="$do" -v b="$bo" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+	fi
+	echo "| $1 | dtrace | $d | $do | ${r:--} |"
+	[ -n "$b" ] && echo "| $1 | bpftrace | $b | $bo | 1 |"
+}
+row 'pb_f:entry count()' 'pid$target::pb_f:entry { @ = count(); }' \
+    "uprobe:$W/w:pb_f { @ = count(); }"
+row 'pb_f:entry quantize(arg0)' 'pid$target::pb_f:entry { @ = quantize(arg0); }' \
+    "uprobe:$W/w:pb_f { @ = hist(arg0); }"
+echo
+py=/usr/bin/python3.11
+if [ -x "$py" ]; then
+	nf=$("$DTRACE" -l -n 'pid$target:::entry' -c "$py -c pass" | tail -n +2 | wc -l)
+	t0=$(date +%s.%N)
+	"$DTRACE" -q -n 'pid$target:::entry { @ = count(); } BEGIN { exit(0); }' \
+	    -c "$py -c pass" > /dev/null 2>&1
+	t1=$(date +%s.%N)
+	echo "enabling pid\$target:::entry on python3.11 ($nf probes listed), start to exit: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
+else
+	echo "no $py: enabling time not measured"
+fi
