@@ -59,6 +59,7 @@ struct eng_hdl {
 	int eh_flags;			/* eng_open() flags */
 	struct eng_exp *eh_exp;		/* recording or replay (exp.h) */
 	struct eng_optstr *eh_optstr;	/* text-valued options (optstr.c) */
+	struct eng_pidstate *eh_pid;	/* pid descriptions seen (pid.c) */
 };
 
 /* Every consumer call into the shim: ks_ioctl, written down while
@@ -79,6 +80,12 @@ int eng_opt_index(const char *name);
 /* pid.c: a description naming pid<PID> makes its probes first.  0, or
  * -1 with eng_error (no such process). */
 int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd);
+/* Follow the processes those descriptions name: when one has mapped or
+ * unmapped objects (dlopen), make the new probes, give them the
+ * enablings' ECBs (ks_enable_retained) and attach them.  Rate-limited;
+ * called from eng_work. */
+void eng_pid_follow(eng_hdl_t *h);
+void eng_pid_free(eng_hdl_t *h);
 
 /* optstr.c: options with text values (cpp..., libdir, version, ctypes).
  * eng_optstr_set refuses the preprocessor's from a D program. */

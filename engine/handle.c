@@ -124,6 +124,7 @@ void eng_close(eng_hdl_t *h)
 	    __atomic_sub_fetch(&nprovhdl, 1, __ATOMIC_ACQ_REL) == 0)
 		prov_shutdown();
 	eng_cc_free(h);
+	eng_pid_free(h);
 	eng_cons_free(h->eh_cons);
 	eng_optstr_free(h);
 	free(h);

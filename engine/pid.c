@@ -16,11 +16,17 @@
  * does not have).  Return probes are uretprobes: the returning
  * instruction is not known, so arg0 is the offset of the function's
  * last byte when that is a ret (0xc3), else 0.
+ *
+ * Objects loaded later (dlopen) are followed for processes of ours: every
+ * 50 ms of eng_work the descriptions seen are walked again when the
+ * process's objects changed, and the shim matches the enablings to the
+ * new probes (retained enablings).  Calls made before that are missed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +41,7 @@ struct walk {
 	int entry, ret;			/* names to make */
 	int hasoff;
 	uint64_t off;			/* instruction probe offset */
+	unsigned gen;			/* the pmap's generation walked */
 };
 
 static int matches(const char *pat, const char *s)
@@ -134,6 +141,7 @@ static void walk_map(eng_pmap_t *pm, void *arg)
 {
 	struct walk *w = arg;
 
+	w->gen = pm->pm_gen;
 	for (size_t i = 0; i < pm->pm_nobjs; i++) {
 		eng_pobj_t *po = &pm->pm_objs[i];
 		const char *mod = eng_pmap_modname(pm, po);
@@ -158,6 +166,90 @@ static int pid_of(const char *prov)
 	return *end == '\0' && v > 0 && v < (1L << 30) ? (int)v : 0;
 }
 
+/* The pid descriptions a handle has seen, for following dlopen. */
+struct eng_pidstate {
+	dtrace_probedesc_t *ps_descs;
+	int ps_n;
+	unsigned *ps_gen;		/* by desc: its process's pmap gen */
+	uint64_t ps_next;		/* next follow (monotonic ns) */
+};
+
+/* Note pd and the generation of its process's objects it was walked at. */
+static void remember(eng_hdl_t *h, const dtrace_probedesc_t *pd,
+    unsigned gen)
+{
+	struct eng_pidstate *ps = h->eh_pid;
+	dtrace_probedesc_t *nd;
+	unsigned *ng;
+
+	if (ps == NULL && (ps = h->eh_pid = calloc(1, sizeof (*ps))) == NULL)
+		return;
+	for (int i = 0; i < ps->ps_n; i++)
+		if (strcmp(ps->ps_descs[i].dtpd_provider, pd->dtpd_provider) == 0 &&
+		    strcmp(ps->ps_descs[i].dtpd_mod, pd->dtpd_mod) == 0 &&
+		    strcmp(ps->ps_descs[i].dtpd_func, pd->dtpd_func) == 0 &&
+		    strcmp(ps->ps_descs[i].dtpd_name, pd->dtpd_name) == 0) {
+			ps->ps_gen[i] = gen;
+			return;
+		}
+	if ((nd = realloc(ps->ps_descs, (size_t)(ps->ps_n + 1) *
+	    sizeof (*nd))) == NULL)
+		return;
+	ps->ps_descs = nd;
+	if ((ng = realloc(ps->ps_gen, (size_t)(ps->ps_n + 1) *
+	    sizeof (*ng))) == NULL)
+		return;
+	ps->ps_gen = ng;
+	nd[ps->ps_n] = *pd;
+	ng[ps->ps_n++] = gen;
+}
+
+void eng_pid_free(eng_hdl_t *h)
+{
+	if (h->eh_pid == NULL)
+		return;
+	free(h->eh_pid->ps_descs);
+	free(h->eh_pid->ps_gen);
+	free(h->eh_pid);
+	h->eh_pid = NULL;
+}
+
+static void read_gen(eng_pmap_t *pm, void *arg)
+{
+	*(unsigned *)arg = pm->pm_gen;
+}
+
+void eng_pid_follow(eng_hdl_t *h)
+{
+	struct eng_pidstate *ps = h->eh_pid;
+	struct timespec ts;
+	uint64_t now;
+	int changed = 0;
+	uint32_t nnew = 0;
+	char err[256];
+
+	if (ps == NULL || ps->ps_n == 0 || h->eh_ks == NULL)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (now < ps->ps_next)
+		return;
+	ps->ps_next = now + 50000000ull;	/* 50 ms */
+	for (int i = 0; i < ps->ps_n; i++) {
+		unsigned gen = 0;
+		int pid = pid_of(ps->ps_descs[i].dtpd_provider);
+
+		/* (reads the maps again: pm_gen moves when objects come) */
+		if (eng_proc_with_pmap(pid, read_gen, &gen) != 0 ||
+		    gen == ps->ps_gen[i])
+			continue;
+		(void)eng_pid_provide(h, &ps->ps_descs[i]);	/* new gen */
+		changed = 1;
+	}
+	if (changed && ks_enable_retained(h->eh_ks, &nnew) == 0 && nnew > 0)
+		(void)prov_pid_commit(err, sizeof (err));
+}
+
 int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd)
 {
 	struct walk w;
@@ -167,8 +259,10 @@ int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd)
 	w.pd = pd;
 	if ((w.pid = pid_of(pd->dtpd_provider)) == 0 || names(&w) != 0)
 		return 0;
-	if (eng_proc_with_pmap(w.pid, walk_map, &w) == 0)
+	if (eng_proc_with_pmap(w.pid, walk_map, &w) == 0) {
+		remember(h, pd, w.gen);
 		return 0;
+	}
 	/* not one of ours: as dtrace grabs it, see it as it is now */
 	if (kill(w.pid, 0) != 0 && errno != EPERM)
 		return eng_error(h, "failed to grab pid %d: %s", w.pid,

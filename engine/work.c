@@ -294,6 +294,7 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	}
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	clear_hiwat(h);
+	eng_pid_follow(h);		/* objects the targets loaded since */
 	if (t >= c->ec_nextagg)
 		c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
 	/* As dtrace_work: a fresh aggregation snapshot for printa(),

@@ -68,6 +68,12 @@ void ks_close(ks_state_t *st);
  */
 int ks_ioctl(ks_state_t *st, int cmd, void *arg);
 
+/* Retained enablings: probes created since the enablings were made (a
+ * pid provider's probes in an object loaded later) get the ECBs of every
+ * enabling still on whose descriptions match them.  *nnew: ECBs made.
+ * 0, or -1 with ks_errmsg. */
+int ks_enable_retained(ks_state_t *st, uint32_t *nnew);
+
 /* Words for the last failure on this state ("" if none).  Borrowed. */
 const char *ks_errmsg(const ks_state_t *st);
 

@@ -470,3 +470,84 @@ int ks_enable_disable(ks_state_t *st, uint32_t id)
 	ks_filter_changed();		/* kernel filters may tighten */
 	return 0;
 }
+
+/* ---- retained enablings ---------------------------------------------- */
+
+/* Has p an ECB of clause c made by enabling en? (consumer thread: the
+ * only writer of the chain) */
+static int has_ecb(const ks_probe_t *p, const ks_enabling_t *en,
+    const ks_clause_t *c)
+{
+	for (const ks_ecb_t *e = p->kp_ecbs; e != NULL; e = e->ke_pnext)
+		if (e->ke_enabling == en && e->ke_clause == c)
+			return 1;
+	return 0;
+}
+
+/*
+ * Probes made after an enabling (a pid provider's probes in an object a
+ * process loaded later) get the enabling's ECBs, as DTrace's retained
+ * enablings do: every description of every enabling still on is matched
+ * again, and a matching probe without that clause's ECB gets one.  The
+ * clauses are attached already (aggregation ids, formats, staging
+ * sizes), so only the ECB table grows.
+ */
+int ks_enable_retained(ks_state_t *st, uint32_t *nnew)
+{
+	newecbs_t ne = { 0 };
+	uint32_t enabled = 0, i;
+	dtrace_id_t n = ks_probe_count();
+
+	for (ks_enabling_t *en = st->st_enablings; en != NULL;
+	    en = en->en_next) {
+		if (en->en_disabled)
+			continue;
+		for (int d = 0; d < en->en_ndescs; d++) {
+			const dtrace_probedesc_t *desc =
+			    &en->en_descs[d].ked_desc;
+			ks_clause_t *c = en->en_descs[d].ked_clause;
+
+			for (dtrace_id_t id = 1; id <= n; id++) {
+				ks_probe_t *p = ks_probe_get(id);
+
+				if (p == NULL || desc->dtpd_id != DTRACE_IDNONE ||
+				    !ks_probe_matches(p, desc) ||
+				    has_ecb(p, en, c))
+					continue;
+				if (push_ecb(&ne, st, p, c) != 0) {
+					drop_ecbs(&ne, 0);
+					return ks_state_seterr(st, ENOMEM,
+					    "out of memory");
+				}
+				ne.v[ne.n - 1]->ke_enabling = en;
+			}
+		}
+	}
+	if (nnew != NULL)
+		*nnew = ne.n;
+	if (ne.n == 0)
+		return 0;
+	if (enable_probes(st, &ne, &enabled) != 0) {
+		drop_ecbs(&ne, enabled);
+		return -1;
+	}
+	pthread_mutex_lock(&ks_fire_lock);
+	if (grow((void **)&st->st_ecbs, &st->st_ecbcap, st->st_necbs + ne.n,
+	    sizeof(*st->st_ecbs)) != 0) {
+		pthread_mutex_unlock(&ks_fire_lock);
+		drop_ecbs(&ne, enabled);
+		return ks_state_seterr(st, ENOMEM, "out of memory");
+	}
+	for (i = 0; i < ne.n; i++) {
+		ks_ecb_t *e = ne.v[i], **pp = &e->ke_probe->kp_ecbs;
+
+		e->ke_epid = ++st->st_necbs;
+		st->st_ecbs[e->ke_epid - 1] = e;
+		while (*pp != NULL)
+			pp = &(*pp)->ke_pnext;
+		*pp = e;
+	}
+	pthread_mutex_unlock(&ks_fire_lock);
+	free(ne.v);
+	return 0;
+}

@@ -3,7 +3,7 @@
 # return values, the returning instruction's offset (arg0) against an
 # instruction probe at that offset, a libc function, globs on function
 # names, copyinstr of an argument pointer, ustack/ucaller/usym family,
-# -l listing of pid$target probes with -c, and bad input (no such pid,
+# a dlopen()ed library, -l listing of pid$target probes with -c, and bad input (no such pid,
 # nothing matching, a stripped binary, no privileges).
 . ./lib.sh
 need_root
@@ -57,6 +57,23 @@ echo "$out" | grep -qx 'u pidcalls`main pidcalls`pc_leaf pidcalls 7' ||
 echo "$out" | grep -Eqx 'd [2-9]' || fail "ustackdepth: $out"
 echo "$out" | grep -q 'pidcalls`pc_leaf$' || fail "ustack top: $out"
 echo "$out" | grep -q 'pidcalls`main+0x' || fail "ustack caller: $out"
+# a library loaded later (dlopen) is followed: with -Z the description
+# that matches nothing yet gets its probes when the library is mapped (the
+# workload waits until pc_lib carries a breakpoint)
+cc -O1 -shared -fPIC -o "$W/libpclib.so" "$OLDPWD/w_pidlib.c" ||
+    fail "cannot build the library"
+# (entry and return in two runs: each kind is a link of its own, and
+# the workload sees the first one's breakpoint)
+out=$($DTRACE -Z -q -c "./pidcalls $W/libpclib.so" -n '
+pid$target:libpclib.so:pc_lib:entry { @e = count(); @a = sum(arg0); }
+END { printa("lib e %@d a %@d\n", @e, @a); }' 2>&1) ||
+    fail "dtrace failed: $out"
+echo "$out" | grep -qx 'lib e 3 a 15' || fail "dlopen entry: $out"
+out=$($DTRACE -Z -q -c "./pidcalls $W/libpclib.so" -n '
+pid$target:libpclib.so:pc_lib:return { @r = count(); @v = sum(arg1); }
+END { printa("lib r %@d v %@d\n", @r, @v); }' 2>&1) ||
+    fail "dtrace failed: $out"
+echo "$out" | grep -qx 'lib r 3 v 45' || fail "dlopen return: $out"
 # -l with -c lists the process's probes, created on demand
 out=$($DTRACE -l -n 'pid$target:a.out:pc_a*:' -c ./pidcalls 2>&1) ||
     fail "dtrace -l failed: $out"

@@ -1,13 +1,16 @@
 /* w_pidcalls.c - user functions with known call counts for the pid
  * provider: pc_add(i, 2 * i) 1000 times (returns the sum), pc_leaf() 7
  * times (returns 42), pc_str("pid-provider-arg") once, then, when given
- * a library path, dlopen()s it and calls its pc_lib(5) 3 times; last
+ * a library path, dlopen()s it, waits (at most 10 s) until a tracer has
+ * put a breakpoint (int3) on pc_lib's first instruction, as a tracer
+ * that follows dlopen does, and calls pc_lib(5) 3 times; last
  * pc_done(), and with "wait" first it then pauses until killed, so that
  * the tracer can still read its memory and mappings (a -c process is
  * killed when dtrace lets go of it). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 __attribute__((noinline)) long pc_add(long a, long b)
@@ -60,6 +63,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dlopen %s: %s\n", argv[1], dlerror());
 			return 1;
 		}
+		/* a uprobe shows in the process as int3 at the site */
+		for (int i = 0; i < 10000 &&
+		    *(volatile unsigned char *)(void *)f != 0xcc; i++)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 		for (int i = 0; i < 3; i++)
 			t += f(5);
 	}
