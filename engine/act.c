@@ -312,9 +312,6 @@ static void action(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
 	eng_act_check_proto(pc, call, f);
-	if ((f->f_flags & F_DESTRUCTIVE) && !pc->pc_destructive)
-		eng_cc_nerror(pc, call, "D_ACT_DESTR", "destructive actions not "
-		    "allowed");
 	if (f->f_id != DTRACEACT_PRINTF && f->f_id != DTRACEACT_SYSTEM &&
 	    f->f_id != DTRACEACT_FREOPEN && f->f_id != DTRACEACT_PRINTA &&
 	    !(f->f_flags & F_LIB) && f->f_id >= 0x100)

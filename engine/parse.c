@@ -57,17 +57,14 @@ static int binprec(int tok)
 static struct eng_node *arglist(struct eng_pcb *pc, int close)
 {
 	struct eng_node *head = NULL, **tail = &head;
-	int inpred = pc->pc_inpred;
 
 	if (accept(pc, close))
 		return NULL;
-	pc->pc_inpred = 0;
 	do {
 		*tail = eng_parse_assign(pc);
 		tail = &(*tail)->n_next;
 	} while (accept(pc, ','));
 	expect(pc, close);
-	pc->pc_inpred = inpred;
 	return head;
 }
 
@@ -105,15 +102,10 @@ static struct eng_node *primary(struct eng_pcb *pc)
 		if (accept(pc, '['))
 			n->n_args = arglist(pc, ']');
 		return n;
-	case '(': {
-		int inpred = pc->pc_inpred;
-
-		pc->pc_inpred = 0;
+	case '(':
 		n = eng_parse_expr(pc);
 		expect(pc, ')');
-		pc->pc_inpred = inpred;
 		return n;
-	}
 	case T_IDENT:
 		break;
 	default:
@@ -284,8 +276,7 @@ static struct eng_node *binary(struct eng_pcb *pc, int minprec)
 		int prec = binprec(peek(pc)->tk_kind);
 		struct eng_node *n;
 
-		if (prec == 0 || prec < minprec ||
-		    (pc->pc_inpred && peek(pc)->tk_kind == '/'))
+		if (prec == 0 || prec < minprec || pred_end(pc, peek(pc)))
 			break;
 		next(pc);
 		n = mknode(pc, N_OP2, &pc->pc_prev);
@@ -444,6 +435,10 @@ static struct eng_node *clause(struct eng_pcb *pc)
 		c->n_args = statements(pc);
 		expect(pc, '}');
 		c->n_op = 1;	/* has a body */
+	} else if (pc->pc_file != NULL && c->n_pred == NULL) {
+		/* dtrace -n BEGIN may, a script may not (dt_grammar.y) */
+		eng_cc_error(pc, c->n_line, 0, "D_SYNTAX", "expected predicate "
+		    "and/or actions following probe description");
 	} else if (!(pc->pc_cflags & ENG_C_PROBESPEC) || c->n_pred != NULL) {
 		syntax(pc, peek(pc));
 	}
@@ -454,12 +449,16 @@ static struct eng_node *clause(struct eng_pcb *pc)
 struct eng_node *eng_parse_program(struct eng_pcb *pc)
 {
 	struct eng_node *head = NULL, **tail = &head;
+	int items = 0;
 
-	for (;;) {
+	for (;; items++) {
 		size_t len;
 
 		pc->pc_tokvalid = 0;
 		eng_lex_peek_word(pc, &len);
+		if (*pc->pc_pos == '\0' && items == 0)
+			eng_cc_error(pc, pc->pc_line, 0, "D_EMPTY", "empty D "
+			    "program translation unit");
 		if (*pc->pc_pos == '\0')
 			break;
 		if (*pc->pc_pos == ';') {

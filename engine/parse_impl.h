@@ -67,10 +67,33 @@ static inline int accept(struct eng_pcb *pc, int kind)
 	return 1;
 }
 
+/*
+ * In a predicate, a '/' followed by '{', ';', '/' or the end closes it
+ * (dtrace's lexer looks ahead the same way); any other '/' divides.
+ */
+static inline int pred_end(struct eng_pcb *pc, const struct eng_token *t)
+{
+	const char *p = t->tk_pos + 1;
+
+	if (!pc->pc_inpred || t->tk_kind != '/')
+		return 0;
+	while (*p != '\0' && strchr(" \t\n\r\f\v", *p) != NULL)
+		p++;
+	return *p == '\0' || *p == '{' || *p == ';' || *p == '/';
+}
+
 static inline struct eng_token *expect(struct eng_pcb *pc, int kind)
 {
-	if (!is(pc, kind))
-		syntax(pc, peek(pc));
+	struct eng_token *t = peek(pc);
+
+	/* dtrace's lexer ends a predicate at a '/' before '{', ';' or the
+	 * end, and says which bracket is still open */
+	if (t->tk_kind != kind && pred_end(pc, t) &&
+	    (kind == ')' || kind == ']'))
+		eng_cc_error(pc, t->tk_line, t->tk_col, "D_SYNTAX", "closing "
+		    "%c expected in predicate before /", kind);
+	if (t->tk_kind != kind)
+		syntax(pc, t);
 	return next(pc);
 }
 

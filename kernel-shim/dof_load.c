@@ -592,11 +592,6 @@ static int load_action(loader_t *l, uint32_t sec, uint32_t k,
 	if (a->ka_difo == NULL && needs_difo(d->dofa_kind))
 		return sfail(l, sec, "action %u: kind 0x%x needs a DIF object",
 		    k + 1, d->dofa_kind);
-	if (DTRACEACT_ISDESTRUCTIVE(d->dofa_kind) &&
-	    l->en->en_opts[DTRACEOPT_DESTRUCTIVE] == DTRACEOPT_UNSET)
-		return sfail(l, sec, "action %u: destructive action 0x%x is "
-		    "not allowed without the destructive option", k + 1,
-		    d->dofa_kind);
 	if (DTRACEACT_ISPRINTFLIKE(d->dofa_kind)) {
 		if (d->dofa_arg == DOF_STRIDX_NONE &&
 		    d->dofa_kind == DTRACEACT_PRINTA)
@@ -798,6 +793,15 @@ ks_enabling_t *ks_dof_load(const void *dof, uint64_t size,
 fail:
 	ks_enabling_free(en);
 	return NULL;
+}
+
+/* Does any clause of en take a destructive action? */
+int ks_enabling_destructive(const ks_enabling_t *en)
+{
+	for (int i = 0; i < en->en_nclauses; i++)
+		if (en->en_clauses[i] != NULL && en->en_clauses[i]->kc_destructive)
+			return 1;
+	return 0;
 }
 
 void ks_enabling_free(ks_enabling_t *en)

@@ -74,6 +74,14 @@ static int do_enable(ks_state_t *st, dtrace_enable_arg_t *ea)
 		ks_state_seterr(st, EINVAL, "%s", err);
 		goto fail;
 	}
+	/* once tracing, GO's check of destructive actions is made here */
+	if (st->st_activity != KS_ST_INACTIVE && ks_enabling_destructive(en) &&
+	    en->en_opts[DTRACEOPT_DESTRUCTIVE] == DTRACEOPT_UNSET &&
+	    ks_state_opt(st, DTRACEOPT_DESTRUCTIVE) == DTRACEOPT_UNSET) {
+		ks_enabling_free(en);
+		ks_state_seterr(st, EACCES, "Destructive actions not allowed");
+		goto fail;
+	}
 	ks_filter_begin();		/* filters loosen, see ks_filter.h */
 	if (ks_enable_add(st, en, &ea->dtea_nmatched) != 0) {
 		ks_filter_end();

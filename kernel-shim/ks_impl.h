@@ -304,6 +304,9 @@ typedef struct ks_enabling {
 ks_enabling_t *ks_dof_load(const void *dof, uint64_t size,
     dtrace_optval_t strsize_fixed, char *err, size_t errlen);
 void ks_enabling_free(ks_enabling_t *en);
+/* 1 if a clause of en takes a destructive action (refused by GO, or by
+ * ENABLE once tracing, without the destructive option: EACCES). */
+int ks_enabling_destructive(const ks_enabling_t *en);
 
 /* ---- speculations (spec.c) -------------------------------------------- */
 

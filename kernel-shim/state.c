@@ -321,6 +321,12 @@ int ks_state_go(ks_state_t *st, uint32_t *cpu)
 
 	if (st->st_activity != KS_ST_INACTIVE)
 		return ks_state_seterr(st, EBUSY, "tracing already started");
+	/* dtrace's kernel: destructive actions need the option at GO */
+	for (ks_enabling_t *en = st->st_enablings; en != NULL; en = en->en_next)
+		if (!en->en_disabled && ks_enabling_destructive(en) &&
+		    ks_state_opt(st, DTRACEOPT_DESTRUCTIVE) == DTRACEOPT_UNSET)
+			return ks_state_seterr(st, EACCES, "Destructive actions "
+			    "not allowed");
 	if (ks_state_opt(st, DTRACEOPT_BUFPOLICY) ==
 	    DTRACEOPT_BUFPOLICY_FILL && st->st_endreserve > bufsize)
 		return ks_state_seterr(st, E2BIG,

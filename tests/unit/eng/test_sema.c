@@ -175,8 +175,8 @@ static void test_function_rules(void **state)
 	    "least 2 expected");
 	ct_err(h, "BEGIN { trace(strlen(1)); }", "D_PROTO_ARG");
 	ct_err(h, "BEGIN { x = trace(1); }", "D_CG_EXPR");
-	assert_string_equal(ct_err(h, "BEGIN { system(\"ls\"); }",
-	    "D_ACT_DESTR"), "destructive actions not allowed");
+	/* destructive actions are refused when enabled (dtrace's GO) */
+	eng_prog_free(ct_ok(h, "BEGIN { system(\"ls\"); }"));
 	ct_err(h, "BEGIN { copyoutstr(\"a\", 0, 1); }", "D_ACT_DESTR");
 	eng_close(h);
 }

@@ -1,7 +1,0 @@
-/*
- * Asserts: raise() is destructive
- */
-BEGIN
-{
-	raise(9);
-}

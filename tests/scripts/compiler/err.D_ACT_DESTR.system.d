@@ -1,7 +1,0 @@
-/*
- * Asserts: destructive actions need -w
- */
-BEGIN
-{
-	system("true");
-}

@@ -1,0 +1,4 @@
+/*
+ * Asserts: a program with nothing in it is refused ("empty D program
+ * translation unit")
+ */
