@@ -417,6 +417,10 @@ struct eng_func {
 	const char *f_ret;		/* result type name, NULL for void */
 	unsigned f_flags;
 };
+/* sema_call.c */
+void eng_sema_call(struct eng_pcb *pc, struct eng_node *n);
+void eng_sema_keys(struct eng_pcb *pc, struct eng_node *n,
+    struct eng_ident *id, struct eng_node *keys, const char *what);
 void eng_sema_not_value(struct eng_pcb *pc, const struct eng_node *n);
 const struct eng_func *eng_sema_func(const char *name);
 
