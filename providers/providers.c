@@ -22,6 +22,7 @@
 #include <linux/capability.h>
 #include "providers.h"
 #include "prov_impl.h"
+#include "uprobe.h"
 #include "bpf_agg.h"
 
 #define NOTES_LEN 256
@@ -194,6 +195,7 @@ void prov_shutdown(void)
 {
 	prov_profile_shutdown();
 	prov_ptrace_shutdown();
+	prov_uprobe_shutdown();
 	prov_bpf_shutdown();
 	prov_perf_shutdown();
 	prov_bpf_agg_shutdown();	/* no program or drain uses them */

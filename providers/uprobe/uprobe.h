@@ -56,9 +56,12 @@ prov_uprobe_t *prov_uprobe_attach(const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg);
 
-/* Detach and free: no callback runs for u after this returns, and the
- * semaphores its sites held are decremented. */
+/* Detach and free: hits after this returns are not delivered (one the
+ * drain thread is delivering may finish), and the semaphores its sites
+ * held are decremented. */
 void prov_uprobe_detach(prov_uprobe_t *u);
+/* Close the output events (prov_shutdown, before perf's). */
+void prov_uprobe_shutdown(void);
 
 /*
  * Fill ctx from a hit as prov_perf_ctx does, and when the hit carries

@@ -4,7 +4,8 @@
  * argument registers and return hits the return value, the cookie comes
  * back, a pid filter drops other processes' hits, a USDT semaphore is
  * incremented while attached and decremented after, and a bad site is
- * refused with a message.  Root only (the uprobe PMU).
+ * refused with a message; through both routes (BPF uprobe_multi, perf
+ * events one by one).  Root only.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,6 +148,50 @@ static void return_hits(void **state)
 	    CALLS);
 }
 
+/* The same through the perf route (one perf event per site). */
+static void perf_route(void **state)
+{
+	require();
+	setenv("DTUI_UPROBE_ROUTE", "perf", 1);
+	run(getpid(), 0, file_offset((const void *)&test_semaphore));
+	unsetenv("DTUI_UPROBE_ROUTE");
+	assert_int_equal(hits, CALLS);
+	assert_int_equal(sum_arg, (uint64_t)CALLS * (CALLS + 1) / 2);
+	setenv("DTUI_UPROBE_ROUTE", "perf", 1);
+	run(0, PROV_UPROBE_RETURN, 0);
+	unsetenv("DTUI_UPROBE_ROUTE");
+	assert_int_equal(hits, CALLS);
+	assert_int_equal(sum_ret, (uint64_t)3 * CALLS * (CALLS + 1) / 2 +
+	    CALLS);
+}
+
+/* An attachment of many sites: each hit names its site (the cookie),
+ * and detaching them is quick (the multi route: one link). */
+static void many_sites(void **state)
+{
+	enum { NS = 200 };
+	static prov_uprobe_site_t sites[NS];
+	uint64_t off = file_offset((const void *)test_uprobe_target);
+	prov_uprobe_t *u;
+
+	require();
+	/* one real site among NS - 1 at the same offset: the kernel keeps
+	 * one breakpoint, every consumer runs */
+	for (int i = 0; i < NS; i++) {
+		sites[i].pus_offset = off;
+		sites[i].pus_cookie = 0xc00c1e;
+	}
+	reset();
+	u = prov_uprobe_attach(self, sites, NS, getpid(), 0, on_hit, NULL);
+	assert_non_null(u);
+	for (uint64_t i = 1; i <= 10; i++)
+		test_uprobe_target(i);
+	prov_flush();
+	prov_uprobe_detach(u);
+	assert_int_equal(bad_cookie, 0);
+	assert_int_equal(hits, 10 * NS);
+}
+
 static void other_pid_filtered(void **state)
 {
 	require();
@@ -179,6 +224,8 @@ int main(void)
 		cmocka_unit_test(entry_hits),
 		cmocka_unit_test(return_hits),
 		cmocka_unit_test(other_pid_filtered),
+		cmocka_unit_test(perf_route),
+		cmocka_unit_test(many_sites),
 		cmocka_unit_test(semaphore_counted),
 		cmocka_unit_test(bad_site_refused),
 	};
