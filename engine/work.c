@@ -295,6 +295,8 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	clear_hiwat(h);
 	eng_pid_follow(h);		/* objects the targets loaded since */
+	if (prov_probes_added() && h->eh_ks != NULL)	/* usdt: processes */
+		(void)ks_enable_retained(h->eh_ks, NULL);	/* started since */
 	if (t >= c->ec_nextagg)
 		c->ec_nextagg = t + rate(h, DTRACEOPT_AGGRATE);
 	/* As dtrace_work: a fresh aggregation snapshot for printa(),

@@ -70,6 +70,11 @@ int prov_set_ring_kb(unsigned kb);
  * the last events of an exiting target are not lost. */
 void prov_flush(void);
 
+/* Were probes made since the last call for processes that started after
+ * tracing did (usdt: an exec matched a provider glob)?  1 once per batch:
+ * the consumer then gives them ECBs (ks_enable_retained).  Cheap. */
+int prov_probes_added(void);
+
 /* Stop every event source (before exit). */
 void prov_shutdown(void);
 

@@ -24,6 +24,8 @@ int prov_proc_register(void);
 int prov_sched_register(void);
 int prov_sdt_register(void);
 int prov_usdt_register(void);
+/* Stop the usdt provider's thread (prov_shutdown, before perf's). */
+void prov_usdt_shutdown(void);
 void prov_profile_shutdown(void);
 /* Fire the profile-N firings idle CPUs missed before upto (ns, monotonic);
  * call once every sample taken before upto has been drained. */
@@ -164,6 +166,9 @@ typedef struct prov_perf_src prov_perf_src_t;
  * NULL with ks_provider_error. */
 prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
     int callchain, prov_perf_cb_t *cb, void *arg);
+/* Start the rings and the drain thread now, before any source, so that
+ * task records (exec: prov_pcache_exec_watch) flow.  0 or -1. */
+int prov_perf_start(void);
 /* Stop and free a source; no callback runs for it after this returns. */
 void prov_perf_close(prov_perf_src_t *src);
 /* Open a tracepoint by id (see prov_tf_format_t.tff_id). */
@@ -358,6 +363,9 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid);
 /* The thread exec'd with these arguments (psargs NUL-terminated). */
 void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
     uint32_t argc);
+/* Call fn(pid) for every exec seen from now on (drain thread; fn must
+ * not block long).  One watcher; NULL stops.  Any thread. */
+void prov_pcache_exec_watch(void (*fn)(int32_t pid));
 /* The thread exec'd (a COMM record of an exec): keep the arguments
  * captured for it, else read them from /proc (empty if it is gone). */
 void prov_pcache_exec(int32_t tid, int32_t pid);

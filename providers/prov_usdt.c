@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "providers.h"
 #include "usdt_impl.h"
 #include "uprobe.h"
 
@@ -74,9 +75,24 @@ static struct {
 	usdtprobe_t *probes;		/* every probe made (lk) */
 	ufile_t *files;			/* notes cache (lk) */
 	uprov_t *provs;			/* registered providers (lk) */
-} usdt = { PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL };
+	dtrace_probedesc_t *watch;	/* glob descriptions seen (lk) */
+	int nwatch;			/* (lk) */
+	int wrun;			/* the watcher runs (lk) */
+	pthread_t wthread;		/* it (lk) */
+	pthread_mutex_t wlk;		/* guards what follows */
+	pthread_cond_t wcv;		/* the watcher waits on it */
+	int32_t q[64];			/* pids that exec'd, to read (wlk) */
+	int nq;				/* (wlk) */
+	int wstop;			/* the watcher must end (wlk) */
+	int added;			/* probes made since prov_probes_added
+					 * was last asked (atomic) */
+} usdt = { PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, NULL, 0, 0, 0,
+	PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, { 0 }, 0, 0, 0 };
 
 static int usdt_enable(void *parg, dtrace_id_t id, void *arg);
+static void *watcher(void *arg);
+static void on_exec(int32_t pid);
+static void watch(const dtrace_probedesc_t *desc);
 static void usdt_disable(void *parg, dtrace_id_t id, void *arg);
 static void usdt_getargdesc(void *parg, dtrace_id_t id, void *arg,
     dtrace_argdesc_t *desc);
@@ -224,8 +240,9 @@ static void add_note(const dtrace_probedesc_t *desc, int pid,
 
 #define MAXFRESH 4096
 
-/* Every object process pid maps with code in it (lk held). */
-static void provide_pid(const dtrace_probedesc_t *desc, int pid,
+/* Every object process pid maps with code in it (lk held); the count
+ * of probes made into fresh. */
+static int provide_pid(const dtrace_probedesc_t *desc, int pid,
     dtrace_id_t *fresh)
 {
 	char maps[64], line[4352], path[4096], dev[16], perm[8];
@@ -236,7 +253,7 @@ static void provide_pid(const dtrace_probedesc_t *desc, int pid,
 
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
 	if ((fp = fopen(maps, "r")) == NULL)
-		return;
+		return 0;
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		if (sscanf(line, "%*s %7s %*s %15s %lu %4095s", perm, dev, &ino,
 		    path) != 4 || path[0] != '/' || strchr(perm, 'x') == NULL ||
@@ -249,6 +266,7 @@ static void provide_pid(const dtrace_probedesc_t *desc, int pid,
 			    &nfresh, MAXFRESH);
 	}
 	fclose(fp);
+	return nfresh;
 }
 
 /* "python1234": the pid, and the provider part's length; -1 if the
@@ -283,16 +301,120 @@ static void usdt_provide(void *parg, const dtrace_probedesc_t *desc)
 	pthread_mutex_lock(&usdt.lk);
 	if (!prov_is_glob(pr)) {
 		provide_pid(desc, split_pid(pr, &plen), fresh);
-	} else if ((d = opendir("/proc")) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			pid = atoi(de->d_name);
-			if (pid > 0 && pid != (int)getpid())
-				provide_pid(desc, pid, fresh);
+	} else {
+		watch(desc);		/* and the processes that start later */
+		if ((d = opendir("/proc")) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				pid = atoi(de->d_name);
+				if (pid > 0 && pid != (int)getpid())
+					provide_pid(desc, pid, fresh);
+			}
+			closedir(d);
 		}
-		closedir(d);
 	}
 	pthread_mutex_unlock(&usdt.lk);
 	free(fresh);
+}
+
+/* ---- processes that start later ---- */
+
+/* Remember a glob description (lk held): each process that execs from
+ * now on is matched against it (on_exec, watcher). */
+static void watch(const dtrace_probedesc_t *desc)
+{
+	dtrace_probedesc_t *v;
+
+	for (int i = 0; i < usdt.nwatch; i++)
+		if (memcmp(&usdt.watch[i], desc, sizeof(*desc)) == 0)
+			return;
+	v = realloc(usdt.watch, sizeof(*v) * (size_t)(usdt.nwatch + 1));
+	if (v == NULL)
+		return;
+	usdt.watch = v;
+	usdt.watch[usdt.nwatch++] = *desc;
+	if (!usdt.wrun && prov_perf_start() == 0 &&
+	    pthread_create(&usdt.wthread, NULL, watcher, NULL) == 0) {
+		usdt.wrun = 1;
+		prov_pcache_exec_watch(on_exec);	/* execs from now on */
+	}
+}
+
+/* Drain thread: a process exec'd; the watcher reads it. */
+static void on_exec(int32_t pid)
+{
+	pthread_mutex_lock(&usdt.wlk);
+	if (usdt.nq < (int)(sizeof(usdt.q) / sizeof(usdt.q[0])))
+		usdt.q[usdt.nq++] = pid;
+	pthread_cond_signal(&usdt.wcv);
+	pthread_mutex_unlock(&usdt.wlk);
+}
+
+/* The new process's probes that a remembered description names, made
+ * for the consumer to match against its enablings (prov_probes_added,
+ * ks_enable_retained). */
+static void provide_new(int32_t pid)
+{
+	dtrace_id_t *fresh = malloc(sizeof(*fresh) * MAXFRESH);
+	int n;
+
+	if (fresh == NULL || pid == (int32_t)getpid()) {
+		free(fresh);
+		return;
+	}
+	pthread_mutex_lock(&usdt.lk);
+	for (int i = 0; i < usdt.nwatch; i++) {
+		n = provide_pid(&usdt.watch[i], pid, fresh);
+		if (n > 0)
+			__atomic_store_n(&usdt.added, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&usdt.lk);
+	free(fresh);
+}
+
+static void *watcher(void *arg)
+{
+	int32_t q[64];
+	int n;
+
+	pthread_mutex_lock(&usdt.wlk);
+	while (!usdt.wstop) {
+		if (usdt.nq == 0) {
+			pthread_cond_wait(&usdt.wcv, &usdt.wlk);
+			continue;
+		}
+		n = usdt.nq;
+		memcpy(q, usdt.q, sizeof(q[0]) * (size_t)n);
+		usdt.nq = 0;
+		pthread_mutex_unlock(&usdt.wlk);
+		for (int i = 0; i < n; i++)
+			provide_new(q[i]);
+		pthread_mutex_lock(&usdt.wlk);
+	}
+	pthread_mutex_unlock(&usdt.wlk);
+	return NULL;
+}
+
+int prov_probes_added(void)
+{
+	return __atomic_exchange_n(&usdt.added, 0, __ATOMIC_ACQ_REL);
+}
+
+void prov_usdt_shutdown(void)
+{
+	pthread_mutex_lock(&usdt.lk);
+	if (!usdt.wrun) {
+		pthread_mutex_unlock(&usdt.lk);
+		return;
+	}
+	usdt.wrun = 0;
+	pthread_mutex_unlock(&usdt.lk);
+	prov_pcache_exec_watch(NULL);
+	pthread_mutex_lock(&usdt.wlk);
+	usdt.wstop = 1;
+	pthread_cond_signal(&usdt.wcv);
+	pthread_mutex_unlock(&usdt.wlk);
+	pthread_join(usdt.wthread, NULL);
+	usdt.wstop = 0;
 }
 
 /* ---- firing ---- */

@@ -195,6 +195,7 @@ void prov_shutdown(void)
 {
 	prov_profile_shutdown();
 	prov_ptrace_shutdown();
+	prov_usdt_shutdown();
 	prov_uprobe_shutdown();
 	prov_bpf_shutdown();
 	prov_perf_shutdown();

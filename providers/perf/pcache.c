@@ -143,9 +143,20 @@ void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
 	p->ppi_argv_new = 1;
 }
 
+static void (*exec_watch)(int32_t pid);	/* atomic */
+
+void prov_pcache_exec_watch(void (*fn)(int32_t pid))
+{
+	__atomic_store_n(&exec_watch, fn, __ATOMIC_RELEASE);
+}
+
 void prov_pcache_exec(int32_t tid, int32_t pid)
 {
 	prov_pinfo_t *p = &cache[(uint32_t)tid % SLOTS];
+	void (*fn)(int32_t) = __atomic_load_n(&exec_watch, __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		fn(pid > 0 ? pid : tid);
 
 	if (p->ppi_tid != tid)
 		return;			/* read afresh when next needed */

@@ -406,6 +406,17 @@ static void src_stop(perf_state_t *pf, prov_perf_src_t *s)
 	}
 }
 
+int prov_perf_start(void)
+{
+	perf_state_t *pf = &perf;
+	int rc;
+
+	pthread_mutex_lock(&pf->openlk);
+	rc = rings_start(pf);
+	pthread_mutex_unlock(&pf->openlk);
+	return rc;
+}
+
 prov_perf_src_t *prov_perf_open(const struct perf_event_attr *attr,
     int callchain, prov_perf_cb_t *cb, void *arg)
 {

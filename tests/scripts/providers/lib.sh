@@ -2,6 +2,9 @@
 # workloads (small C programs in this directory) with cc.
 #   need_root          exit 77 unless root
 #   build NAME         compile w_NAME.c into $W/NAME (frame pointers on)
+#   wait_maps PID TEXT wait until PID maps an object whose path has TEXT
+#   build_usdtprov     w_usdtprov.c with its provider through dtrace -h and
+#                      -G into $W/usdtprov (exit 77 without cc or sys/sdt.h)
 # $W is a temporary directory readable by everyone (for the nobody tests).
 # Workloads exit right after their last counted event: eng_stop calls
 # prov_flush() before DTRACEIOC_STOP, so events still in the perf rings
@@ -30,4 +33,34 @@ build() {
 fail() {
 	echo "$*"
 	exit 1
+}
+
+build_usdtprov() {
+	command -v cc > /dev/null || { echo "no C compiler to build the workload"; exit 77; }
+	[ -f /usr/include/sys/sdt.h ] || [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] ||
+	    { echo "no <sys/sdt.h> (systemtap-sdt-dev) to build the workload"; exit 77; }
+	cat > "$W/usdtprov.d" <<'D'
+provider dtuitest {
+	probe tick(int, long);
+	probe always();
+	probe never__fired(char *);
+};
+D
+	(cd "$W" && $DTRACE -h -s usdtprov.d && $DTRACE -G -s usdtprov.d) ||
+	    fail "dtrace -h/-G failed"
+	[ -f "$W/usdtprov.h" ] && [ -f "$W/usdtprov.o" ] || fail "no usdtprov.h or usdtprov.o"
+	cc -O1 -I"$W" -o "$W/usdtprov" w_usdtprov.c "$W/usdtprov.o" ||
+	    fail "workload build failed"
+}
+
+# wait_maps PID TEXT: wait until process PID maps an object whose path
+# has TEXT (it exec'd, its libraries are loaded); kill it and fail if that
+# does not happen within 30 s.
+wait_maps() {
+	i=0
+	until grep -q "$2" "/proc/$1/maps" 2> /dev/null; do
+		i=$((i + 1))
+		[ $i -lt 3000 ] || { kill "$1" 2> /dev/null; fail "pid $1 never mapped $2"; }
+		sleep 0.01
+	done
 }

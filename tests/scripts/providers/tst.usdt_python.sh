@@ -25,14 +25,14 @@ run() {
 	rm -f "$W/go"
 	$PY "$W/gc.py" "$W/go" "$1" &
 	pid=$!
+	wait_maps $pid python3
 	got=$(timeout 60 $DTRACE -q -w -p $pid -n '
 python$target:::gc-start /arg0 == 2/ { @ = count(); }
-python$target:::gc-start /arg0 != 2/ { @other = count(); }
 BEGIN { system("touch '"$W/go"'"); }
 END { printa("%@d\n", @); }' 2>&1)
 	rc=$?
+	[ $rc -eq 0 ] || { kill $pid; fail "dtrace failed ($rc): $got"; }
 	wait $pid
-	[ $rc -eq 0 ] || fail "dtrace failed ($rc): $got"
 	echo "$got" | grep -v '^$' | tail -n 1
 }
 base=$(run 0)
@@ -43,6 +43,7 @@ n=$(run 40)
 rm -f "$W/go"
 $PY "$W/gc.py" "$W/go" 0 &
 pid=$!
+wait_maps $pid python3
 list=$($DTRACE -l -n 'python*:::gc-start' 2>&1)
 touch "$W/go"
 wait $pid

@@ -33,6 +33,7 @@ c++ -O1 -o "$W/thr" "$W/thr.cc" || fail "workload build failed"
 N=300
 "$W/thr" "$W/go" $N > "$W/out" &
 pid=$!
+wait_maps $pid libstdc++
 got=$(timeout 60 $DTRACE -q -w -p $pid -n '
 libstdcxx$target:::throw { @t = count(); @ty[arg1] = count(); }
 libstdcxx$target:::catch { @c = count(); }
@@ -40,8 +41,8 @@ BEGIN { system("touch '"$W/go"'"); }
 END { printa("throw %@d\n", @t); printa("catch %@d\n", @c);
       printa("type %@d\n", @ty); }' 2>&1)
 rc=$?
+[ $rc -eq 0 ] || { kill $pid; fail "dtrace failed ($rc): $got"; }
 wait $pid
-[ $rc -eq 0 ] || fail "dtrace failed ($rc): $got"
 [ "$(cat "$W/out")" = "caught $N" ] || fail "workload: $(cat "$W/out")"
 want="throw $N
 catch $N
