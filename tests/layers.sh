@@ -10,7 +10,9 @@
 # header, and the check fails naming the file.  Public headers in include/
 # may include only each other.  In the engine, the consumer half (files
 # that include consume.h) asks the compiler through ccinfo.h, never cc.h
-# (handle.c owns both halves).  Tests may see every module's internals.
+# (handle.c owns both halves).  In the TUI, the model files include only
+# tui_model.h (never the view, terminal or engine headers), and only
+# term.c includes curses.  Tests may see every module's internals.
 #
 # A self-test first runs the same check on a small tree with one private
 # include, which must be reported.  Last, the house rule that keeps files
@@ -21,6 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 MODULES="kernel-shim providers engine tui cmd/dtrace"
+TUI_MODEL="model.c probes.c hist.c complete.c save.c mem.c"
 
 # module_dirs ROOT MODULE: the folders whose headers MODULE may include
 # besides include/ (the providers' event-source folders see each other).
@@ -70,6 +73,15 @@ check_module() {
 		# shellcheck disable=SC2086
 		check_file "$1" "$f" $dirs
 	done
+	if [ "$2" = tui ]; then
+		for f in $TUI_MODEL; do
+			[ -f "$1/tui/$f" ] || continue
+			grep -E '^#include "(tui|tui_view|tui_term|engine)\.h"' \
+			    "$1/tui/$f" | sed "s|^|tui/$f: the model includes |"
+		done
+		grep -lE '^#include <n?curses\.h>' "$1"/tui/*.c 2>/dev/null |
+		    grep -v '/tui/term\.c$' | sed "s|^$1/||; s|\$|: only term.c may call curses|"
+	fi
 	if [ "$2" = engine ]; then
 		for f in $(grep -l '^#include "consume.h"' "$1"/engine/*.c); do
 			case $f in */engine/handle.c) continue ;; esac

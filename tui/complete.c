@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_model.h"
 
 static const char *const commands[] = {
 	":list", ":disable", ":remove", ":set", ":clear", ":trunc", ":save",

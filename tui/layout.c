@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_view.h"
 
 #define MSG_MAX 4	/* message rows under the prompt, at least: a third
 			 * of the screen when the message is longer */

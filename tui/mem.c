@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_model.h"
 
 static long fail_at = -1;	/* allocations left before one fails; -1 never */
 

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_model.h"
 #include "dtrace_abi.h"
 
 tui_model_t *tui_model_new(int maxlines)

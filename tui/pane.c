@@ -7,7 +7,7 @@
  * hooks the kind uses.
  */
 #include <stdlib.h>
-#include "tui.h"
+#include "tui_view.h"
 
 static const struct tui_pane_ops *const kinds[TUI_NPANES] = {
 	[TUI_P_OUTPUT] = &tui_pane_output_ops,

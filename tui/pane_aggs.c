@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
-#include "tui.h"
+#include "tui_view.h"
 #include "dtrace_abi.h"
 
 #define NAGGROW 64		/* aggregations whose rows a click finds */

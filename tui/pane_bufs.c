@@ -6,7 +6,7 @@
  * early because it passed half full, and the last error message.
  */
 #include <stdio.h>
-#include "tui.h"
+#include "tui_view.h"
 #include "dtrace_abi.h"
 
 #define SPARK_W 12	/* history cells shown */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_view.h"
 
 static void cell(tui_surface_t *s, int x, int y, int64_t v, int64_t max)
 {

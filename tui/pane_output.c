@@ -8,7 +8,7 @@
  * matches are drawn in the match role.
  */
 #include <string.h>
-#include "tui.h"
+#include "tui_view.h"
 
 typedef struct output {
 	tui_pane_t super;

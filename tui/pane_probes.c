@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_view.h"
 
 #define INFO_ROWS 2
 

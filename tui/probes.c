@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_model.h"
 
 #define ALLOPEN_MAX 400		/* expand everything below this many matches */
 

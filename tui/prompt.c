@@ -29,7 +29,7 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 #endif
-#include "tui.h"
+#include "tui_term.h"
 
 #define QMAX 64
 

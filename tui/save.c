@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_model.h"
 
 static FILE *open_out(const char *path, char *err, size_t errlen)
 {

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tui.h"
+#include "tui_view.h"
 
 tui_surface_t *tui_surface_new(int cols, int rows)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "tui.h"
+#include "tui_term.h"
 
 static struct {
 	int open;

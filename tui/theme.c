@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tui.h"
+#include "tui_view.h"
 
 #define TUI_ROLE_NAME(e, s) s,
 static const char *const role_names[TUI_NROLES] = { TUI_ROLES(TUI_ROLE_NAME) };
