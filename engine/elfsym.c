@@ -6,9 +6,10 @@
  * .dynsym, merged so that an address keeps every name once; PLT slots
  * get "name@plt" from .rela.plt (slot i is .plt.sec + 16i when the file
  * has .plt.sec, else .plt + 16(i+1), past the resolver stub).  Among
- * aliases at one address the preferred name for lookups is the global
- * one, then weak, then local; then fewer leading underscores, then the
- * shorter (so "malloc" before "__libc_malloc").
+ * aliases at one address the preferred name for lookups is a global or
+ * weak one before a local; then fewer leading underscores, then the
+ * shorter (so "malloc" before "__libc_malloc", "getpid" before
+ * "__getpid").
  *
  * Everything read from the file is bounds-checked through libelf (the
  * data sizes it returns, elf_strptr's range check); a file that is not
@@ -127,8 +128,10 @@ static void read_table(Elf *e, Elf_Scn *scn, struct acc *a)
 		    (name = elf_strptr(e, sh.sh_link, s.st_name)) == NULL ||
 		    *name == '\0')
 			continue;
-		rank = GELF_ST_BIND(s.st_info) == STB_GLOBAL ? 0 :
-		    GELF_ST_BIND(s.st_info) == STB_WEAK ? 1 : 2;
+		/* glibc's public names are often the weak aliases of
+		 * global internal ones (getpid of __getpid): both rank
+		 * alike, the underscores decide */
+		rank = GELF_ST_BIND(s.st_info) == STB_LOCAL ? 2 : 0;
 		add(a, s.st_value, s.st_size, name, t != STT_OBJECT, rank, "");
 	}
 }
@@ -233,7 +236,8 @@ static void finish(struct acc *a, eng_elfobj_t *o)
 
 	for (size_t i = 0; i < a->n; i++)
 		a->v[i].es_name = a->strs + (uintptr_t)a->v[i].es_name;
-	qsort(a->v, a->n, sizeof (*a->v), symcmp);
+	if (a->n > 0)
+		qsort(a->v, a->n, sizeof (*a->v), symcmp);
 	for (size_t i = 0; i < a->n; i++) {
 		if (k > 0 && a->v[k - 1].es_value == a->v[i].es_value &&
 		    strcmp(a->v[k - 1].es_name, a->v[i].es_name) == 0)

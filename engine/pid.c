@@ -272,7 +272,8 @@ int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd)
 	if (eng_pmap_update(pm) < 0) {
 		eng_pmap_free(pm);
 		return eng_error(h, "failed to grab pid %d: %s", w.pid,
-		    strerror(errno == ENOENT ? ESRCH : errno));
+		    strerror(errno == ENOENT ? ESRCH : errno == EACCES ?
+		    EPERM : errno));
 	}
 	walk_map(pm, &w);
 	eng_pmap_free(pm);
