@@ -453,18 +453,43 @@ static struct joined *find_join(eng_hdl_t *h, struct joined *js, size_t n,
 	return NULL;
 }
 
-/* A zero value record for variables with no entry under a key. */
-static const char zeros[DTRACE_QUANTIZE_NBUCKETS * 8 + 64];
+/*
+ * The value a variable shows under a key it has no entry for, as dtrace's
+ * joined walk makes it: zero in the layout of that variable's own value
+ * (rep, any row of it), so a histogram prints empty.  A linear
+ * histogram keeps its parameter word.  malloc'd; NULL if rep is NULL.
+ */
+static char *zero_value(const eng_aggrow_t *rep,
+    const dtrace_recdesc_t **vrp)
+{
+	const dtrace_recdesc_t *vr;
+	char *z;
+
+	if (rep == NULL)
+		return NULL;
+	vr = eng_agg_valrec(rep->ar_desc);
+	if ((z = calloc(1, vr->dtrd_size + 8)) == NULL)
+		return NULL;
+	if (vr->dtrd_action == DTRACEAGG_LQUANTIZE ||
+	    vr->dtrd_action == DTRACEAGG_LLQUANTIZE)
+		memcpy(z, rep->ar_data + vr->dtrd_offset, 8);
+	*vrp = vr;
+	return z;
+}
 
 /* Format one row with a printa format: keys as arguments, values as %@. */
 static void formatted(eng_hdl_t *h, FILE *fp, const char *fmt,
     const eng_aggrow_t *kr, const eng_aggrow_t *const *vals, int nv,
-    const dtrace_aggvarid_t *ids)
+    const dtrace_aggvarid_t *ids, const eng_aggrow_t *const *reps)
 {
+	char *z[nv > 0 ? nv : 1];
+
 	const dtrace_aggdesc_t *d = kr->ar_desc;
 	int nk = d->dtagd_nrecs - 2;
 	eng_pfarg_t args[nk > 0 ? nk : 1], aggs[nv];
 
+	memset(args, 0, sizeof(args));
+	memset(aggs, 0, sizeof(aggs));
 	for (int i = 0; i < nk; i++) {
 		args[i].pa_rec = &d->dtagd_rec[1 + i];
 		args[i].pa_data = kr->ar_data + d->dtagd_rec[1 + i].dtrd_offset;
@@ -473,12 +498,17 @@ static void formatted(eng_hdl_t *h, FILE *fp, const char *fmt,
 	for (int i = 0; i < nv; i++) {
 		const eng_aggrow_t *r = vals[i] != NULL ? vals[i] : kr;
 
+		z[i] = NULL;
 		aggs[i].pa_rec = eng_agg_valrec(r->ar_desc);
-		aggs[i].pa_data = vals[i] != NULL ? r->ar_data +
-		    aggs[i].pa_rec->dtrd_offset : zeros;
+		aggs[i].pa_data = r->ar_data + aggs[i].pa_rec->dtrd_offset;
+		if (vals[i] == NULL && (z[i] = zero_value(reps[i],
+		    &aggs[i].pa_rec)) != NULL)
+			aggs[i].pa_data = z[i];
 		aggs[i].pa_normal = eng_agg_normal(h, ids[i]);
 	}
 	eng_printf(h, fp, fmt, args, nk, aggs, nv);
+	for (int i = 0; i < nv; i++)
+		free(z[i]);
 }
 
 /* printa of one variable. */
@@ -497,7 +527,7 @@ static int printa_one(eng_hdl_t *h, FILE *fp, const char *fmt,
 		if (fmt == NULL)
 			row(h, fp, rows[i], &hs);
 		else
-			formatted(h, fp, fmt, rows[i], &v, 1, &id);
+			formatted(h, fp, fmt, rows[i], &v, 1, &id, &v);
 	}
 	free(rows);
 	return 0;
@@ -505,7 +535,7 @@ static int printa_one(eng_hdl_t *h, FILE *fp, const char *fmt,
 
 /* Join the variables' rows by key, ordered by variable sortpos. */
 static size_t join(eng_hdl_t *h, const dtrace_aggvarid_t *ids, int nv,
-    struct joined **out)
+    struct joined **out, const eng_aggrow_t **reps)
 {
 	dtrace_optval_t sp = eng_opt_get(h, DTRACEOPT_AGGSORTPOS);
 	int first = sp != DTRACEOPT_UNSET && sp >= 0 && sp < nv ? (int)sp : 0;
@@ -517,6 +547,7 @@ static size_t join(eng_hdl_t *h, const dtrace_aggvarid_t *ids, int nv,
 		size_t n;
 		eng_aggrow_t **rows = eng_agg_sorted(h, ids[v], &n, 0);
 
+		reps[v] = n > 0 ? rows[0] : NULL;
 		for (size_t i = 0; i < n; i++) {
 			struct joined *j = find_join(h, js, nj, rows[i]);
 
@@ -544,6 +575,7 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 {
 	struct joined *js;
 	size_t nj;
+	const eng_aggrow_t *reps[n > 0 ? n : 1];
 
 	if (n <= 0)
 		return eng_error(h, "printa() needs an aggregation");
@@ -553,24 +585,32 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 		return eng_json_aggs(h, fp, ids, n, 0);
 	if (n == 1)
 		return printa_one(h, fp, fmt, ids[0]);
-	nj = join(h, ids, n, &js);
+	nj = join(h, ids, n, &js, reps);
 	if (fmt == NULL)
 		fputc('\n', fp);
 	for (size_t i = 0; i < nj; i++) {
 		if (js[i].j_vals == NULL)
 			continue;
 		if (fmt != NULL) {
-			formatted(h, fp, fmt, js[i].j_key, js[i].j_vals, n, ids);
+			formatted(h, fp, fmt, js[i].j_key, js[i].j_vals, n, ids,
+			    reps);
 		} else {
 			keys(h, fp, js[i].j_key, 0);
 			for (int v = 0; v < n; v++) {
 				const eng_aggrow_t *r = js[i].j_vals[v];
 				const dtrace_recdesc_t *vr = eng_agg_valrec(
 				    (r != NULL ? r : js[i].j_key)->ar_desc);
+				char *z = r == NULL ? zero_value(reps[v], &vr) :
+				    NULL;
 
-				value(h, fp, vr, r != NULL ? r->ar_data +
-				    vr->dtrd_offset : zeros,
-				    eng_agg_normal(h, ids[v]));
+				if (r == NULL && z == NULL)	/* no row at all */
+					z = calloc(1, vr->dtrd_size + 8);
+
+				if (r != NULL || z != NULL)
+					value(h, fp, vr, r != NULL ? r->ar_data +
+					    vr->dtrd_offset : z,
+					    eng_agg_normal(h, ids[v]));
+				free(z);
 			}
 			fputc('\n', fp);
 		}

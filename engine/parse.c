@@ -167,6 +167,9 @@ static struct eng_node *postfix(struct eng_pcb *pc)
 			p->n_col = n->n_col;
 			p->n_name = n->n_name;
 			p->n_args = arglist(pc, ')');
+		} else if (t->tk_kind == '(') {	/* (f)(x), a[0](x) ... */
+			eng_cc_error(pc, t->tk_line, t->tk_col, "D_FUNC_IDENT",
+			    "function designator is not of function type");
 		} else if (t->tk_kind == '.' || t->tk_kind == T_ARROW) {
 			next(pc);
 			p = mknode(pc, t->tk_kind == '.' ? N_MEMBER : N_PTRMEMBER,

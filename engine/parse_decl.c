@@ -541,6 +541,13 @@ static void translator(struct eng_pcb *pc)
 	accept(pc, ';');
 	snprintf(key, sizeof(key), "xlate %s <%s>", eng_type_name(x->n_ctype,
 	    b1, sizeof(b1)), eng_type_name(x->n_type, b2, sizeof(b2)));
+	/* twice in one program (a later program may define it again: dtui
+	 * compiles scripts anew on one handle) */
+	if ((id = eng_cc_ident(pc, key, SC_GLOBAL, 0)) != NULL &&
+	    id->i_kind == ID_XLATOR && eng_ident_is_new(pc, id))
+		eng_cc_nerror(pc, x, "D_XLATE_REDECL", "translator from %s to %s "
+		    "has already been declared", b2, b1);
+	eng_sema_xlator_check(pc, x);
 	id = eng_cc_ident(pc, eng_cc_strdup(pc, key, strlen(key)),
 	    SC_GLOBAL, 1);
 	if (id->i_kind == ID_VAR)

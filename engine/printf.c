@@ -315,8 +315,10 @@ int eng_printf(eng_hdl_t *h, FILE *fp, const char *fmt,
 			cv.width = star(args, nargs, &ai);
 		if (cv.pf.pc_flags & ENG_PF_DYNP)
 			cv.prec = star(args, nargs, &ai);
+		/* %@ beyond the last aggregation converts the last again */
 		if (cv.pf.pc_flags & ENG_PF_AGG)
-			convert(h, fp, &cv, gi < naggs ? &aggs[gi++] : NULL);
+			convert(h, fp, &cv, gi < naggs ? &aggs[gi++] :
+			    naggs > 0 ? &aggs[naggs - 1] : NULL);
 		else
 			convert(h, fp, &cv, ai < nargs ? &args[ai++] : NULL);
 	}

@@ -711,6 +711,17 @@ static void cook_member(struct eng_pcb *pc, struct eng_node *n)
 			    "applied to non-pointer type \"%s\"", eng_type_tname(t));
 		t = t->t_base;
 	}
+	if (t != NULL && t->t_kind == TY_FORWARD) {
+		struct eng_type *def = t->t_name != NULL ?
+		    eng_type_lookup(pc->pc_cc, t->t_name) : NULL;
+
+		if (def == NULL || def->t_kind == TY_FORWARD)
+			eng_cc_nerror(pc, n, "D_OP_INCOMPLETE", "operator %s "
+			    "cannot be applied to a forward declaration: no %s "
+			    "definition is available", n->n_kind == N_MEMBER ?
+			    "." : "->", eng_type_tname(t));
+		t = def;
+	}
 	if (t == NULL || (t->t_kind != TY_STRUCT && t->t_kind != TY_UNION))
 		eng_cc_nerror(pc, n, "D_OP_SOU", "operator %s cannot be applied "
 		    "to a non-struct/union type \"%s\"", n->n_kind == N_MEMBER ?
@@ -728,7 +739,10 @@ static void cook_cast(struct eng_pcb *pc, struct eng_node *n)
 
 	cook(pc, n->n_left);
 	from = n->n_left->n_type;
-	if (to->t_kind == TY_VOID) {
+	/* to void, or to its own type ((struct s)v) */
+	if (to->t_kind == TY_VOID || to == from || (to->t_kind == from->t_kind &&
+	    (to->t_kind == TY_STRUCT || to->t_kind == TY_UNION) &&
+	    eng_type_compat(to, from))) {
 		n->n_type = to;
 		return;
 	}

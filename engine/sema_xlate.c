@@ -71,6 +71,67 @@ static struct eng_node *subst(struct eng_pcb *pc, const struct eng_node *e,
 	return head;
 }
 
+/* Could a value of type e be stored in a member of type m? (dtrace's
+ * dt_node_is_argcompat, as a translator member needs) */
+static int member_compat(const struct eng_type *m, const struct eng_type *e)
+{
+	if (eng_type_is_int(m) && eng_type_is_int(e))
+		return 1;
+	if (eng_type_is_string(m) || (m->t_kind == TY_ARRAY && m->t_base &&
+	    m->t_base->t_size == 1))
+		return eng_type_is_string(e) || (eng_type_is_ptr(e) &&
+		    e->t_base != NULL && e->t_base->t_size == 1) ||
+		    (e->t_kind == TY_ARRAY && e->t_base && e->t_base->t_size == 1);
+	if (eng_type_is_ptr(m) && eng_type_is_ptr(e))
+		return 1;	/* dtrace allows void * either way; be lenient */
+	return eng_type_compat(m, e);
+}
+
+/*
+ * A translator definition x as dt_node_xlator and dt_cook_xlator check
+ * it: the output type is a complete struct or union, each member names
+ * one of its members and is given a value of a compatible type (the
+ * input stands for a value of the input type while checking).
+ */
+void eng_sema_xlator_check(struct eng_pcb *pc, struct eng_node *x)
+{
+	struct eng_type *out = x->n_ctype, *in = x->n_type;
+	struct eng_node zero, cast;
+
+	if (out->t_kind == TY_FORWARD)
+		eng_cc_nerror(pc, x, "D_XLATE_SOU", "incomplete struct/union/enum "
+		    "%s", eng_type_tname(out));
+	if (out->t_kind != TY_STRUCT && out->t_kind != TY_UNION)
+		eng_cc_nerror(pc, x, "D_XLATE_SOU", "translator output type must "
+		    "be a struct or union");
+	memset(&zero, 0, sizeof(zero));
+	zero.n_kind = N_INT;
+	cast = zero;
+	cast.n_kind = N_CAST;
+	cast.n_ctype = in;
+	cast.n_left = &zero;
+	for (struct eng_node *m = x->n_args; m != NULL; m = m->n_next) {
+		struct eng_member *mb = eng_type_member(out, m->n_name);
+		struct eng_node *e;
+
+		if (mb == NULL)
+			eng_cc_nerror(pc, m, "D_XLATE_MEMB", "translator member %s "
+			    "is not a member of %s", m->n_name,
+			    eng_type_tname(out));
+		if (!eng_type_is_scalar(in))
+			continue;	/* the input can only be named by value */
+		zero.n_line = cast.n_line = m->n_line;
+		e = subst(pc, m->n_right, x->n_name, &cast);
+		e->n_next = NULL;
+		eng_sema_expr(pc, e);
+		if (!member_compat(mb->m_type, e->n_type))
+			eng_cc_nerror(pc, m, "D_XLATE_INCOMPAT", "translator member "
+			    "%s definition uses incompatible types: \"%s\" = "
+			    "\"%s\"", m->n_name, eng_type_tname(mb->m_type),
+			    eng_type_tname(e->n_type));
+	}
+}
+
 /* xlate<T>(x).m, xlate<T *>(x)->m: the translator's member expression. */
 void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n)
 {

@@ -1,0 +1,8 @@
+/*
+ * Asserts: a translator member's value must suit the member's type
+ */
+struct s { int a; };
+
+translator struct s < int x > {
+	a = "text";
+};
