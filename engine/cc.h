@@ -52,6 +52,10 @@ struct eng_arena {
 	struct eng_chunk *ea_chunks;	/* newest first */
 	size_t ea_used;			/* bytes used in the newest chunk */
 	size_t ea_size;			/* its capacity */
+	/* while a compile runs: called when memory runs out (it reports
+	 * D_NOMEM and longjmps, so no caller sees NULL) */
+	void (*ea_nomem)(void *arg);
+	void *ea_nomem_arg;
 };
 void *eng_arena_alloc(struct eng_arena *a, size_t n);	/* zeroed; NULL */
 void eng_arena_free(struct eng_arena *a);
@@ -361,7 +365,7 @@ struct eng_node *eng_node_copy(struct eng_pcb *pc, const struct eng_node *n);
 struct eng_node *eng_node_dup(struct eng_pcb *pc, const struct eng_node *n);
 
 /* type.c */
-void eng_type_init(struct eng_cc *cc);
+int eng_type_init(struct eng_cc *cc);	/* -1: out of memory */
 struct eng_type *eng_type_lookup(struct eng_cc *cc, const char *name);
 struct eng_type *eng_type_int(struct eng_cc *cc, int size, int sgn);
 struct eng_type *eng_type_named(const char *name);

@@ -37,8 +37,11 @@ void *eng_arena_alloc(struct eng_arena *a, size_t n)
 		size_t sz = n > CHUNK_MIN ? n : CHUNK_MIN;
 		struct eng_chunk *c = malloc(sizeof(*c) + sz);
 
-		if (c == NULL)
+		if (c == NULL) {
+			if (a->ea_nomem != NULL)
+				a->ea_nomem(a->ea_nomem_arg);
 			return NULL;
+		}
 		c->ec_next = a->ea_chunks;
 		a->ea_chunks = c;
 		a->ea_used = 0;
@@ -108,7 +111,11 @@ struct eng_cc *eng_cc_get(eng_hdl_t *h)
 	cc = calloc(1, sizeof(*cc));
 	if (cc == NULL)
 		return NULL;
-	eng_type_init(cc);
+	if (eng_type_init(cc) != 0) {
+		eng_arena_free(&cc->cc_arena);
+		free(cc);
+		return NULL;
+	}
 	h->eh_cc = cc;
 	return cc;
 }
@@ -379,6 +386,23 @@ static const char prelude[] =
     "inline int R_PC = 16; inline int R_SP = 19; inline int R_FP = 4;\n"
     "inline int R_PS = 18; inline int R_R0 = 10; inline int R_R1 = 12;\n";
 
+static void nomem(void *arg)
+{
+	eng_cc_error(arg, 0, 0, "D_NOMEM", "out of memory");
+}
+
+/* While compile_body runs, an arena out of memory reports D_NOMEM and
+ * longjmps to compile(), as eng_cc_alloc does: no caller sees NULL. */
+static void arenas_nomem(struct eng_pcb *pc, int on)
+{
+	struct eng_arena *a[2] = { pc->pc_arena, &pc->pc_cc->cc_arena };
+
+	for (int i = 0; i < 2; i++) {
+		a[i]->ea_nomem = on ? nomem : NULL;
+		a[i]->ea_nomem_arg = on ? pc : NULL;
+	}
+}
+
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args,
     int isfile);
@@ -422,6 +446,7 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 	p->p_hdl = h;
 	p->p_list = (cflags & ENG_C_LIST) != 0;
 	if (setjmp(pc->pc_jmp) != 0) {
+		arenas_nomem(pc, 0);
 		eng_ident_rollback(pc);
 		free(cppout);
 		eng_prog_free(pc->pc_prog);
@@ -434,7 +459,9 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 			eng_cc_error(pc, 0, 0, "D_CPP", "failed to run the C "
 			    "preprocessor (%s -E)", eng_opt_cpppath(h));
 	}
+	arenas_nomem(pc, 1);
 	compile_body(pc, cppout != NULL ? cppout : pc->pc_spec);
+	arenas_nomem(pc, 0);
 	free(cppout);
 	p = pc->pc_prog;
 	p->p_src = strdup(src);		/* NULL is fine: only logged */

@@ -119,8 +119,9 @@ struct eng_type *eng_type_resolve(struct eng_type *t)
 	return t;
 }
 
-/* Fill the table of built-in types. */
-void eng_type_init(struct eng_cc *cc)
+/* Fill the table of built-in types: -1 if out of memory.  They fit in
+ * the arena's first chunk, so only that allocation can fail. */
+int eng_type_init(struct eng_cc *cc)
 {
 	static const struct { const char *n; int size, sgn; } ints[] = {
 		{ "char", 1, 1 }, { "signed char", 1, 1 },
@@ -159,6 +160,8 @@ void eng_type_init(struct eng_cc *cc)
 	};
 	struct eng_type *t;
 
+	if (eng_arena_alloc(&cc->cc_arena, 1) == NULL)
+		return -1;
 	for (int i = 0; ints[i].n != NULL; i++)
 		mkint(cc, ints[i].n, ints[i].size, ints[i].sgn);
 	/* D declares floating-point types (system headers use them) but
@@ -189,6 +192,7 @@ void eng_type_init(struct eng_cc *cc)
 	t->t_size = t->t_align = 8;
 	t->t_base = eng_type_lookup(cc, "char");
 	eng_type_add(cc, t);
+	return 0;
 }
 
 int eng_type_is_int(const struct eng_type *t)
