@@ -37,7 +37,8 @@ struct base {			/* a remembered value (clear/trunc) */
 	int64_t *b_val;
 	size_t b_nval;
 	int b_hide;
-	struct base *b_next;
+	struct base *b_next;		/* every base, for freeing */
+	struct base *b_hnext;		/* same hash bucket */
 };
 
 struct eng_aggstate {
@@ -51,6 +52,10 @@ struct eng_aggstate {
 	size_t as_nvars;
 	dtrace_aggvarid_t *as_ids;	/* ids for eng_agg_varids */
 	struct base *as_base;
+	/* bases by variable and key: a trunc() of churning keys leaves one
+	 * per key, and every snapshot looks each row up */
+	struct base **as_bhash;
+	size_t as_nbhash, as_nbase;
 	char *as_buf;			/* AGGSNAP buffer */
 	size_t as_bufsize;
 	char *as_rekey;			/* a record with its keys re-keyed */
@@ -103,6 +108,7 @@ void eng_agg_free(struct eng_aggstate *a)
 		free(b->b_val);
 		free(b);
 	}
+	free(a->as_bhash);
 	free(a->as_buf);
 	free(a->as_rekey);
 	free(a);
@@ -516,6 +522,40 @@ int eng_agg_consume(eng_hdl_t *h, int cpu, const char *buf, size_t size)
 	return 0;
 }
 
+/* The base remembered for key of variable varid, NULL if none. */
+static struct base *find_base(struct eng_aggstate *a, dtrace_aggvarid_t varid,
+    const char *key, size_t len)
+{
+	if (a->as_nbhash == 0)
+		return NULL;
+	for (struct base *b = a->as_bhash[hashkey(varid, key, len) %
+	    a->as_nbhash]; b != NULL; b = b->b_hnext)
+		if (b->b_varid == varid && b->b_keylen == len &&
+		    memcmp(b->b_key, key, len) == 0)
+			return b;
+	return NULL;
+}
+
+/* Twice the buckets (at least 64), every base moved over. */
+static int rehash_bases(struct eng_aggstate *a)
+{
+	size_t n = a->as_nbhash ? a->as_nbhash * 2 : 64;
+	struct base **nh = calloc(n, sizeof (*nh));
+
+	if (nh == NULL)
+		return -1;
+	for (struct base *b = a->as_base; b != NULL; b = b->b_next) {
+		size_t hb = hashkey(b->b_varid, b->b_key, b->b_keylen) % n;
+
+		b->b_hnext = nh[hb];
+		nh[hb] = b;
+	}
+	free(a->as_bhash);
+	a->as_bhash = nh;
+	a->as_nbhash = n;
+	return 0;
+}
+
 /* Subtract remembered baselines; hide truncated rows still unchanged. */
 static void apply_bases(struct eng_aggstate *a)
 {
@@ -524,12 +564,10 @@ static void apply_bases(struct eng_aggstate *a)
 		const dtrace_recdesc_t *vr = eng_agg_valrec(r->ar_desc);
 		size_t off, len = keyspan(r->ar_desc, &off);
 		int func = vr->dtrd_action;
+		struct base *b = find_base(a, r->ar_varid, r->ar_data + off,
+		    len);
 
-		for (struct base *b = a->as_base; b != NULL; b = b->b_next) {
-			if (b->b_varid != r->ar_varid || b->b_keylen != len ||
-			    memcmp(b->b_key, r->ar_data + off, len) != 0 ||
-			    b->b_nval * 8 != vr->dtrd_size)
-				continue;
+		if (b != NULL && b->b_nval * 8 == vr->dtrd_size) {
 			int64_t v[b->b_nval];
 			int same = 1;
 
@@ -560,7 +598,6 @@ static void apply_bases(struct eng_aggstate *a)
 			}
 			memcpy(r->ar_data + vr->dtrd_offset, v, vr->dtrd_size);
 			r->ar_hidden = b->b_hide && same;
-			break;
 		}
 	}
 }
@@ -597,11 +634,10 @@ static int remember(struct eng_aggstate *a, const eng_aggrow_t *r, int hide)
 	size_t off, len = keyspan(r->ar_desc, &off);
 	struct base *b;
 
-	for (b = a->as_base; b != NULL; b = b->b_next)
-		if (b->b_varid == r->ar_varid && b->b_keylen == len &&
-		    memcmp(b->b_key, r->ar_data + off, len) == 0)
-			break;
+	b = find_base(a, r->ar_varid, r->ar_data + off, len);
 	if (b == NULL) {
+		if (a->as_nbase >= a->as_nbhash && rehash_bases(a) != 0)
+			return -1;
 		if ((b = calloc(1, sizeof (*b))) == NULL ||
 		    (b->b_key = malloc(len + 1)) == NULL) {
 			free(b);
@@ -612,6 +648,11 @@ static int remember(struct eng_aggstate *a, const eng_aggrow_t *r, int hide)
 		b->b_varid = r->ar_varid;
 		b->b_next = a->as_base;
 		a->as_base = b;
+		size_t hb = hashkey(b->b_varid, b->b_key, len) %
+		    a->as_nbhash;
+		b->b_hnext = a->as_bhash[hb];
+		a->as_bhash[hb] = b;
+		a->as_nbase++;
 	}
 	size_t nw = vr->dtrd_size / 8;
 	int64_t *v = realloc(b->b_val, (nw + 1) * 8);
