@@ -178,12 +178,11 @@ static dtrace_aggdesc_t **slot(struct eng_aggstate *a, dtrace_aggid_t id)
 static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
     dtrace_aggid_t id)
 {
-	dtrace_aggdesc_t **sp = slot(a, id);
-
-	if (sp == NULL)
+	/* the shim describes it before the table grows to hold it */
+	if (id < a->as_ndesc && a->as_desc[id] != NULL)
+		return a->as_desc[id];
+	if (id > (1u << 20))
 		return NULL;
-	if (*sp != NULL)
-		return *sp;
 	for (int room = 8; ; ) {
 		size_t sz = sizeof (dtrace_aggdesc_t) +
 		    (size_t)room * sizeof (dtrace_recdesc_t);

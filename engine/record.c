@@ -109,18 +109,24 @@ int eng_rec_desc_check(const dtrace_eprobedesc_t *d)
 const eng_epcache_t *eng_rec_epid(eng_hdl_t *h, dtrace_epid_t epid)
 {
 	struct eng_consumer *c = h->eh_cons;
+	eng_epcache_t ep;
 
-	/* the shim numbers EPIDs from 1: a huge one is a corrupt record,
-	 * not a reason to grow the cache to it */
+	if (epid < c->ec_nep && c->ec_ep[epid].ep_desc != NULL)
+		return &c->ec_ep[epid];
+	/* the shim describes it before the cache grows to hold it: a
+	 * corrupt record's EPID is refused without growing the cache */
 	if (epid > (1u << 20)) {
 		eng_error(h, "corrupt record: no enabled probe ID %u", epid);
 		return NULL;
 	}
+	if (fetch_epid(h, epid, &ep) != 0)
+		return NULL;
 	if (epid >= c->ec_nep) {
-		size_t n = epid + 16;
+		size_t n = (size_t)epid + 16;
 		eng_epcache_t *ne = realloc(c->ec_ep, n * sizeof (*ne));
 
 		if (ne == NULL) {
+			free(ep.ep_desc);
 			eng_error(h, "out of memory");
 			return NULL;
 		}
@@ -128,9 +134,7 @@ const eng_epcache_t *eng_rec_epid(eng_hdl_t *h, dtrace_epid_t epid)
 		c->ec_ep = ne;
 		c->ec_nep = n;
 	}
-	if (c->ec_ep[epid].ep_desc == NULL &&
-	    fetch_epid(h, epid, &c->ec_ep[epid]) != 0)
-		return NULL;
+	c->ec_ep[epid] = ep;
 	return &c->ec_ep[epid];
 }
 
