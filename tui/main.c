@@ -249,8 +249,13 @@ static void act(struct app *a, unsigned f)
 		a->quit = 1;
 	if (f & TUI_STOP)
 		tui_session_stop(a->s);
-	if (f & TUI_PROBE_SEL)
-		tui_session_probe_info(a->s, tui_pane_probes_selected(p));
+	if (f & TUI_PROBE_SEL) {
+		char info[1024];
+
+		tui_session_probe_info(a->s, tui_pane_probes_selected(p),
+		    info, sizeof(info));
+		tui_pane_probes_info(p, info);
+	}
 	if (f & TUI_ACTION)
 		run_command(a, p->tp_action);
 	if (f & TUI_INSERT) {

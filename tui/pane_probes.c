@@ -4,8 +4,8 @@
  * selected probe, and Enter to insert a clause template at the prompt.
  *
  * Row 0 shows the filter; rows 1..h-4 the tree (tp_sel is a tree row);
- * the last two rows the selected probe's argument types (tm_selinfo,
- * filled by the session when TUI_PROBE_SEL is returned).
+ * the last two rows the selected probe's argument types (info, which
+ * main.c asks the session for when TUI_PROBE_SEL is returned).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 typedef struct probes {
 	tui_pane_t super;
 	int selprobe;		/* probe index selected, -1 */
+	char info[1024];	/* what the session says about it */
 } probes_t;
 
 static int tree_rows(const tui_surface_t *s)
@@ -80,7 +81,8 @@ static void probes_draw(tui_pane_t *p, tui_surface_t *s,
 	if (pr->tp_n == 0)
 		tui_surface_puts(s, 0, 1, TUI_R_DIM, "(no probes)");
 	tui_surface_fill(s, 0, s->ts_h - INFO_ROWS, s->ts_w, TUI_R_DIM, 0x2500);
-	tui_surface_puts(s, 0, s->ts_h - 1, TUI_R_NORMAL, m->tm_selinfo);
+	tui_surface_puts(s, 0, s->ts_h - 1, TUI_R_NORMAL,
+	    ((const probes_t *)p)->info);
 }
 
 /* The clause template for row r: "desc\n{\n}" goes at the prompt. */
@@ -184,6 +186,13 @@ static void probes_init(tui_pane_t *p)
 int tui_pane_probes_selected(const tui_pane_t *p)
 {
 	return ((const probes_t *)p)->selprobe;
+}
+
+void tui_pane_probes_info(tui_pane_t *p, const char *text)
+{
+	probes_t *pb = (probes_t *)p;
+
+	snprintf(pb->info, sizeof(pb->info), "%s", text);
 }
 
 const struct tui_pane_ops tui_pane_probes_ops = {

@@ -586,24 +586,25 @@ void tui_session_probes(tui_session_t *s)
 	tui_probes_sort(p);
 }
 
-void tui_session_probe_info(tui_session_t *s, int probe)
+void tui_session_probe_info(tui_session_t *s, int probe, char *buf,
+    size_t len)
 {
 	tui_model_t *m = s->ts_m;
 	eng_probeinfo_t pi;
 	size_t n = 0;
 
-	m->tm_selinfo[0] = '\0';
+	buf[0] = '\0';
 	if (probe < 0 || probe >= m->tm_probes.tp_n ||
 	    eng_probe_info(s->ts_h, m->tm_probes.tp_probes[probe].tp_id,
 	    &pi) != 0)
 		return;
-	n = snprintf(m->tm_selinfo, sizeof(m->tm_selinfo), "id %u  args:",
+	n = snprintf(buf, len, "id %u  args:",
 	    m->tm_probes.tp_probes[probe].tp_id);
-	for (int i = 0; i < pi.epi_nargs && n < sizeof(m->tm_selinfo); i++)
-		n += snprintf(m->tm_selinfo + n, sizeof(m->tm_selinfo) - n,
-		    " %d:%s", i, pi.epi_argtypes[i]);
-	if (pi.epi_nargs == 0 && n < sizeof(m->tm_selinfo))
-		snprintf(m->tm_selinfo + n, sizeof(m->tm_selinfo) - n, " none");
+	for (int i = 0; i < pi.epi_nargs && n < len; i++)
+		n += snprintf(buf + n, len - n, " %d:%s", i,
+		    pi.epi_argtypes[i]);
+	if (pi.epi_nargs == 0 && n < len)
+		snprintf(buf + n, len - n, " none");
 }
 
 int tui_session_count(tui_session_t *s, const char *text)

@@ -49,7 +49,10 @@ int tui_session_stop(tui_session_t *s);
  * when the command asks to quit. */
 unsigned tui_session_command(tui_session_t *s, const char *line);
 void tui_session_probes(tui_session_t *s);
-void tui_session_probe_info(tui_session_t *s, int probe);
+/* The id and argument types of probe (an index in the model's probe
+ * tree) as one line in buf; "" if there is no such probe. */
+void tui_session_probe_info(tui_session_t *s, int probe, char *buf,
+    size_t len);
 int tui_session_count(tui_session_t *s, const char *text);
 const tui_vocab_t *tui_session_vocab(void);
 const char *tui_session_theme_req(tui_session_t *s);

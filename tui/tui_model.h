@@ -174,7 +174,6 @@ typedef struct tui_model {
 	char *tm_msg;
 	int tm_msg_err;
 	int tm_hint;		/* probes the typed clause matches, -1 none */
-	char tm_selinfo[1024];	/* argument types of the selected probe */
 } tui_model_t;
 
 tui_model_t *tui_model_new(int maxlines);

@@ -155,8 +155,10 @@ void tui_pane_output_pause(tui_pane_t *p, int paused);
 int tui_pane_output_follows(const tui_pane_t *p);
 /* Aggregations pane: select aggregation i and scroll it into view. */
 void tui_pane_aggs_select(tui_pane_t *p, int i);
-/* Probe browser: the probe index selected (TUI_PROBE_SEL), -1 if none. */
+/* Probe browser: the probe index selected (TUI_PROBE_SEL), -1 if none;
+ * the line it shows about it (the session's tui_session_probe_info). */
 int tui_pane_probes_selected(const tui_pane_t *p);
+void tui_pane_probes_info(tui_pane_t *p, const char *text);
 extern const struct tui_pane_ops tui_pane_output_ops, tui_pane_aggs_ops,
     tui_pane_bufs_ops, tui_pane_probes_ops, tui_pane_heat_ops;
 /* Shared helper: clamp tp_sel/tp_top for n rows in a pane of h rows. */

@@ -46,6 +46,9 @@ static void test_probes_tree_and_selection(void **st)
 	assert_true(r & TUI_PROBE_SEL);
 	assert_true(tui_pane_probes_selected(f->p) >= 0);
 	assert_int_equal(f->p->tp_sel, 1);
+	tui_pane_probes_info(f->p, "id 3  args: 0:int");	/* main.c's */
+	panefx_draw(f);
+	assert_string_equal(panefx_row(f, PANEFX_ROWS - 1), "id 3  args: 0:int");
 }
 
 static void test_probes_filter_then_insert(void **st)
