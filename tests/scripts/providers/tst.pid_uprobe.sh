@@ -74,6 +74,44 @@ pid$target:libpclib.so:pc_lib:return { @r = count(); @v = sum(arg1); }
 END { printa("lib r %@d v %@d\n", @r, @v); }' 2>&1) ||
     fail "dtrace failed: $out"
 echo "$out" | grep -qx 'lib r 3 v 45' || fail "dlopen return: $out"
+# release: a -p process keeps running with its code as it was (the
+# breakpoint shows as int3 in its memory while traced, not after); a -c
+# process still there at the end is killed
+command -v nm > /dev/null || fail "nm (binutils) is needed to find pc_add"
+./pidcalls wait &
+p=$!
+v=$(nm ./pidcalls | awk '$3 == "pc_add" { print $1 }')
+byte() {
+	base=$(awk '/pidcalls$/ && $3 == "00000000" { print $1; exit }' \
+	    /proc/$p/maps | cut -d- -f1)
+	dd if=/proc/$p/mem bs=1 skip=$((0x$base + 0x$v)) count=1 2>/dev/null |
+	    od -An -tx1 | tr -d ' '
+}
+n=100
+while [ $n -gt 0 ] && ! grep -q pidcalls /proc/$p/maps 2>/dev/null; do
+	sleep 0.05; n=$((n - 1))
+done
+before=$(byte)
+base=$(awk '/pidcalls$/ && $3 == "00000000" { print $1; exit }' \
+    /proc/$p/maps | cut -d- -f1)
+out=$($DTRACE -q -w -p $p -n '
+pid$target:a.out:pc_add:entry { @ = count(); }
+tick-100ms {
+	system("dd if=/proc/%d/mem bs=1 skip=%d count=1 2>/dev/null | od -An -tx1",
+	    $target, $1);
+	exit(0);
+}' $((0x$base + 0x$v)) 2>&1) || fail "dtrace -p failed: $out"
+echo "$out" | grep -q 'cc' || fail "no breakpoint while traced: $out"
+kill -0 $p 2>/dev/null || fail "-p process gone after dtrace"
+[ "$(byte)" = "$before" ] && [ "$before" != cc ] ||
+    fail "code not restored: $before -> $(byte)"
+kill $p
+out=$($DTRACE -q -c './pidcalls wait' -n '
+pid$target:a.out:pc_done:entry { printf("child %d\n", pid); exit(0); }' 2>&1) ||
+    fail "dtrace -c failed: $out"
+c=$(echo "$out" | sed -n 's/^child //p')
+[ -n "$c" ] || fail "no child pid: $out"
+kill -0 "$c" 2>/dev/null && fail "-c process $c left running"
 # -l with -c lists the process's probes, created on demand
 out=$($DTRACE -l -n 'pid$target:a.out:pc_a*:' -c ./pidcalls 2>&1) ||
     fail "dtrace -l failed: $out"
