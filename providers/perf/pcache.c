@@ -27,7 +27,7 @@
 
 #define SLOTS 8192
 
-static prov_pinfo_t cache[SLOTS];
+static prov_pinfo_t cache[SLOTS];	/* drain thread only, no lock */
 
 static void read_status(prov_pinfo_t *p, int32_t tid, int32_t pid)
 {

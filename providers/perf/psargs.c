@@ -25,7 +25,7 @@
 #include "prov_impl.h"
 
 static pthread_mutex_t argslk = PTHREAD_MUTEX_INITIALIZER;
-static int args_on;
+static int args_on;		/* argslk: the execve program is attached */
 
 /* Join the program's strings (RAW: argv pointers, then strings) into
  * out (outlen bytes); the argument count, at most PROV_ARGV_PTRS. */
