@@ -154,6 +154,12 @@ static int conv_ok(struct eng_pcb *pc, const struct eng_pfdef *d,
 	return 0;
 }
 
+static int is_unsigned(const struct eng_type *t)
+{
+	t = eng_type_resolve((struct eng_type *)t);
+	return t != NULL && t->t_kind == TY_INT && !t->t_signed;
+}
+
 /* The C name of a value's type for messages. */
 static const char *tname(const struct pfval *v)
 {
@@ -166,7 +172,7 @@ static const char *tname(const struct pfval *v)
  * the number of values the format consumes.
  */
 static int check_format(struct eng_pcb *pc, struct eng_node *call,
-    const char *fmt, struct pfval *vals, int n, int agg)
+    const char *fmt, char *mut, struct pfval *vals, int n, int agg)
 {
 	const char *fn = call->n_name;
 	int convno = 0, used = 0;
@@ -229,6 +235,11 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 			    "conversion: %%%s\n\t prototype: %s\n\t  argument: "
 			    "%s", fn, vname, convno, d->pd_name, d->pd_proto,
 			    tname(v));
+		/* %d of an unsigned value prints it unsigned, as
+		 * libdtrace's pfcheck_dint turns the conversion into %u */
+		if (mut != NULL && d->pd_check == PFC_DINT && v != &aggval &&
+		    is_unsigned(v->v_type))
+			mut[cv.pc_end - 1 - fmt] = 'u';
 		if (d->pd_check == PFC_STR && v->v_node != NULL &&
 		    eng_type_is_ptr(eng_type_resolve((struct eng_type *)
 		    v->v_type)))
@@ -244,6 +255,7 @@ void eng_act_printf(struct eng_pcb *pc, struct eng_node *call,
 	struct pfval *vals;
 	struct eng_act *act;
 	int used, n = 0;
+	char *mut;
 
 	if (fmt->n_kind != N_STR) {
 		eng_sema_expr(pc, fmt);
@@ -264,14 +276,15 @@ void eng_act_printf(struct eng_pcb *pc, struct eng_node *call,
 		vals[n].v_node = a;
 		vals[n].v_type = a->n_type;
 	}
-	used = check_format(pc, call, fmt->n_name, vals, n, 0);
+	mut = eng_cc_strdup(pc, fmt->n_name, strlen(fmt->n_name));
+	used = check_format(pc, call, fmt->n_name, mut, vals, n, 0);
 	if (used < n)
 		eng_cc_nerror(pc, call, "D_PRINTF_ARG_EXTRA", "%s( ) prototype "
 		    "mismatch: only %d arguments required by this format string",
 		    call->n_name, used);
 	eng_act_order(pc, call, (uint32_t)f->f_id);
 	act = eng_act_new(pc, (uint32_t)f->f_id);
-	act->a_str = fmt->n_name;
+	act->a_str = mut;
 	act->a_uarg = (uint64_t)n;
 	for (a = fmt->n_next; a != NULL; a = a->n_next) {
 		dtrace_diftype_t *t = &eng_act_difexpr(pc, a, call->n_name)->
@@ -371,7 +384,8 @@ void eng_act_printa(struct eng_pcb *pc, struct eng_node *call)
 
 			for (int k = 0; k < nk; k++)
 				keys[k] = (struct pfval){ NULL, id->i_keys[k] };
-			check_format(pc, call, fmt, keys, nk, id->i_aggfunc);
+			check_format(pc, call, fmt, NULL, keys, nk,
+			    id->i_aggfunc);
 			fmt = NULL;
 		}
 		c = eng_act_new(pc, DTRACEACT_DIFEXPR);

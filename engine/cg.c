@@ -520,20 +520,57 @@ static int addr(struct cg *g, struct eng_node *n, int *user)
 	}
 }
 
+/* The bytes a bit-field's value is loaded from and stored to: the
+ * smallest power of two holding its bits from its byte offset on. */
+static const struct eng_type *bf_unit(struct cg *g,
+    const struct eng_member *m)
+{
+	uint32_t n = ((uint32_t)(m->m_bitoff + m->m_bits) + 7) / 8, sz = 1;
+
+	while (sz < n)
+		sz <<= 1;
+	return eng_type_int(g->pc->pc_cc, (int)sz, 0);
+}
+
+/* r op= constant v */
+static void op_const(struct cg *g, int op, int r, uint64_t v)
+{
+	int s = setx(g, v, NULL);
+
+	emit(g, DIF_INSTR_FMT(op, r, s, r));
+	rfree(g, s);
+}
+
+/*
+ * The value of bit-field m from its unit at the address in r, sign
+ * extended for a signed type (shift the field to the top, then
+ * arithmetic-shift it down), else shifted down and masked.
+ */
+static void bf_load(struct cg *g, int r, const struct eng_member *m,
+    int user)
+{
+	emit(g, DIF_INSTR_LOAD(load_op(bf_unit(g, m), user), r, r));
+	if (m->m_type->t_signed) {
+		op_const(g, DIF_OP_SLL, r, 64 - (uint64_t)(m->m_bitoff +
+		    m->m_bits));
+		op_const(g, DIF_OP_SRA, r, 64 - (uint64_t)m->m_bits);
+		return;
+	}
+	if (m->m_bitoff != 0)
+		op_const(g, DIF_OP_SRL, r, (uint64_t)m->m_bitoff);
+	if (m->m_bits < 64)
+		op_const(g, DIF_OP_AND, r, (1ULL << m->m_bits) - 1);
+}
+
 static int member(struct cg *g, struct eng_node *n)
 {
 	int user = 0, r = addr(g, n, &user);
 	struct eng_member *m = (struct eng_member *)(void *)n->n_ident;
 
-	load(g, r, n->n_type, user);
-	if (m->m_bits != 0) {
-		int s = setx(g, (uint64_t)m->m_bitoff, n);
-
-		emit(g, DIF_INSTR_FMT(DIF_OP_SRL, r, s, r));
-		emit(g, DIF_INSTR_SETX(intidx(g, (1ULL << m->m_bits) - 1), s));
-		emit(g, DIF_INSTR_FMT(DIF_OP_AND, r, s, r));
-		rfree(g, s);
-	}
+	if (m->m_bits != 0)
+		bf_load(g, r, m, user);
+	else
+		load(g, r, n->n_type, user);
 	return r;
 }
 
@@ -585,7 +622,8 @@ static struct eng_node *var_root(struct eng_node *l)
 	}
 }
 
-static void store_op(struct cg *g, const struct eng_type *t, int r, int a)
+static void store_sized(struct cg *g, const struct eng_type *t, int r,
+    int a)
 {
 	static const int ops[] = { DIF_OP_STB, DIF_OP_STH, DIF_OP_STW,
 	    DIF_OP_STX };
@@ -593,6 +631,40 @@ static void store_op(struct cg *g, const struct eng_type *t, int r, int a)
 
 	emit(g, DIF_INSTR_STORE(ops[sz == 1 ? 0 : sz == 2 ? 1 : sz == 4 ? 2 :
 	    3], r, a));
+}
+
+/*
+ * [a] = r for lvalue l; a bit-field is merged into its unit:
+ *	ld [a], %o; and %o, ~(mask << off); and r, mask, %v; sll %v, off;
+ *	or %o, %v; st %o, [a]
+ */
+static void store_op(struct cg *g, const struct eng_node *l, int r, int a)
+{
+	const struct eng_member *m = l->n_kind == N_MEMBER ||
+	    l->n_kind == N_PTRMEMBER ? (const struct eng_member *)(const void *)
+	    l->n_ident : NULL;
+	const struct eng_type *unit;
+	uint64_t mask;
+	int o, v;
+
+	if (m == NULL || m->m_bits == 0) {
+		store_sized(g, l->n_type, r, a);
+		return;
+	}
+	unit = bf_unit(g, m);
+	mask = m->m_bits < 64 ? (1ULL << m->m_bits) - 1 : ~0ULL;
+	o = ralloc(g, l);
+	v = ralloc(g, l);
+	emit(g, DIF_INSTR_LOAD(load_op(unit, 0), a, o));
+	op_const(g, DIF_OP_AND, o, ~(mask << m->m_bitoff));
+	emit(g, DIF_INSTR_MOV(r, v));
+	op_const(g, DIF_OP_AND, v, mask);
+	if (m->m_bitoff != 0)
+		op_const(g, DIF_OP_SLL, v, (uint64_t)m->m_bitoff);
+	emit(g, DIF_INSTR_FMT(DIF_OP_OR, o, v, o));
+	store_sized(g, unit, o, a);
+	rfree(g, v);
+	rfree(g, o);
 }
 
 /*
@@ -621,7 +693,7 @@ static void store_in_var(struct cg *g, struct eng_node *l,
 	g->subst_reg = c;
 	a = addr(g, l, &user);
 	g->subst = NULL;
-	store_op(g, l->n_type, r, a);
+	store_op(g, l, r, a);
 	rfree(g, a);
 	store_var(g, v, c);
 	rfree(g, c);
@@ -638,7 +710,7 @@ static void store_mem(struct cg *g, struct eng_node *l, int r)
 		return;
 	}
 	a = addr(g, l, &user);
-	store_op(g, l->n_type, r, a);
+	store_op(g, l, r, a);
 	rfree(g, a);
 }
 
@@ -652,7 +724,11 @@ static void load_lval(struct cg *g, struct eng_node *l, int r)
 		return;
 	}
 	a = addr(g, l, &user);
-	load(g, a, l->n_type, user);
+	if ((l->n_kind == N_MEMBER || l->n_kind == N_PTRMEMBER) &&
+	    ((struct eng_member *)(void *)l->n_ident)->m_bits != 0)
+		bf_load(g, a, (struct eng_member *)(void *)l->n_ident, user);
+	else
+		load(g, a, l->n_type, user);
 	emit(g, DIF_INSTR_MOV(a, r));
 	rfree(g, a);
 }
@@ -844,6 +920,25 @@ static void cg_init(struct cg *g, struct eng_pcb *pc)
 	g->pc = pc;
 }
 
+/* Is n computed by an operator whose result may not fit its type (not a
+ * comparison or logical operator, whose result is 0 or 1)? */
+static int is_arith_result(const struct eng_node *n)
+{
+	switch (n->n_kind) {
+	case N_OP1:
+		return n->n_op != '!';
+	case N_OP2:
+		return n->n_op != T_EQ && n->n_op != T_NE && n->n_op != '<' &&
+		    n->n_op != '>' && n->n_op != T_LE && n->n_op != T_GE &&
+		    n->n_op != T_LAND && n->n_op != T_LOR && n->n_op != T_LXOR &&
+		    n->n_op != ',';
+	case N_OP3:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* One DIF object returning the value of expr; rtype from its type. */
 struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
     const char *what)
@@ -852,7 +947,19 @@ struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
 	int r;
 
 	cg_init(&g, pc);
+	/* an arithmetic result is recorded as its type says (a char sum
+	 * of 200 is -56), even where the record is wider (printf's int) */
+	if (e->n_const && eng_type_is_int(e->n_type) && e->n_type->t_size < 8) {
+		unsigned sh = 64 - e->n_type->t_size * 8;
+		uint64_t v = e->n_int << sh;
+
+		r = setx(&g, e->n_type->t_signed ? (uint64_t)((int64_t)v >> sh) :
+		    v >> sh, e);
+		return finish(&g, r, e->n_type, what);
+	}
 	r = expr(&g, e);
+	if (is_arith_result(e))
+		narrow(&g, r, e->n_type);
 	return finish(&g, r, e->n_type, what);
 }
 

@@ -54,19 +54,25 @@ static uint64_t norm(const struct eng_type *t, uint64_t v)
 	return v & ((1ULL << bits) - 1);
 }
 
-/* Integer promotion and usual arithmetic conversions. */
+/*
+ * The type of a binary arithmetic result, as dtrace promotes: the
+ * operand type of higher rank (its bits, plus one if unsigned), the left
+ * one on a tie; an enum counts as int.  There is no promotion to int: a
+ * char plus a char is a char, whose value is truncated when it is stored
+ * or recorded (registers hold 64 bits meanwhile).
+ */
 static struct eng_type *arith(struct eng_pcb *pc, struct eng_type *a,
     struct eng_type *b)
 {
-	int sa = a->t_size < 4 ? 4 : (int)a->t_size;
-	int sb = b->t_size < 4 ? 4 : (int)b->t_size;
-	int ua = a->t_size >= 4 && !a->t_signed;
-	int ub = b->t_size >= 4 && !b->t_signed;
+	unsigned ra, rb;
 
-	if (sa != sb)
-		return sa > sb ? eng_type_int(pc->pc_cc, sa, !ua) :
-		    eng_type_int(pc->pc_cc, sb, !ub);
-	return eng_type_int(pc->pc_cc, sa, !(ua || ub));
+	if (a->t_kind == TY_ENUM)
+		a = tint(pc);
+	if (b->t_kind == TY_ENUM)
+		b = tint(pc);
+	ra = a->t_size * 8 + !a->t_signed;
+	rb = b->t_size * 8 + !b->t_signed;
+	return rb > ra ? b : a;
 }
 
 static int is_arith(const struct eng_type *t)
@@ -449,8 +455,7 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 		/* stores into memory (scratch from alloca, as dtrace allows) */
 		cook(pc, l);
 		if (!eng_type_is_scalar(l->n_type) || l->n_type->t_kind ==
-		    TY_ARRAY || (l->n_kind != N_DEREF &&
-		    ((struct eng_member *)(void *)l->n_ident)->m_bits != 0))
+		    TY_ARRAY)
 			goto bad;
 		break;
 	default:
@@ -501,6 +506,8 @@ static void cook_assign(struct eng_pcb *pc, struct eng_node *n)
 	    n->n_op);
 	check_assign(pc, n);
 	n->n_type = n->n_left->n_type;
+	if (n->n_right->n_const && eng_type_is_int(n->n_type))
+		n->n_right->n_int = norm(n->n_type, n->n_right->n_int);
 }
 
 static void cook_incdec(struct eng_pcb *pc, struct eng_node *n)
@@ -543,7 +550,7 @@ static void cook_op1(struct eng_pcb *pc, struct eng_node *n)
 			    "requires an operand of arithmetic type",
 			    opname(n->n_op));
 	}
-	n->n_type = t->t_size < 4 ? tint(pc) : t;
+	n->n_type = t->t_kind == TY_ENUM ? tint(pc) : t;
 	if (l->n_const)
 		set_const(n, norm(n->n_type, n->n_op == '~' ? ~l->n_int :
 		    n->n_op == '-' ? -l->n_int : l->n_int));
@@ -650,7 +657,7 @@ static void cook_op2(struct eng_pcb *pc, struct eng_node *n)
 			    "operands of integral type", opname(op));
 	}
 	if (op == T_SHL || op == T_SHR)
-		n->n_type = l->n_type->t_size < 4 ? tint(pc) : l->n_type;
+		n->n_type = l->n_type->t_kind == TY_ENUM ? tint(pc) : l->n_type;
 	else
 		n->n_type = arith(pc, l->n_type, r->n_type);
 	if (l->n_const && r->n_const)
@@ -757,6 +764,14 @@ static void cook_cast(struct eng_pcb *pc, struct eng_node *n)
 		set_const(n, norm(to, n->n_left->n_int));
 }
 
+/* Is n a reference to a bit-field member? */
+static int is_bitfield(const struct eng_node *n)
+{
+	return (n->n_kind == N_MEMBER || n->n_kind == N_PTRMEMBER) &&
+	    n->n_ident != NULL &&
+	    ((const struct eng_member *)(const void *)n->n_ident)->m_bits != 0;
+}
+
 static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 {
 	struct eng_type *t = n->n_ctype;
@@ -769,6 +784,9 @@ static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 			set_const(n, strlen(n->n_left->n_name) + 1);
 			return;
 		}
+		if (is_bitfield(n->n_left))
+			eng_cc_nerror(pc, n, "D_SIZEOF_BITFIELD", "cannot apply "
+			    "sizeof to a bit-field");
 	}
 	if (t->t_kind == TY_STRING)
 		n->n_int = (uint64_t)pc->pc_strsize;
@@ -825,6 +843,9 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		if (m == NULL)
 			eng_cc_nerror(pc, n, "D_OFFSETOF_TYPE", "offsetof: %s is "
 			    "not a member of %s", n->n_name, eng_type_tname(n->n_ctype));
+		if (m->m_bits != 0)
+			eng_cc_nerror(pc, n, "D_OFFSETOF_BITFIELD", "cannot take "
+			    "offset of a bit-field: %s", n->n_name);
 		n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
 		set_const(n, m->m_off);
 		break;
@@ -849,6 +870,9 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		    n->n_left->n_ident->i_kind == ID_ARRAY))
 			eng_cc_nerror(pc, n, "D_ADDROF_VAR", "cannot take address "
 			    "of dynamic variable");
+		if (is_bitfield(n->n_left))
+			eng_cc_nerror(pc, n, "D_ADDROF_BITFIELD", "cannot take "
+			    "address of bit-field");
 		if (n->n_left->n_kind != N_DEREF &&
 		    n->n_left->n_kind != N_PTRMEMBER)
 			eng_cc_nerror(pc, n, "D_ADDROF_LVAL", "unacceptable "
