@@ -9,7 +9,8 @@
  *   parse.c  tokens -> AST (struct eng_node), one function per rule,
  *            binary operators by precedence climbing over one table;
  *            parse_decl.c: type names and declarations (typedef, inline,
- *            translator, provider); parse_impl.h: what the two share
+ *            translator, provider); parse_sou.c: struct/union/enum
+ *            bodies and layout; parse_impl.h: what they share
  *   type.c   the type table: C integer types, typedefs, struct/union/enum,
  *            pointers and arrays; declarations
  *   ident.c  built-in variables, functions, identifier tables
@@ -115,6 +116,7 @@ struct eng_type {
 	struct eng_enumval *t_enums;	/* enum */
 	int t_userland;			/* pointer into user memory */
 	struct eng_type *t_ptrto;	/* cached pointer to this type */
+	int t_decl;			/* a typedef the D program declared */
 	struct eng_type *t_next;	/* in the table */
 };
 

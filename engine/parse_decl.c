@@ -1,9 +1,11 @@
 /*
- * parse_decl.c - the D parser's declarations: type names (C's integer
- * words, typedef names, struct/union/enum with their bodies, pointers),
- * variable declarations, typedef, inline, translator and provider
- * definitions.  Expressions, statements and clauses are in parse.c;
- * parse_impl.h says what the two share.
+ * parse_decl.c - the D parser's declarations: storage classes, type
+ * specifiers checked as dtrace's dt_decl.c checks them (D_DECL_COMBO,
+ * _CHARATTR ...), declarators with their prototypes, variable
+ * declarations checked as dt_node_decl() does, typedef, inline,
+ * translator and provider definitions.  struct/union/enum bodies are in
+ * parse_sou.c, expressions, statements and clauses in parse.c;
+ * parse_impl.h says what they share.
  *
  * One function per grammar rule, the rule in the comment above it.
  * Declarations are entered into the tables as they are parsed, because
@@ -45,324 +47,180 @@ static int is_type_kw(const char *w)
 	return 0;
 }
 
-static int at_type(struct eng_pcb *pc)
+
+/* ---- storage classes ---------------------------------------------------- */
+
+/* dtrace's storage classes (dt_dclass_t); DC_NONE when none is given */
+enum dclass { DC_NONE, DC_AUTO, DC_REGISTER, DC_STATIC, DC_EXTERN, DC_SELF,
+	      DC_THIS };
+
+static enum dclass class_of(const char *w)
 {
-	return peek(pc)->tk_kind == T_IDENT &&
-	    eng_parse_is_type(pc, pc->pc_tok.tk_text);
+	static const char *const kws[] = { "auto", "register", "static",
+	    "extern", "self", "this", NULL };
+
+	for (int i = 0; kws[i] != NULL; i++)
+		if (strcmp(w, kws[i]) == 0)
+			return (enum dclass)(i + 1);
+	return DC_NONE;
 }
 
-/* Skip a balanced open ... close group (the next token is open). */
-static void skip_balanced(struct eng_pcb *pc, int open, int close)
+/* storage-class = { "auto" | "register" | "static" | "extern" | "self"
+ *                 | "this" }: at most one */
+static enum dclass storage_class(struct eng_pcb *pc)
 {
-	int depth = 0;
+	enum dclass c = DC_NONE, k;
 
-	do {
+	while (peek(pc)->tk_kind == T_IDENT &&
+	    (k = class_of(pc->pc_tok.tk_text)) != DC_NONE) {
 		struct eng_token *t = next(pc);
 
-		if (t->tk_kind == T_EOF)
-			syntax(pc, t);
-		depth += (t->tk_kind == open) - (t->tk_kind == close);
-	} while (depth > 0);
-}
-
-/* An array size: an integral constant expression (15 * sizeof (int)). */
-static uint64_t const_size(struct eng_pcb *pc)
-{
-	struct eng_node *e = eng_parse_conditional(pc);
-
-	eng_sema_expr(pc, e);
-	if (!e->n_const || (int64_t)e->n_int < 0 || e->n_int > UINT32_MAX)
-		eng_cc_nerror(pc, e, "D_DECL_ARRSUB", "array dimension "
-		    "must be a positive integral constant expression");
-	return e->n_int;
-}
-
-/*
- * A member without a name that is itself a struct or union (C11, used by
- * system headers: "union { ... };"): its members become members of st at
- * their offsets, as C makes them accessible.  Returns the new offset.
- */
-static uint32_t anonymous(struct eng_pcb *pc, struct eng_type *base,
-    struct eng_member ***tail, uint32_t off, int is_union,
-    struct eng_type *st)
-{
-	uint32_t a = base->t_align ? base->t_align : 1;
-	uint32_t at = is_union ? 0 : (off + a - 1) / a * a;
-
-	for (struct eng_member *m = base->t_members; m != NULL;
-	    m = m->m_next) {
-		struct eng_member *c = eng_cc_palloc(pc, sizeof(*c));
-
-		*c = *m;
-		c->m_off += at;
-		c->m_next = NULL;
-		**tail = c;
-		*tail = &c->m_next;
+		if (c != DC_NONE)
+			eng_cc_error(pc, t->tk_line, t->tk_col, "D_DECL_CLASS",
+			    "only one storage class allowed in a declaration");
+		c = k;
 	}
-	if (is_union) {
-		if (base->t_size > st->t_size)
-			st->t_size = base->t_size;
-		return off;
-	}
-	return at + base->t_size;
+	return c;
 }
 
-/* Where the members laid out so far end. */
-struct layout {
-	uint32_t off;		/* next free byte (a struct's) */
-	uint32_t bitpos;	/* bits used of the current bit-field unit */
-	uint32_t maxa;		/* the largest alignment */
-	int is_union;
+/* ---- type specifiers ------------------------------------------------------ */
+
+/* What a declaration's specifiers said so far (dtrace's dt_decl_t). */
+struct spec {
+	int nshort, nlong, nsigned, nunsigned, userland;
+	enum { SK_NONE, SK_INT, SK_FLOAT, SK_VOID, SK_OTHER } kind;
+	const char *name;		/* SK_INT/SK_FLOAT: "char", "double" */
+	struct eng_type *t;		/* SK_OTHER: struct, enum, typedef */
 };
 
-/* member-declarator = { "*" } (name | "(" "*" name ")" "(" ... ")")
- *                     { "[" [size] "]" } [ ":" bits ] */
-static struct eng_member *member(struct eng_pcb *pc, struct eng_type *base)
+static int has_attr(const struct spec *s)
 {
-	struct eng_member *m = eng_cc_palloc(pc, sizeof(*m));
-	struct eng_type *t = base;
-
-	while (accept(pc, '*'))
-		t = eng_type_ptr(pc, t);
-	if (accept(pc, '(')) {	/* (*name)(params): a pointer */
-		expect(pc, '*');
-		m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
-		expect(pc, ')');
-		skip_balanced(pc, '(', ')');
-		t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc, "void"));
-	} else {
-		m->m_name = eng_cc_pstrdup(pc, expect_ident(pc));
-	}
-	while (accept(pc, '[')) {
-		uint64_t n = is(pc, ']') ? 0 : const_size(pc);
-
-		expect(pc, ']');
-		t = eng_type_array(pc, t, (uint32_t)n);
-	}
-	m->m_type = t;
-	if (accept(pc, ':')) {
-		struct eng_token *b = expect(pc, T_INT);
-
-		if (b->tk_int == 0 || b->tk_int > t->t_size * 8 ||
-		    !eng_type_is_int(t))
-			eng_cc_error(pc, b->tk_line, b->tk_col, "D_DECL_BFSIZE",
-			    "bit-field size of %s is invalid", m->m_name);
-		m->m_bits = (int)b->tk_int;
-	}
-	return m;
+	return s->nshort || s->nlong || s->nsigned || s->nunsigned;
 }
 
-/*
- * Give m of struct or union st its offset after what lo laid out: a
- * bit-field shares the unit of its type's size with the bit-fields
- * before it while they fit; a union's members all start at 0.
- */
-static void place(struct layout *lo, struct eng_member *m,
-    struct eng_type *st)
+static _Noreturn void spec_error(struct eng_pcb *pc, const char *tag,
+    const char *msg)
 {
-	struct eng_type *t = m->m_type;
-	uint32_t a = t->t_align ? t->t_align : 1;
-
-	if (m->m_bits != 0 && !lo->is_union) {
-		uint32_t unit = lo->off - lo->off % a;
-
-		if (lo->bitpos + (uint32_t)m->m_bits > t->t_size * 8 ||
-		    lo->bitpos == 0) {
-			unit = (lo->off + a - 1) / a * a;
-			lo->bitpos = 0;
-		}
-		m->m_off = unit;
-		m->m_bitoff = (int)lo->bitpos;
-		lo->bitpos += (uint32_t)m->m_bits;
-		lo->off = unit + (lo->bitpos + 7) / 8;
-	} else {
-		lo->bitpos = 0;
-		lo->off = lo->is_union ? 0 : (lo->off + a - 1) / a * a;
-		m->m_off = lo->off;
-		if (!lo->is_union)
-			lo->off += t->t_size;
-		else if (t->t_size > st->t_size)
-			st->t_size = t->t_size;
-	}
-	if (a > lo->maxa)
-		lo->maxa = a;
+	eng_cc_error(pc, pc->pc_prev.tk_line, pc->pc_prev.tk_col, tag, "%s",
+	    msg);
 }
 
-/* struct-body = "{" { type member-declarator {"," member-declarator} ";"
- *                   | struct-or-union ";" } "}" */
-static void members(struct eng_pcb *pc, struct eng_type *st)
+/* dtrace's dt_decl_check: attributes that do not go with the type. */
+static void spec_check(struct eng_pcb *pc, const struct spec *s)
 {
-	struct eng_member **tail = &st->t_members;
-	struct layout lo = { .off = 0, .bitpos = 0, .maxa = 1,
-	    .is_union = st->t_kind == TY_UNION };
-
-	expect(pc, '{');
-	while (!accept(pc, '}')) {
-		struct eng_type *base = eng_parse_type_name(pc);
-
-		if ((base->t_kind == TY_STRUCT || base->t_kind == TY_UNION) &&
-		    accept(pc, ';')) {
-			lo.off = anonymous(pc, base, &tail, lo.off, lo.is_union,
-			    st);
-			lo.bitpos = 0;
-			if (base->t_align > lo.maxa)
-				lo.maxa = base->t_align;
-			continue;
-		}
-		do {
-			struct eng_member *m = member(pc, base);
-
-			place(&lo, m, st);
-			*tail = m;
-			tail = &m->m_next;
-		} while (accept(pc, ','));
-		expect(pc, ';');
-	}
-	if (!lo.is_union)
-		st->t_size = lo.off;
-	st->t_align = lo.maxa;
-	st->t_size = (st->t_size + lo.maxa - 1) / lo.maxa * lo.maxa;
-	st->t_kind = lo.is_union ? TY_UNION : TY_STRUCT;
+	if (s->kind == SK_NONE)
+		return;
+	if (s->name != NULL && strcmp(s->name, "char") == 0 &&
+	    (s->nshort || s->nlong))
+		spec_error(pc, "D_DECL_CHARATTR", "invalid type declaration: "
+		    "short and long may not be used with char type");
+	if (s->kind == SK_VOID && has_attr(s))
+		spec_error(pc, "D_DECL_VOIDATTR", "invalid type declaration: "
+		    "attributes may not be used with void type");
+	if (s->kind != SK_INT && (s->nsigned || s->nunsigned))
+		spec_error(pc, "D_DECL_SIGNINT", "invalid type declaration: "
+		    "signed and unsigned may only be used with integer type");
+	if (s->kind != SK_INT && s->kind != SK_FLOAT && s->nlong)
+		spec_error(pc, "D_DECL_LONGINT", "invalid type declaration: "
+		    "long and long long may only be used with integer or "
+		    "floating-point type");
 }
 
-/* enum-body = "{" name ["=" const] {"," name ["=" const]} "}" */
-static void enumerators(struct eng_pcb *pc, struct eng_type *et)
+/* short, long, signed, unsigned (dtrace's dt_decl_attr). */
+static void spec_attr(struct eng_pcb *pc, struct spec *s, const char *w)
 {
-	int64_t v = 0;
-	struct eng_enumval **tail = &et->t_enums;
+	static const char *const fmt = "the attribute '%s' may only be used "
+	    "at most %s in a declaration";
+	int *n = w[0] == 'l' ? &s->nlong : w[0] == 's' && w[1] == 'h' ?
+	    &s->nshort : w[0] == 's' ? &s->nsigned : &s->nunsigned;
 
-	expect(pc, '{');
-	do {
-		struct eng_enumval *ev;
-		struct eng_ident *id;
-
-		if (is(pc, '}'))
-			break;
-		ev = eng_cc_palloc(pc, sizeof(*ev));
-		ev->ev_name = eng_cc_pstrdup(pc, expect_ident(pc));
-		if (accept(pc, '=')) {
-			struct eng_node *e = eng_parse_assign(pc);
-
-			eng_sema_expr(pc, e);
-			if (!e->n_const)
-				eng_cc_nerror(pc, e, "D_DECL_ENCONST", "enumerator "
-				    "'%s' must be assigned an integral constant "
-				    "expression", ev->ev_name);
-			v = (int64_t)e->n_int;
-		}
-		ev->ev_value = v++;
-		*tail = ev;
-		tail = &ev->ev_next;
-		id = eng_cc_ident(pc, ev->ev_name, SC_GLOBAL, 1);
-		if (id->i_kind == ID_VAR)
-			eng_ident_not_var(pc, id);
-		id->i_kind = ID_ENUMVAL;
-		id->i_value = ev->ev_value;
-		id->i_type = eng_type_int(pc->pc_cc, 4, 1);
-	} while (accept(pc, ','));
-	expect(pc, '}');
-	et->t_kind = TY_ENUM;
-	et->t_size = et->t_align = 4;
-	et->t_signed = 1;
+	if (*n == (w[0] == 'l' ? 2 : 1))
+		eng_cc_error(pc, pc->pc_prev.tk_line, pc->pc_prev.tk_col,
+		    "D_DECL_COMBO", fmt, w, w[0] == 'l' ? "twice" : "once");
+	(*n)++;
 }
 
-/* struct-or-union-or-enum = ("struct"|"union"|"enum") [name] [body] */
-static struct eng_type *tagged(struct eng_pcb *pc, const char *kw)
+/* A type word naming the type itself (dtrace's dt_decl_spec). */
+static void spec_type(struct eng_pcb *pc, struct spec *s, const char *w)
 {
-	char full[160];
-	struct eng_type *t = NULL;
-	const char *name = NULL;
-
-	if (is(pc, T_IDENT)) {
-		name = next(pc)->tk_text;
-		snprintf(full, sizeof(full), "%s %s", kw, name);
-		t = eng_type_lookup(pc->pc_cc, full);
-	}
-	if (t == NULL) {
-		enum eng_tkind k = kw[0] == 's' ? TY_STRUCT : kw[0] == 'u' ?
-		    TY_UNION : TY_ENUM;
-
-		if (name == NULL)
-			snprintf(full, sizeof(full), "%s <anon>", kw);
-		t = eng_type_new(pc->pc_cc, TY_FORWARD, full);
-		t->t_signed = k;	/* remembered until defined */
-		if (name != NULL)
-			eng_type_add(pc->pc_cc, t);
-	}
-	if (is(pc, '{')) {
-		if (t->t_kind != TY_FORWARD)
-			eng_cc_error(pc, peek(pc)->tk_line, peek(pc)->tk_col,
-			    "D_DECL_TYPERED", "type redeclared: %s", t->t_name);
-		if (kw[0] == 'e') {
-			enumerators(pc, t);
-		} else {
-			t->t_kind = kw[0] == 's' ? TY_STRUCT : TY_UNION;
-			t->t_signed = 0;
-			members(pc, t);
-		}
-	}
-	return t;
-}
-
-/* type-specifiers = { qualifier | int-word | typedef-name | tagged } */
-static struct eng_type *specifiers(struct eng_pcb *pc)
-{
-	int nlong = 0, sgn = -1, size = 0, any = 0, userland = 0;
-	struct eng_type *t = NULL;
 	struct eng_cc *cc = pc->pc_cc;
 
-	while (at_type(pc)) {
-		const char *w = peek(pc)->tk_text;
+	if (s->kind != SK_NONE)
+		spec_error(pc, "D_DECL_COMBO", "invalid type combination");
+	if (!strcmp(w, "char") || !strcmp(w, "int")) {
+		s->kind = SK_INT;
+		s->name = w[0] == 'c' ? "char" : "int";
+	} else if (!strcmp(w, "float") || !strcmp(w, "double")) {
+		s->kind = SK_FLOAT;
+		s->name = w[0] == 'f' ? "float" : "double";
+	} else if (!strcmp(w, "void")) {
+		s->kind = SK_VOID;
+	} else if (!strcmp(w, "struct") || !strcmp(w, "union") ||
+	    !strcmp(w, "enum")) {
+		s->kind = SK_OTHER;
+		s->t = eng_parse_tagged(pc, w);
+	} else {
+		s->kind = SK_OTHER;
+		s->t = eng_type_lookup(cc, w);
+	}
+}
 
-		if (t != NULL && !strcmp(w, "const") + !strcmp(w, "volatile") +
-		    !strcmp(w, "restrict") == 0 && (size || t))
+/* The type the specifiers name. */
+static struct eng_type *spec_result(struct eng_pcb *pc, const struct spec *s)
+{
+	struct eng_cc *cc = pc->pc_cc;
+	int size;
+
+	switch (s->kind) {
+	case SK_FLOAT:
+		return eng_type_lookup(cc, s->name[0] == 'f' ? "float" :
+		    s->nlong ? "long double" : "double");
+	case SK_VOID:
+		return eng_type_void(cc);
+	case SK_OTHER:
+		return s->t;
+	default:
+		size = s->name != NULL && s->name[0] == 'c' ? 1 : s->nshort ?
+		    2 : s->nlong ? 8 : 4;
+		return eng_type_int(cc, size, !s->nunsigned);
+	}
+}
+
+/* type-specifiers = { qualifier | "userland" | attribute | type-word
+ *                   | typedef-name | tagged } */
+static struct eng_type *specifiers(struct eng_pcb *pc)
+{
+	struct spec s = { 0 };
+	struct eng_type *t;
+	int any = 0;
+
+	while (peek(pc)->tk_kind == T_IDENT) {
+		const char *w = pc->pc_tok.tk_text;
+
+		/* a typedef name after a type (or an attribute) is the name
+		 * being declared: C headers redeclare D's typedefs */
+		if (!is_type_kw(w) && (s.kind != SK_NONE || has_attr(&s) ||
+		    !eng_parse_is_type(pc, w)))
 			break;
-		/* long int intptr_t: a type name after a type is the name
-		 * being declared (C headers redefine D's typedefs) */
-		if ((size || nlong || sgn >= 0) && !is_type_kw(w))
-			break;
-		next(pc);
+		w = next(pc)->tk_text;
 		any = 1;
 		if (!strcmp(w, "const") || !strcmp(w, "volatile") ||
 		    !strcmp(w, "restrict"))
 			continue;
-		if (!strcmp(w, "userland")) {
-			userland = 1;
-		} else if (!strcmp(w, "signed") || !strcmp(w, "unsigned")) {
-			sgn = w[0] == 's';
-		} else if (!strcmp(w, "long")) {
-			nlong++;
-		} else if (!strcmp(w, "short")) {
-			size = 2;
-		} else if (!strcmp(w, "char")) {
-			size = 1;
-		} else if (!strcmp(w, "int")) {
-			if (size == 0)
-				size = 4;
-		} else if (!strcmp(w, "float") || !strcmp(w, "double")) {
-			t = eng_type_lookup(cc, w[0] == 'f' ? "float" :
-			    nlong ? "long double" : "double");
-			nlong = 0;
-		} else if (!strcmp(w, "struct") || !strcmp(w, "union") ||
-		    !strcmp(w, "enum")) {
-			t = tagged(pc, w);
-		} else {
-			t = eng_type_lookup(cc, w);
-		}
-		if (t != NULL && (size || nlong || sgn >= 0))
-			break;
+		if (!strcmp(w, "userland"))
+			s.userland = 1;
+		else if (!strcmp(w, "short") || !strcmp(w, "long") ||
+		    !strcmp(w, "signed") || !strcmp(w, "unsigned"))
+			spec_attr(pc, &s, w);
+		else
+			spec_type(pc, &s, w);
+		spec_check(pc, &s);
 	}
 	if (!any)
 		syntax(pc, peek(pc));
-	if (t == NULL) {
-		if (nlong)
-			size = 8;
-		if (size == 0)
-			size = 4;
-		t = eng_type_int(cc, size, sgn != 0);
-	}
-	if (userland && eng_type_is_ptr(t)) {
-		struct eng_type *u = eng_type_new(cc, TY_PTR, NULL);
+	t = spec_result(pc, &s);
+	if (s.userland && eng_type_is_ptr(t)) {
+		struct eng_type *u = eng_type_new(pc->pc_cc, TY_PTR, NULL);
 
 		if (u == NULL)
 			eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
@@ -374,7 +232,7 @@ static struct eng_type *specifiers(struct eng_pcb *pc)
 	return t;
 }
 
-/* type-name = specifiers { "*" } [ "[" int "]" ] */
+/* type-name = specifiers { "*" } */
 struct eng_type *eng_parse_type_name(struct eng_pcb *pc)
 {
 	struct eng_type *t = specifiers(pc);
@@ -384,102 +242,364 @@ struct eng_type *eng_parse_type_name(struct eng_pcb *pc)
 	return t;
 }
 
+/* ---- prototypes ------------------------------------------------------------ */
+
+#define PP_VARARGS	0x1	/* "..." allowed */
+#define PP_VOID		0x2	/* a sole "void" allowed */
+
 /*
- * declarator = { "*" } name [ "[" (type {"," type} | int) "]" ]
- * A C function prototype or definition, as system headers under -C hold,
- * declares nothing D can use: it is skipped.
+ * params = [ param { "," param } ] close, where param = "..." |
+ * [storage-class] type-name [ name | "(" "*" [name] ")" "(" ... ")" ]
+ * { "[" ... "]" }, checked as dtrace's dt_decl_prototype does for kind
+ * ("function", "array").  Fills types[] (up to max) and returns the
+ * number of parameters (0 for a sole void).
  */
-static void declaration(struct eng_pcb *pc, int scope)
+static int params(struct eng_pcb *pc, const char *kind, int flags,
+    int close, struct eng_type **types, int max)
 {
-	struct eng_type *base = eng_parse_type_name(pc);
-	int line = pc->pc_prev.tk_line;
+	int i = 0, nvoid = 0;
 
-	if (accept(pc, ';'))
-		return;		/* struct/union/enum definition only */
+	if (accept(pc, close))
+		return 0;
 	do {
-		struct eng_type *t = base;
-		struct eng_type *keys[8];
-		int nkeys = -1;
-		const char *name;
+		struct eng_token at = *peek(pc);
+		const char *name = NULL;
+		struct eng_type *t;
+		enum dclass c;
 
-		while (accept(pc, '*'))
-			t = eng_type_ptr(pc, t);
-		name = expect_ident(pc);
-		if (is(pc, '(')) {	/* a C function (-C headers): ignored */
-			skip_balanced(pc, '(', ')');
-			if (is(pc, '{')) {
-				skip_balanced(pc, '{', '}');
-				return;
-			}
+		i++;
+		if (accept(pc, T_DOTS)) {
+			if (!(flags & PP_VARARGS))
+				eng_cc_error(pc, at.tk_line, at.tk_col,
+				    "D_DECL_PROTO_VARARGS", "%s prototype may not "
+				    "use a variable-length argument list", kind);
 			continue;
 		}
-		if (accept(pc, '[')) {
-			nkeys = 0;
-			if (is(pc, T_INT)) {
-				t = eng_type_array(pc, t,
-				    (uint32_t)const_size(pc));
-				nkeys = -1;
-			} else {
-				do {
-					if (nkeys == 8)
-						syntax(pc, peek(pc));
-					keys[nkeys++] = eng_parse_type_name(pc);
-				} while (accept(pc, ','));
-			}
-			expect(pc, ']');
+		c = storage_class(pc);
+		if (c != DC_NONE && c != DC_REGISTER)
+			eng_cc_error(pc, at.tk_line, at.tk_col, "D_DECL_PARMCLASS",
+			    "inappropriate storage class for function or "
+			    "associative array parameter");
+		t = c != DC_NONE && !is(pc, T_IDENT) ? eng_type_int(pc->pc_cc,
+		    4, 1) : eng_parse_type_name(pc);
+		if (is(pc, T_IDENT) && !eng_parse_is_type(pc, pc->pc_tok.tk_text))
+			name = next(pc)->tk_text;
+		if (accept(pc, '(')) {		/* (*name)(...) */
+			while (accept(pc, '*'))
+				;
+			if (is(pc, T_IDENT))
+				name = next(pc)->tk_text;
+			expect(pc, ')');
+			eng_parse_skip(pc, '(', ')');
+			t = eng_type_ptr(pc, eng_type_void(pc->pc_cc));
 		}
-		const struct eng_type *e = t;
-		while (e->t_kind == TY_ARRAY)
-			e = e->t_base;
-		if (e->t_kind == TY_FLOAT)
-			eng_cc_error(pc, line, 0, "D_TYPE_FLOAT", "variable %s "
-			    "may not be of floating-point type %s", name,
-			    e->t_name);
-		struct eng_ident *id = eng_cc_ident(pc, name, scope, 1);
-		if (id->i_type != NULL && !eng_type_compat(id->i_type, t))
-			eng_cc_error(pc, line, 0, "D_DECL_IDRED", "identifier "
-			    "redeclared: %s", name);
-		id->i_type = t;
-		id->i_line = line;
-		if (nkeys >= 0) {
-			id->i_kind = ID_ARRAY;
-			id->i_nkeys = nkeys;
-			id->i_keys = eng_cc_palloc(pc, sizeof(*keys) *
-			    (size_t)(nkeys + 1));
-			memcpy(id->i_keys, keys, sizeof(*keys) * (size_t)nkeys);
+		while (is(pc, '[')) {
+			eng_parse_skip(pc, '[', ']');
+			t = eng_type_ptr(pc, t);
 		}
+		if (t->t_kind == TY_VOID) {
+			nvoid++;
+			if (!(flags & PP_VOID))
+				eng_cc_error(pc, at.tk_line, at.tk_col,
+				    "D_DECL_PROTO_TYPE", "%s prototype may not use "
+				    "parameter of type %s: %s, parameter #%d", kind,
+				    eng_type_tname(t), name ? name : "(anonymous)",
+				    i);
+			if (name != NULL)
+				eng_cc_error(pc, at.tk_line, at.tk_col,
+				    "D_DECL_PROTO_NAME", "void parameter may not "
+				    "have a name: %s", name);
+		}
+		if (types != NULL && i <= max)
+			types[i - 1] = t;
+	} while (accept(pc, ','));
+	expect(pc, close);
+	if (nvoid != 0 && i > 1)
+		eng_cc_error(pc, pc->pc_prev.tk_line, 0, "D_DECL_PROTO_VOID",
+		    "void must be sole parameter");
+	return nvoid ? 0 : i;
+}
+
+/* ---- declarations ------------------------------------------------------- */
+
+/* One declarator of a declaration. */
+struct declarator {
+	const char *name;
+	struct eng_type *t;
+	int nkeys;			/* -1: not an associative array */
+	struct eng_type *keys[DIF_DTR_NREGS];
+	int func;			/* a function: declares nothing */
+	int arrnull;			/* "[]": no dimension */
+	int line;
+};
+
+/* A type for "pointer to function" (function pointer declarators). */
+static struct eng_type *func_ptr(struct eng_pcb *pc)
+{
+	struct eng_type *f = eng_type_new(pc->pc_cc, TY_FUNC, NULL);
+
+	if (f == NULL)
+		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
+	f->t_align = 1;
+	return eng_type_ptr(pc, f);
+}
+
+/* The "[...]" after a declarator's name: a tuple signature, "[]", or
+ * dimensions. */
+static void brackets(struct eng_pcb *pc, struct declarator *d)
+{
+	uint64_t dims[16];
+	int n = 0;
+
+	while (accept(pc, '[')) {
+		if (n == 0 && d->nkeys < 0 && (is(pc, T_DOTS) ||
+		    (is(pc, T_IDENT) && (eng_parse_is_type(pc,
+		    pc->pc_tok.tk_text) || class_of(pc->pc_tok.tk_text))))) {
+			d->nkeys = params(pc, "array", 0, ']', d->keys,
+			    DIF_DTR_NREGS);
+			if (d->nkeys > DIF_DTR_NREGS)
+				syntax(pc, &pc->pc_prev);
+			return;
+		}
+		if (n == 16)
+			syntax(pc, peek(pc));
+		if (is(pc, ']'))
+			d->arrnull = 1;
+		dims[n++] = is(pc, ']') ? 0 : eng_parse_dim(pc, d->t);
+		expect(pc, ']');
+	}
+	while (n-- > 0)
+		d->t = eng_type_array(pc, d->t, (uint32_t)dims[n]);
+}
+
+/*
+ * declarator = { "*" } ( name | "(" { "*" } name ")" "(" params ")" )
+ *              [ "(" params ")" ] { "[" ( dim | params ) "]" }
+ * A function (name followed by its parameters) declares nothing D can
+ * use; its prototype is checked in D programs (C headers' are skipped).
+ */
+static void declarator(struct eng_pcb *pc, struct eng_type *base,
+    struct declarator *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->t = base;
+	d->nkeys = -1;
+	while (accept(pc, '*'))
+		d->t = eng_type_ptr(pc, d->t);
+	d->line = peek(pc)->tk_line;
+	if (accept(pc, '(')) {
+		while (accept(pc, '*'))
+			;
+		d->name = expect_ident(pc);
+		expect(pc, ')');
+		expect(pc, '(');
+		params(pc, "function", PP_VARARGS | PP_VOID, ')', NULL, 0);
+		d->t = func_ptr(pc);
+	} else {
+		d->name = expect_ident(pc);
+	}
+	if (is(pc, '(')) {
+		d->func = 1;
+		if (pc->pc_curfile != NULL) {
+			eng_parse_skip(pc, '(', ')');
+		} else {
+			next(pc);
+			params(pc, "function", PP_VARARGS | PP_VOID, ')', NULL, 0);
+		}
+		return;
+	}
+	brackets(pc, d);
+}
+
+static const char *idkind(int assoc)
+{
+	return assoc ? "array" : "scalar";
+}
+
+/* Are a and b the same type (dtrace's ctf_type_cmp)? */
+static int same_type(const struct eng_type *a, const struct eng_type *b)
+{
+	if (a == b)
+		return 1;
+	if (a == NULL || b == NULL || a->t_kind != b->t_kind)
+		return 0;
+	if (a->t_kind == TY_ARRAY)
+		return a->t_nelems == b->t_nelems &&
+		    same_type(a->t_base, b->t_base);
+	if (a->t_kind == TY_PTR && a->t_name == NULL && b->t_name == NULL)
+		return same_type(a->t_base, b->t_base) &&
+		    a->t_userland == b->t_userland;
+	return 0;
+}
+
+/* A declaration of an identifier that exists: the same kind and type. */
+static void redeclared(struct eng_pcb *pc, const struct eng_ident *id,
+    const struct declarator *d)
+{
+	int assoc = d->nkeys >= 0, was = id->i_kind == ID_ARRAY;
+
+	if (id->i_kind != ID_VAR && id->i_kind != ID_ARRAY)
+		eng_cc_error(pc, d->line, 0, "D_DECL_IDRED", "identifier "
+		    "redeclared: %s", d->name);
+	if (id->i_type == NULL)
+		return;
+	if (assoc != was || !same_type(id->i_type, d->t))
+		eng_cc_error(pc, d->line, 0, "D_DECL_IDRED", "identifier "
+		    "redeclared: %s\n\t current: %s %s\n\tprevious: %s %s",
+		    d->name, idkind(assoc), eng_type_tname(d->t), idkind(was),
+		    eng_type_tname(id->i_type));
+	if (!assoc || id->i_nkeys < 0)
+		return;
+	for (int i = 0; i < d->nkeys && i < id->i_nkeys; i++)
+		if (!same_type(d->keys[i], id->i_keys[i]))
+			eng_cc_error(pc, d->line, 0, "D_DECL_IDRED", "identifier "
+			    "redeclared: %s\n\t current: %s, key #%d of type "
+			    "%s\n\tprevious: %s, key #%d of type %s", d->name,
+			    idkind(1), i + 1, eng_type_tname(d->keys[i]),
+			    idkind(1), i + 1, eng_type_tname(id->i_keys[i]));
+	if (d->nkeys != id->i_nkeys)
+		eng_cc_error(pc, d->line, 0, "D_DECL_IDRED", "identifier "
+		    "redeclared: %s\n\t current: %s of %s, tuple length %d\n"
+		    "\tprevious: %s of %s, tuple length %d", d->name, idkind(1),
+		    eng_type_tname(d->t), d->nkeys, idkind(1),
+		    eng_type_tname(id->i_type), id->i_nkeys);
+}
+
+/* dtrace's checks of a new variable's declaration (dt_node_decl). */
+static void check_decl(struct eng_pcb *pc, enum dclass cls,
+    const struct declarator *d)
+{
+	const struct eng_type *t = d->t;
+	int own = pc->pc_curfile == NULL;
+
+	if (own && (cls == DC_AUTO || cls == DC_REGISTER || cls == DC_STATIC))
+		eng_cc_error(pc, d->line, 0, "D_DECL_BADCLASS", "specified "
+		    "storage class not appropriate in D");
+	if (cls == DC_EXTERN)
+		return;
+	if (d->arrnull)
+		eng_cc_error(pc, d->line, 0, "D_DECL_ARRNULL", "array "
+		    "declaration requires array dimension or tuple signature: "
+		    "%s", d->name);
+	if (eng_sema_builtin(d->name) != NULL || eng_sema_func(d->name) != NULL)
+		eng_cc_error(pc, d->line, 0, "D_DECL_IDRED", "built-in "
+		    "identifier redeclared: %s", d->name);
+	if (own && eng_type_lookup(pc->pc_cc, d->name) != NULL)
+		eng_cc_error(pc, d->line, 0, "D_DECL_IDRED", "typedef "
+		    "identifier redeclared: %s", d->name);
+	if (d->nkeys >= 0 && cls == DC_THIS)
+		eng_cc_error(pc, d->line, 0, "D_DECL_LOCASSC", "associative "
+		    "arrays may not be declared as local variables: %s",
+		    d->name);
+	if (t->t_kind == TY_VOID)
+		eng_cc_error(pc, d->line, 0, "D_DECL_VOIDOBJ", "cannot have "
+		    "void object: %s", d->name);
+	if (t->t_kind == TY_FORWARD || ((t->t_kind == TY_STRUCT ||
+	    t->t_kind == TY_UNION) && t->t_size == 0))
+		eng_cc_error(pc, d->line, 0, "D_DECL_INCOMPLETE", "incomplete "
+		    "struct/union/enum %s: %s", eng_type_tname(t), d->name);
+}
+
+/* Enter declarator d of storage class cls into the identifiers. */
+static void declare(struct eng_pcb *pc, enum dclass cls,
+    const struct declarator *d)
+{
+	int scope = cls == DC_SELF ? SC_THREAD : cls == DC_THIS ? SC_LOCAL :
+	    SC_GLOBAL;
+	struct eng_ident *id = eng_cc_ident(pc, d->name, scope, 0);
+
+	check_decl(pc, cls, d);
+	if (id != NULL) {
+		redeclared(pc, id, d);
+		if (id->i_type != NULL)
+			return;
+	} else {
+		id = eng_cc_ident(pc, d->name, scope, 1);
+	}
+	id->i_type = d->t;
+	id->i_line = d->line;
+	if (d->nkeys >= 0) {
+		id->i_kind = ID_ARRAY;
+		id->i_nkeys = d->nkeys;
+		id->i_keys = eng_cc_palloc(pc, sizeof(*id->i_keys) *
+		    (size_t)(d->nkeys + 1));
+		memcpy(id->i_keys, d->keys, sizeof(*d->keys) *
+		    (size_t)d->nkeys);
+	}
+}
+
+/*
+ * declaration = [storage-class] [specifiers] declarator
+ *               { "," declarator } ";"
+ *             | [storage-class] specifiers ";"
+ * With a storage class and no specifiers the type is int (self x;).
+ * A C function definition, as system headers hold under -C, is skipped.
+ */
+static void declaration(struct eng_pcb *pc, enum dclass cls)
+{
+	struct eng_type *base;
+
+	if (cls != DC_NONE && (!is(pc, T_IDENT) ||
+	    !eng_parse_is_type(pc, pc->pc_tok.tk_text)))
+		base = eng_type_int(pc->pc_cc, 4, 1);
+	else
+		base = eng_parse_type_name(pc);
+	if (accept(pc, ';')) {
+		if (base->t_kind != TY_STRUCT && base->t_kind != TY_UNION &&
+		    base->t_kind != TY_ENUM && base->t_kind != TY_FORWARD)
+			eng_cc_error(pc, pc->pc_prev.tk_line, 0,
+			    "D_DECL_USELESS", "useless declaration");
+		return;		/* struct/union/enum definition only */
+	}
+	do {
+		struct declarator d;
+
+		declarator(pc, base, &d);
+		if (d.func && is(pc, '{')) {
+			eng_parse_skip(pc, '{', '}');
+			return;
+		}
+		if (!d.func)
+			declare(pc, cls, &d);
 	} while (accept(pc, ','));
 	expect(pc, ';');
 }
 
-/* typedef = "typedef" type-name { "*" } name ";" */
+/* typedef = "typedef" type-name { "*" } ( name | "(" "*" name ")" "(" ... ")"
+ *           | name "(" ... ")" ) dims ";" */
 static void typedef_decl(struct eng_pcb *pc)
 {
-	struct eng_type *t = eng_parse_type_name(pc), *td;
+	struct eng_type *t = eng_parse_type_name(pc), *td, *old;
 	const char *name;
-	int fn = accept(pc, '(');	/* (*name)(params): C headers */
+	int fn = accept(pc, '('), line;	/* (*name)(params): C headers */
 
 	if (fn)
 		expect(pc, '*');
+	line = peek(pc)->tk_line;
 	name = expect_ident(pc);
 	if (fn)
 		expect(pc, ')');
 	if (is(pc, '(')) {		/* name(params): a function type */
-		skip_balanced(pc, '(', ')');
+		eng_parse_skip(pc, '(', ')');
 		fn = 1;
 	}
 	if (fn)
 		t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc, "void"));
-	while (accept(pc, '[')) {
-		t = eng_type_array(pc, t, (uint32_t)const_size(pc));
-		expect(pc, ']');
-	}
+	t = eng_parse_dims(pc, t);
 	expect(pc, ';');
+	if (pc->pc_curfile == NULL && eng_cc_ident(pc, name, SC_GLOBAL, 0))
+		eng_cc_error(pc, line, 0, "D_DECL_IDRED", "global variable "
+		    "identifier redeclared: %s", name);
+	old = eng_type_lookup(pc->pc_cc, name);
+	if (pc->pc_curfile == NULL && old != NULL && old->t_decl)
+		eng_cc_error(pc, line, 0, "D_DECL_IDRED", "typedef "
+		    "redeclared: %s", name);
 	td = eng_type_new(pc->pc_cc, t->t_kind, name);
 	*td = *t;
 	td->t_name = eng_cc_pstrdup(pc, name);
 	td->t_next = NULL;
 	td->t_ptrto = NULL;
+	td->t_decl = pc->pc_curfile == NULL;
 	eng_type_add(pc->pc_cc, td);
 }
 
@@ -645,8 +765,7 @@ int eng_parse_at_decl(struct eng_pcb *pc)
 	const char *w = eng_lex_peek_word(pc, &len);
 	char buf[128];
 	static const char *const kws[] = { "inline", "typedef", "translator",
-	    "provider", "self", "this", "extern", "static", "register",
-	    NULL };
+	    "provider", NULL };
 
 	if (len == 0 || len >= sizeof(buf))
 		return 0;
@@ -657,7 +776,7 @@ int eng_parse_at_decl(struct eng_pcb *pc)
 	for (int i = 0; kws[i] != NULL; i++)
 		if (!strcmp(buf, kws[i]))
 			return 1;
-	return eng_parse_is_type(pc, buf);
+	return class_of(buf) != DC_NONE || eng_parse_is_type(pc, buf);
 }
 
 /* A top-level declaration; eng_parse_at_decl() said one starts here. */
@@ -674,15 +793,10 @@ void eng_parse_decl(struct eng_pcb *pc)
 		translator(pc);
 	} else if (!strcmp(w, "provider")) {
 		provider(pc);
-	} else if (!strcmp(w, "self") || !strcmp(w, "this")) {
-		declaration(pc, w[0] == 's' ? SC_THREAD : SC_LOCAL);
-	} else if (!strcmp(w, "extern") || !strcmp(w, "static") ||
-	    !strcmp(w, "register")) {
-		declaration(pc, SC_GLOBAL);
 	} else {
 		pc->pc_tokvalid = 1;
 		pc->pc_tok = *t;
-		declaration(pc, SC_GLOBAL);
+		declaration(pc, storage_class(pc));
 	}
 	if (pc->pc_tokvalid)
 		syntax(pc, peek(pc));

@@ -2,8 +2,11 @@
  * parse_impl.h - what the parser's two files share.
  *
  *   parse.c       expressions, statements, clauses and the program
- *   parse_decl.c  type names, struct/union/enum bodies, declarations,
- *                 typedef, inline, translator and provider definitions
+ *   parse_decl.c  type names, declarations (storage classes, specifiers,
+ *                 declarators, prototypes), typedef, inline, translator
+ *                 and provider definitions
+ *   parse_sou.c   struct/union/enum bodies and their layout, array
+ *                 dimensions
  *
  * The token helpers below are static inline so both files call them by
  * their short names.  Invariants: pc->pc_tok is the lookahead while
@@ -118,5 +121,11 @@ struct eng_type *eng_parse_type_name(struct eng_pcb *pc);
 int eng_parse_is_type(struct eng_pcb *pc, const char *w);
 int eng_parse_at_decl(struct eng_pcb *pc);
 void eng_parse_decl(struct eng_pcb *pc);
+
+/* parse_sou.c: struct/union/enum, array dimensions */
+struct eng_type *eng_parse_tagged(struct eng_pcb *pc, const char *kw);
+uint64_t eng_parse_dim(struct eng_pcb *pc, const struct eng_type *elem);
+struct eng_type *eng_parse_dims(struct eng_pcb *pc, struct eng_type *t);
+void eng_parse_skip(struct eng_pcb *pc, int open, int close);
 
 #endif /* ENG_PARSE_IMPL_H */

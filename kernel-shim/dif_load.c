@@ -192,6 +192,13 @@ char *ks_dif_alloc(ks_dif_exec_t *x, uint64_t size)
 	uint64_t used = (ms->kms_scratch_used + 7) & ~(uint64_t)7;
 	char *p;
 
+	/* whole words: the last word of an object (a bit-field's unit at
+	 * the end of a struct) is loadable */
+	if (size > UINT64_MAX - 7) {
+		ks_dif_fault(x, DTRACEFLT_NOSCRATCH, 0);
+		return NULL;
+	}
+	size = (size + 7) & ~(uint64_t)7;
 	if (ms->kms_scratch == NULL || used > ms->kms_scratch_size ||
 	    size > ms->kms_scratch_size - used) {
 		ks_dif_fault(x, DTRACEFLT_NOSCRATCH, 0);

@@ -1,8 +1,9 @@
 /*
  * Asserts: anonymous struct and union members (C11, as system headers use
  * them) lay out as gcc lays them out and their members are reachable by
- * name; floating-point types can be declared as members (no values).
- * Expected numbers are gcc's for the same declaration on x86_64.
+ * name; floating-point types can be declared as members.  Offsets are
+ * gcc's for the same declaration on x86_64; the size is D's (a struct the
+ * D program declares ends at its last member, as dtrace's CTF has it).
  */
 struct s {
 	int a;

@@ -1,0 +1,9 @@
+/*
+ * Asserts: a negative dimension is refused
+ */
+int a[-1];
+
+BEGIN
+{
+	exit(0);
+}

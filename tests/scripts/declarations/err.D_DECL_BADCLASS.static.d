@@ -1,0 +1,9 @@
+/*
+ * Asserts: a static variable is refused
+ */
+static int x;
+
+BEGIN
+{
+	exit(0);
+}

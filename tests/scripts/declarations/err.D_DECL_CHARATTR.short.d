@@ -1,0 +1,9 @@
+/*
+ * Asserts: short may not qualify char
+ */
+short char x;
+
+BEGIN
+{
+	exit(0);
+}

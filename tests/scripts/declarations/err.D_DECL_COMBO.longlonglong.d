@@ -1,0 +1,9 @@
+/*
+ * Asserts: long at most twice
+ */
+long long long x;
+
+BEGIN
+{
+	exit(0);
+}

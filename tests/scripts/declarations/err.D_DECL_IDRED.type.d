@@ -1,0 +1,10 @@
+/*
+ * Asserts: a redeclaration must have the identical type
+ */
+int x;
+long x;
+
+BEGIN
+{
+	exit(0);
+}

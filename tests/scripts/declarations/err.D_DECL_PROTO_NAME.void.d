@@ -1,0 +1,9 @@
+/*
+ * Asserts: a void parameter may not be named
+ */
+int f(void x);
+
+BEGIN
+{
+	exit(0);
+}

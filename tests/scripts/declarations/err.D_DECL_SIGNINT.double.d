@@ -1,0 +1,9 @@
+/*
+ * Asserts: signed may only qualify an integer type
+ */
+signed double x;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,9 @@
+/*
+ * Asserts: a declaration that declares nothing
+ */
+extern int;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,9 @@
+/*
+ * Asserts: void takes no attributes
+ */
+unsigned void x;
+
+BEGIN
+{
+	exit(0);
+}
