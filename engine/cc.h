@@ -15,10 +15,12 @@
  *            pointers and arrays; declarations
  *   ident.c  built-in variables, functions, identifier tables
  *   sema.c   identifiers and types of expressions ("cooking"), constant
- *            folding, lvalue and operand checks; sema_xlate.c: member
+ *            folding, lvalue and operand checks; sema_op.c: operators
+ *            and pointer arithmetic; sema_xlate.c: member
  *            references through translators; sema_pre.c: the prescan
  *   ast.c    probe description fields, node copies, the AST dump
- *   cg.c     expressions -> DIF instructions (8 registers, forward labels)
+ *   cg.c     expressions -> DIF instructions (8 registers, forward labels);
+ *            cg_type.c: the DIF type of a value
  *   act.c    statements -> actions (trace, printf ...), if/else
  *   act_agg.c aggregations: keys, functions, lquantize/llquantize rules
  *   dofw.c   program -> DOF image (the clause protocol of dtrace_abi.h)
