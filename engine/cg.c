@@ -139,10 +139,13 @@ static void rfree(struct cg *g, int r)
 
 /* ---- types ---------------------------------------------------------------- */
 
+/* Values held by reference: strings, structs, unions, arrays and the
+ * floating-point types wider than a register (long double). */
 static int is_byref(const struct eng_type *t)
 {
 	return t->t_kind == TY_STRING || t->t_kind == TY_STRUCT ||
-	    t->t_kind == TY_UNION || t->t_kind == TY_ARRAY;
+	    t->t_kind == TY_UNION || t->t_kind == TY_ARRAY ||
+	    (t->t_kind == TY_FLOAT && t->t_size > 8);
 }
 
 /* Narrow an integer register to type to (shift left, shift back). */
@@ -915,8 +918,9 @@ struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
 
 	cg_init(&g, pc);
 	/* an arithmetic result is recorded as its type says (a char sum
-	 * of 200 is -56), even where the record is wider (printf's int) */
-	if (e->n_const && eng_type_is_int(e->n_type) && e->n_type->t_size < 8) {
+	 * of 200 is -56), even where the record is wider: printf's
+	 * arguments travel as int (records of 4 or 8 bytes truncate) */
+	if (e->n_const && eng_type_is_int(e->n_type) && e->n_type->t_size < 4) {
 		unsigned sh = 64 - e->n_type->t_size * 8;
 		uint64_t v = e->n_int << sh;
 
@@ -925,7 +929,7 @@ struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
 		return finish(&g, r, e->n_type, what);
 	}
 	r = expr(&g, e);
-	if (is_arith_result(e))
+	if (is_arith_result(e) && e->n_type != NULL && e->n_type->t_size < 4)
 		narrow(&g, r, e->n_type);
 	return finish(&g, r, e->n_type, what);
 }

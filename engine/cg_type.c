@@ -27,6 +27,12 @@ dtrace_diftype_t eng_cg_rtype(struct eng_pcb *pc, const struct eng_type *t)
 		d.dtdt_ckind = CTF_K_POINTER;
 		d.dtdt_size = 8;
 		break;
+	case TY_FLOAT:
+		d.dtdt_ckind = CTF_K_FLOAT;
+		d.dtdt_size = t->t_size;
+		if (t->t_size > 8)	/* long double: by reference */
+			d.dtdt_flags = DIF_TF_BYREF;
+		break;
 	case TY_STRUCT: case TY_UNION: case TY_ARRAY:
 		d.dtdt_ckind = t->t_kind == TY_ARRAY ? CTF_K_ARRAY :
 		    t->t_kind == TY_UNION ? CTF_K_UNION : CTF_K_STRUCT;

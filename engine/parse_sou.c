@@ -196,7 +196,7 @@ static void check_member(struct eng_pcb *pc, const struct eng_type *st,
 		eng_cc_error(pc, line, 0, "D_DECL_INCOMPLETE", "incomplete "
 		    "struct/union/enum %s: %s", eng_type_tname(t),
 		    m->m_name[0] ? m->m_name : "(anon)");
-	if (t->t_size == 0)
+	if (t->t_size == 0 && !(t->t_kind == TY_ARRAY && t->t_nelems == 0))
 		eng_cc_error(pc, line, 0, "D_DECL_VOIDOBJ", "cannot have void "
 		    "member: %s", m->m_name[0] ? m->m_name : "(anon)");
 }

@@ -220,6 +220,36 @@ static long long sized(const struct conv *cv, int64_t v)
 	    (long long)(unsigned short)v;
 }
 
+/*
+ * %e %f %g of a floating-point value (the compiler lets only those
+ * through): the record holds a float, a double or a long double by its
+ * size, as libdtrace's pfprint_fp reads it.
+ */
+static void print_fp(FILE *fp, const struct conv *cv, const eng_pfarg_t *a)
+{
+	char f[64], conv[8];
+	const char *o = cv->pf.pc_def->pd_ofmt;
+	size_t n = a->pa_rec->dtrd_size;
+	float fv;
+	double dv;
+	long double lv;
+
+	if (n == sizeof (float)) {
+		memcpy(&fv, a->pa_data, sizeof (fv));
+		lv = fv;
+	} else if (n == sizeof (double)) {
+		memcpy(&dv, a->pa_data, sizeof (dv));
+		lv = dv;
+	} else if (n >= sizeof (long double)) {
+		memcpy(&lv, a->pa_data, sizeof (lv));
+	} else {
+		lv = (long double)argval(a, 1);
+	}
+	snprintf(conv, sizeof (conv), "L%s", o[0] == 'L' ? o + 1 : o);
+	cfmt(cv, conv, f, sizeof (f));
+	fprintf(fp, f, lv);
+}
+
 /* One conversion with its argument a (NULL if missing). */
 static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
     const eng_pfarg_t *a)
@@ -255,8 +285,7 @@ static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 		fprintf(fp, f, sized(cv, argval(a, is_signed_conv(cv))));
 		return;
 	case PFP_FP:
-		cfmt(cv, cv->pf.pc_def->pd_ofmt, f, sizeof (f));
-		fprintf(fp, f, (double)argval(a, 1));
+		print_fp(fp, cv, a);
 		return;
 	case PFP_TIME: case PFP_TIME822:
 		print_time(fp, cv, argval(a, 1), cv->ch == 'T');

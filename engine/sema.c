@@ -590,9 +590,6 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	default:
 		eng_cc_nerror(pc, n, "D_SYNTAX", "unexpected statement");
 	}
-	if (n->n_type != NULL && n->n_type->t_kind == TY_FLOAT)
-		eng_cc_nerror(pc, n, "D_TYPE_FLOAT", "floating-point values "
-		    "are not supported: %s", eng_type_tname(n->n_type));
 	pc->pc_depth--;
 }
 

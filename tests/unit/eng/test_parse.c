@@ -116,7 +116,7 @@ static void test_declarations_enter_the_tables(void **state)
 	    "BEGIN { trace((pt_t *)0 == 0); }");
 	t = eng_type_lookup(h->eh_cc, "pt_t");
 	assert_non_null(t);
-	assert_int_equal(t->t_size, 24);
+	assert_int_equal(t->t_size, 17);	/* D's layout: no tail padding */
 	assert_int_equal(eng_type_member(t, "y")->m_off, 8);
 	assert_int_equal(eng_type_member(t, "f")->m_bits, 3);
 	eng_prog_free(p);
