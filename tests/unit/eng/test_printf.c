@@ -193,11 +193,19 @@ static void test_floating_conversions(void **state)
 	eng_hdl_t *h = et_open();
 	struct pfa a = { .n = 0 };
 
+	const double d[2] = { 3, 1500 };
+	const float f = -2.5f;
+	int64_t bits[3] = { 0, 0, 0 };
+
 	(void)state;
-	add_int(&a, 8, 3);
-	add_int(&a, 8, 1500);
-	add_int(&a, 8, 2);
-	CHECK(h, "%.2f %e %g", &a, "3.00 1.500000e+03 2");
+	/* the records hold a double, a double and a float (pfprint_fp) */
+	memcpy(&bits[0], &d[0], 8);
+	memcpy(&bits[1], &d[1], 8);
+	memcpy(&bits[2], &f, 4);
+	add_int(&a, 8, bits[0]);
+	add_int(&a, 8, bits[1]);
+	add_int(&a, 4, bits[2]);
+	CHECK(h, "%.2f %e %g", &a, "3.00 1.500000e+03 -2.5");
 	eng_close(h);
 }
 
