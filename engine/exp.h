@@ -38,7 +38,7 @@
  *
  * Data files: a 64-byte file header, then blocks.  A block is a 32-byte
  * header (magic, payload length, first sequence number, time, record
- * count, CRC-32 of the payload) and whole records; it is written with one
+ * count, checksum of the payload) and whole records; it is written with one
  * write, so a reader (of an experiment being written, or left by a
  * killed tracer) sees whole blocks and stops at the first that is cut
  * short or does not check.  Records carry a sequence number shared by
@@ -80,7 +80,7 @@ struct exp_bhdr {			/* a block */
 	uint64_t bh_seq;		/* sequence number of its first record */
 	uint64_t bh_time;		/* time of its first record (ns) */
 	uint32_t bh_nrecs;		/* records in the payload */
-	uint32_t bh_crc;		/* CRC-32 of the payload */
+	uint32_t bh_sum;		/* eng_exp_sum of the payload */
 };
 
 struct exp_rhdr {			/* a record, body padded to 8 bytes */
@@ -200,8 +200,18 @@ struct eng_exp {
 	char x_optkeep[ENG_OPT_MAX];	/* set by the front end: kept */
 };
 
-/* ---- exp_crc.c ---------------------------------------------------------- */
-uint32_t eng_exp_crc32(uint32_t crc, const void *p, size_t n);
+/* ---- exp_sum.c ---------------------------------------------------------- */
+uint32_t eng_exp_sum(const void *p, size_t n);
+/* The same sum over pieces: init, add..., end. */
+struct exp_sum {
+	uint64_t su_lane[4];
+	uint64_t su_n;			/* bytes added */
+	unsigned char su_tail[32];	/* bytes not yet in a lane */
+	size_t su_ntail;
+};
+void eng_exp_sum_init(struct exp_sum *st);
+void eng_exp_sum_add(struct exp_sum *st, const void *p, size_t n);
+uint32_t eng_exp_sum_end(struct exp_sum *st);
 
 /* ---- exp_keys.c: keyed answers, by (type, a, b, c) ---------------------- */
 struct exp_keys;

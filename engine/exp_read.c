@@ -5,7 +5,7 @@
  * data file present, each with our magic, version, kind and word size)
  * and refuses it otherwise with a message naming the file and offset.
  * Reading goes block by block: a block is taken only whole (header in
- * bounds, payload present, CRC right, every record inside it); at the
+ * bounds, payload present, checksum right, every record inside it); at the
  * first that is not, the file ends there with a warning (x_warn) that
  * names the file and offset, and replay goes on with what came before.
  * Records are handed out across files in sequence order; a sequence
@@ -20,10 +20,10 @@
 #include <unistd.h>
 #include "exp.h"
 
-#define FUZZ_NOCRC 0
+#define FUZZ_NOSUM 0
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#undef FUZZ_NOCRC
-#define FUZZ_NOCRC 1			/* let the fuzzer reach the records */
+#undef FUZZ_NOSUM
+#define FUZZ_NOSUM 1			/* let the fuzzer reach the records */
 #endif
 
 /* Stop reading file f with a warning (the first one is kept). */
@@ -117,8 +117,7 @@ static int next_block(struct eng_exp *x, struct exp_in *in)
 		cut(x, in, off, "block cut short");
 		return -1;
 	}
-	if (!FUZZ_NOCRC && eng_exp_crc32(0, in->xi_blk, bh.bh_len) !=
-	    bh.bh_crc) {
+	if (!FUZZ_NOSUM && eng_exp_sum(in->xi_blk, bh.bh_len) != bh.bh_sum) {
 		cut(x, in, off, "block damaged (checksum)");
 		return -1;
 	}

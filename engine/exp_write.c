@@ -139,7 +139,7 @@ static int flush_file(struct eng_exp *x, int f)
 	bh.bh_seq = o->xo_seq;
 	bh.bh_time = o->xo_time;
 	bh.bh_nrecs = o->xo_nrecs;
-	bh.bh_crc = eng_exp_crc32(0, o->xo_buf, o->xo_len);
+	bh.bh_sum = eng_exp_sum(o->xo_buf, o->xo_len);
 	iov[0] = (struct iovec){ &bh, sizeof (bh) };
 	iov[1] = (struct iovec){ o->xo_buf, o->xo_len };
 	o->xo_len = 0;
@@ -161,24 +161,28 @@ void eng_exp_flush(eng_hdl_t *h)
 		fflush(x->x_map);
 }
 
-/* A record too large for a block: a block of its own. */
+/* A record too large for a block: a block of its own, written from
+ * where its parts are (no copy: snapshots are large). */
 static int put_alone(struct eng_exp *x, int f, const struct exp_rhdr *rh,
     const void *b1, size_t n1, const void *b2, size_t n2)
 {
 	static const char zero[8];
 	size_t pad = (8 - (n1 + n2) % 8) % 8;
 	struct exp_bhdr bh;
+	struct exp_sum st;
 	struct iovec iov[5];
 
+	eng_exp_sum_init(&st);
+	eng_exp_sum_add(&st, rh, sizeof (*rh));
+	eng_exp_sum_add(&st, b1, n1);
+	eng_exp_sum_add(&st, b2, n2);
+	eng_exp_sum_add(&st, zero, pad);
 	bh.bh_magic = EXP_BLOCK_MAGIC;
 	bh.bh_len = (uint32_t)(sizeof (*rh) + n1 + n2 + pad);
 	bh.bh_seq = rh->rh_seq;
 	bh.bh_time = rh->rh_time;
 	bh.bh_nrecs = 1;
-	bh.bh_crc = eng_exp_crc32(0, rh, sizeof (*rh));
-	bh.bh_crc = eng_exp_crc32(bh.bh_crc, b1, n1);
-	bh.bh_crc = eng_exp_crc32(bh.bh_crc, b2, n2);
-	bh.bh_crc = eng_exp_crc32(bh.bh_crc, zero, pad);
+	bh.bh_sum = eng_exp_sum_end(&st);
 	iov[0] = (struct iovec){ &bh, sizeof (bh) };
 	iov[1] = (struct iovec){ (void *)rh, sizeof (*rh) };
 	iov[2] = (struct iovec){ (void *)b1, n1 };
@@ -213,10 +217,14 @@ int eng_exp_put(eng_hdl_t *h, int type, int depth, const void *b1,
 		return -1;
 	if (need > EXP_BLOCK_FILL)
 		return put_alone(x, f, &rh, b1, n1, b2, n2);
-	if (o->xo_cap < EXP_BLOCK_FILL &&
-	    (o->xo_buf = realloc(o->xo_buf, EXP_BLOCK_FILL)) == NULL)
-		return fail(x, fname[f], ENOMEM);
-	o->xo_cap = EXP_BLOCK_FILL;
+	if (o->xo_cap < EXP_BLOCK_FILL) {
+		char *nb = realloc(o->xo_buf, EXP_BLOCK_FILL);
+
+		if (nb == NULL)
+			return fail(x, fname[f], ENOMEM);
+		o->xo_buf = nb;
+		o->xo_cap = EXP_BLOCK_FILL;
+	}
 	if (o->xo_nrecs == 0) {
 		o->xo_seq = rh.rh_seq;
 		o->xo_time = rh.rh_time;
