@@ -120,7 +120,19 @@ struct exp_snap {
 	int32_t sn_rc, sn_errno;
 	uint32_t sn_cpu, sn_errors;
 	uint64_t sn_size, sn_drops, sn_oldest, sn_timestamp;
+	uint32_t sn_enc;		/* data as: EXP_ENC_RAW, EXP_ENC_ZRLE */
+	uint32_t sn_pad;
 };
+/*
+ * Snapshot data is mostly zero words (strings are strsize bytes, padded
+ * with zeros), so it is written run-length coded when that is smaller:
+ * 32-bit tokens, each a run of N 8-byte words: N | 0x80000000 for N
+ * zero words, else N literal words whose 8N bytes follow the token.
+ * sn_size is the decoded size.
+ */
+#define EXP_ENC_RAW	0
+#define EXP_ENC_ZRLE	1
+#define EXP_ZRUN	0x80000000u
 struct exp_key {
 	uint64_t k_a, k_b, k_c;		/* e.g. pid, address, mode */
 	int32_t k_rc, k_errno;		/* the answer's ioctl result */
@@ -188,6 +200,8 @@ struct eng_exp {
 	int x_ovfd;			/* overview */
 	FILE *x_log, *x_map;		/* log.xml, map.xml */
 	struct exp_keys *x_keys;	/* keyed answers written / read */
+	char *x_zbuf;			/* coded snapshot data */
+	size_t x_zcap;
 	int x_nenab;			/* enablings logged */
 	int x_exitlogged;		/* the exit event is in log.xml */
 	struct exp_pmaps *x_pmaps;
@@ -212,6 +226,11 @@ struct exp_sum {
 void eng_exp_sum_init(struct exp_sum *st);
 void eng_exp_sum_add(struct exp_sum *st, const void *p, size_t n);
 uint32_t eng_exp_sum_end(struct exp_sum *st);
+/* Zero-run coding of snapshot data (n a multiple of 8): the coded size
+ * into out (room for n + n / 2 + 8 bytes); decoding: 0, or -1 if in is
+ * not a coding of exactly size bytes. */
+size_t eng_exp_zrle(const char *p, size_t n, char *out);
+int eng_exp_unzrle(const char *in, size_t n, char *out, size_t size);
 
 /* ---- exp_keys.c: keyed answers, by (type, a, b, c) ---------------------- */
 struct exp_keys;

@@ -45,10 +45,28 @@ static void put_keyed(eng_hdl_t *h, int type, const struct exp_key *k,
 	eng_exp_put(h, type, x->x_depth, k, sizeof (*k), val, len);
 }
 
+/* Zero-run code n bytes into x_zbuf; 1 if that is smaller (*np). */
+static int code(struct eng_exp *x, const char *p, size_t n, size_t *np)
+{
+	size_t room = n + n / 2 + 8;
+
+	if (room > x->x_zcap) {
+		char *nb = realloc(x->x_zbuf, room);
+
+		if (nb == NULL)
+			return 0;
+		x->x_zbuf = nb;
+		x->x_zcap = room;
+	}
+	*np = eng_exp_zrle(p, n, x->x_zbuf);
+	return *np < n;
+}
+
 static void put_snap(eng_hdl_t *h, int type, const dtrace_bufdesc_t *bd,
     int rc, int err)
 {
 	struct exp_snap sn;
+	size_t n;
 
 	if (rc != 0 && err == ENOSPC)
 		return;			/* asked again with a larger buffer */
@@ -61,6 +79,13 @@ static void put_snap(eng_hdl_t *h, int type, const dtrace_bufdesc_t *bd,
 	sn.sn_drops = bd->dtbd_drops;
 	sn.sn_oldest = bd->dtbd_oldest;
 	sn.sn_timestamp = bd->dtbd_timestamp;
+	if (rc == 0 && sn.sn_size > 0 && sn.sn_size % 8 == 0 &&
+	    code(h->eh_exp, bd->dtbd_data, sn.sn_size, &n)) {
+		sn.sn_enc = EXP_ENC_ZRLE;
+		eng_exp_put(h, type, h->eh_exp->x_depth, &sn, sizeof (sn),
+		    h->eh_exp->x_zbuf, n);
+		return;
+	}
 	eng_exp_put(h, type, h->eh_exp->x_depth, &sn, sizeof (sn),
 	    rc == 0 ? bd->dtbd_data : NULL, (size_t)sn.sn_size);
 }

@@ -189,14 +189,19 @@ static int snap(eng_hdl_t *h, int type, dtrace_bufdesc_t *bd)
 	if (rh->rh_len < sizeof (sn))
 		return bad(h, f, "snapshot record too short");
 	memcpy(&sn, body, sizeof (sn));
-	if (sn.sn_size != rh->rh_len - sizeof (sn) || sn.sn_cpu != bd->dtbd_cpu)
+	if ((sn.sn_enc == EXP_ENC_RAW && sn.sn_size != rh->rh_len -
+	    sizeof (sn)) || sn.sn_enc > EXP_ENC_ZRLE ||
+	    sn.sn_cpu != bd->dtbd_cpu || (sn.sn_rc != 0 && sn.sn_size != 0))
 		return bad(h, f, "snapshot of the wrong size or CPU");
 	if (sn.sn_rc == 0 && sn.sn_size > bd->dtbd_size) {
 		bd->dtbd_size = sn.sn_size;
 		errno = ENOSPC;		/* asked again: not taken */
 		return -1;
 	}
-	if (sn.sn_rc == 0)
+	if (sn.sn_enc == EXP_ENC_ZRLE && eng_exp_unzrle(body + sizeof (sn),
+	    rh->rh_len - sizeof (sn), bd->dtbd_data, sn.sn_size) != 0)
+		return bad(h, f, "snapshot data badly coded");
+	if (sn.sn_rc == 0 && sn.sn_enc == EXP_ENC_RAW)
 		memcpy(bd->dtbd_data, body + sizeof (sn), sn.sn_size);
 	bd->dtbd_size = sn.sn_size;
 	bd->dtbd_errors = sn.sn_errors;

@@ -1,5 +1,6 @@
 /*
- * exp_sum.c - the checksum of an experiment block's payload: a block
+ * exp_sum.c - the checksum of an experiment block's payload, and the
+ * zero-run coding of snapshot data (exp.h): a block
  * whose payload does not check was cut short or damaged, and the reader
  * stops before it.
  *
@@ -88,6 +89,67 @@ uint32_t eng_exp_sum(const void *p, size_t n)
 	eng_exp_sum_init(&st);
 	eng_exp_sum_add(&st, p, n);
 	return eng_exp_sum_end(&st);
+}
+
+static int zero_word(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w == 0;
+}
+
+static void token(char *out, size_t *o, uint32_t t)
+{
+	memcpy(out + *o, &t, 4);
+	*o += 4;
+}
+
+size_t eng_exp_zrle(const char *p, size_t n, char *out)
+{
+	size_t o = 0, words = n / 8;
+
+	for (size_t i = 0, j; i < words; i = j) {
+		int z = zero_word(p + i * 8);
+
+		for (j = i + 1; j < words && j - i < 0x7fffffff &&
+		    zero_word(p + j * 8) == z; j++)
+			;
+		token(out, &o, (uint32_t)(j - i) | (z ? EXP_ZRUN : 0));
+		if (!z) {
+			memcpy(out + o, p + i * 8, (j - i) * 8);
+			o += (j - i) * 8;
+		}
+	}
+	return o;
+}
+
+int eng_exp_unzrle(const char *in, size_t n, char *out, size_t size)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		uint32_t t;
+		size_t w;
+
+		if (n - i < 4)
+			return -1;
+		memcpy(&t, in + i, 4);
+		i += 4;
+		w = t & ~EXP_ZRUN;
+		if (w == 0 || w > (size - o) / 8)
+			return -1;
+		if (t & EXP_ZRUN) {
+			memset(out + o, 0, w * 8);
+		} else {
+			if (w * 8 > n - i)
+				return -1;
+			memcpy(out + o, in + i, w * 8);
+			i += w * 8;
+		}
+		o += w * 8;
+	}
+	return o == size ? 0 : -1;
 }
 
 _Static_assert(sizeof (struct exp_fhdr) == 64, "file header layout");
