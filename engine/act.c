@@ -316,6 +316,10 @@ static void action(struct eng_pcb *pc, struct eng_node *call,
 	    f->f_id != DTRACEACT_FREOPEN && f->f_id != DTRACEACT_PRINTA &&
 	    !(f->f_flags & F_LIB) && f->f_id >= 0x100)
 		eng_act_order(pc, call, (uint32_t)f->f_id);
+	if (strcmp(f->f_name, "print") == 0) {
+		eng_act_print(pc, call, f);
+		return;
+	}
 	if (f->f_flags & F_LIB) {
 		eng_act_order(pc, call, DTRACEACT_LIBACT);
 		act_lib(pc, call, f);

@@ -469,6 +469,9 @@ struct eng_act *eng_act_difexpr(struct eng_pcb *pc, struct eng_node *e,
 void eng_act_printf(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f);
 void eng_act_printa(struct eng_pcb *pc, struct eng_node *call);
+/* act_print.c: print(x), laid out by x's type as a printf */
+void eng_act_print(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f);
 struct eng_ident *eng_act_aggarg(struct eng_pcb *pc, struct eng_node *call,
     struct eng_node *a, int i, const char *argtag, const char *badtag);
 

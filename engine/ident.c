@@ -84,6 +84,7 @@ static const struct eng_func funcs[] = {
 	{ "trace", F_ACT, DTRACEACT_DIFEXPR, 1, 1, "a", NULL, 0 },
 	{ "printf", F_ACT, DTRACEACT_PRINTF, 1, 99, "S", NULL, 0 },
 	{ "printa", F_ACT, DTRACEACT_PRINTA, 1, 99, "a", NULL, 0 },
+	{ "print", F_ACT, DTRACEACT_PRINTF, 1, 1, "a", NULL, 0 },	/* act_print.c */
 	{ "stack", F_ACT, DTRACEACT_STACK, 0, 1, "i", NULL, F_KEYOK },
 	{ "ustack", F_ACT, DTRACEACT_USTACK, 0, 2, "ii", NULL, F_KEYOK },
 	{ "jstack", F_ACT, DTRACEACT_JSTACK, 0, 2, "ii", NULL, F_KEYOK },

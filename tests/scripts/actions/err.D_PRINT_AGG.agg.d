@@ -1,0 +1,8 @@
+/*
+ * Asserts: print( ) of an aggregation is refused
+ */
+BEGIN
+{
+	@a = count();
+	print(@a);
+}
