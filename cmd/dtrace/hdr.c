@@ -146,8 +146,10 @@ int dtc_gobject(void)
 	if (err == NULL && compile(src, name) != 0)
 		err = "the C compiler failed";
 	remove(src);
-	if (err != NULL)
+	if (err != NULL) {
 		dtc_warn("failed to create object file %s: %s", name, err);
+		remove(name);		/* -o made it empty, or cc half */
+	}
 	free(name);
 	eng_close(dtc.h);
 	dtc.h = NULL;
