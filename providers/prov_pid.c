@@ -88,6 +88,29 @@ static void entry_frames(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	ctx->kpc_ucaller = ret;
 }
 
+/*
+ * A return probe seen through a uprobe_multi link knows its function's
+ * address (ip): as fasttrap's return probes, the firing is at the
+ * returning instruction (ip + arg0): that is uregs[R_PC] and the top
+ * frame, above the caller the kernel's frame walk starts from (the
+ * return address, also ucaller).
+ */
+static void return_frames(ks_probe_ctx_t *ctx, uint64_t *uregs,
+    uint64_t at)
+{
+	uint32_t n = ctx->kpc_nustack;
+
+	ctx->kpc_ucaller = uregs[PROV_UREG_RIP];
+	uregs[PROV_UREG_RIP] = at;
+	if (n == 0)
+		return;
+	frames[0] = at;
+	for (uint32_t i = 0; i < n && i + 1 < MAXFRAMES; i++)
+		frames[i + 1] = ctx->kpc_ustack[i];
+	ctx->kpc_ustack = frames;
+	ctx->kpc_nustack = n + 1 < MAXFRAMES ? n + 1 : MAXFRAMES;
+}
+
 /* Arguments by the probe's kind, from registers in uregs[] order. */
 static void fire(const pidprobe_t *pp, ks_probe_ctx_t *ctx,
     const prov_perf_sample_t *s, const uint64_t *regs)
@@ -123,7 +146,7 @@ static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 
 /* A hit through a uprobe_multi link (registers from its program). */
 static void on_multi(void *arg, uint64_t cookie, const prov_perf_sample_t *s,
-    const uint64_t *regs)
+    const uint64_t *regs, uint64_t ip)
 {
 	const pidprobe_t *pp = (const pidprobe_t *)(uintptr_t)cookie;
 	static uint64_t uregs[PROV_UREG_COUNT];	/* drain thread only */
@@ -132,6 +155,8 @@ static void on_multi(void *arg, uint64_t cookie, const prov_perf_sample_t *s,
 	(void)arg;
 	prov_perf_ctx(&ctx, pp->pp_id, s);
 	memcpy(uregs, regs, sizeof (uregs));
+	if (pp->pp_kind == PROV_PID_RETURN && ip != 0)
+		return_frames(&ctx, uregs, ip + pp->pp_retoff);
 	ctx.kpc_uregs = uregs;
 	ctx.kpc_nuregs = PROV_UREG_COUNT;
 	fire(pp, &ctx, s, regs);

@@ -5,9 +5,11 @@
  * every hit of every link:
  *
  *	r6 = ctx (struct pt_regs *)
- *	*(fp - 176) = get_attach_cookie(ctx)
- *	*(fp - 168 + 8i) = ctx[i]		for the 21 registers
- *	perf_event_output(ctx, map, CURRENT_CPU, fp - 176, 176); return 0
+ *	*(fp - 184) = get_attach_cookie(ctx)
+ *	*(fp - 176 + 8i) = ctx[i]		for the 21 registers
+ *	*(fp - 8) = get_func_ip(ctx)		(the probed address, also
+ *						 for a return probe)
+ *	perf_event_output(ctx, map, CURRENT_CPU, fp - 184, 184); return 0
  *
  * into a PERF_EVENT_ARRAY whose BPF_OUTPUT events are a perf.c source,
  * so the drain thread hands us the record with the sample's pid, tid,
@@ -33,7 +35,8 @@
 #define UPROBE_MULTI_RETURN	1	/* BPF_F_UPROBE_MULTI_RETURN */
 #define FUNC_GET_ATTACH_COOKIE	174
 #define NREGS			21	/* struct pt_regs, uregs[] order */
-#define RECSIZE			(8 * (NREGS + 1))
+#define RECSIZE			(8 * (NREGS + 2))	/* cookie, regs, ip */
+#define FUNC_GET_FUNC_IP	173
 #define MAXSLOTS		(1 << 16)
 #define MAXSITES		(1 << 20)
 
@@ -71,7 +74,7 @@ static struct {
 
 static void on_sample(void *arg, const prov_perf_sample_t *s)
 {
-	uint64_t rec[NREGS + 1];
+	uint64_t rec[NREGS + 2];
 	prov_umulti_t *u;
 	uint32_t slot, gen, site;
 
@@ -86,7 +89,8 @@ static void on_sample(void *arg, const prov_perf_sample_t *s)
 	if (slot < MAXSLOTS && um.slots != NULL &&
 	    (u = um.slots[slot]) != NULL && u->um_gen == gen &&
 	    (int)site < u->um_nsites)
-		u->um_cb(u->um_arg, u->um_cookies[site], s, rec + 1);
+		u->um_cb(u->um_arg, u->um_cookies[site], s, rec + 1,
+		    rec[NREGS + 1]);
 	pthread_mutex_unlock(&um.lk);
 }
 
@@ -106,6 +110,9 @@ static int load(int map)
 		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
 		    (int16_t)(-RECSIZE + 8 + 8 * i), 0);
 	}
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, FUNC_GET_FUNC_IP);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
 	p[n++] = ins(0, 0, 0, 0, 0);

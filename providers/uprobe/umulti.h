@@ -22,9 +22,11 @@ typedef struct prov_umulti prov_umulti_t;
 
 /* A hit of the site whose cookie is cookie: s carries cpu, pid, tid,
  * time and (PROV_SAMPLE_CHAIN) the call chain; regs the firing thread's
- * registers in uregs[] order (PROV_UREG_*, PROV_UREG_COUNT of them). */
+ * registers in uregs[] order (PROV_UREG_*, PROV_UREG_COUNT of them); ip
+ * the probed address (for a return probe: the function's, while regs'
+ * rip is the return address). */
 typedef void prov_umulti_cb_t(void *arg, uint64_t cookie,
-    const prov_perf_sample_t *s, const uint64_t *regs);
+    const prov_perf_sample_t *s, const uint64_t *regs, uint64_t ip);
 
 /* 1 if uprobe_multi links work here, else 0 (reason in
  * ks_provider_error). */

@@ -48,9 +48,20 @@ pid$target:a.out:pc_leaf:entry {
 	@u[ufunc(ucaller), usym(uregs[R_PC]), umod(uregs[R_PC])] = count();
 	@d = max(ustackdepth); @s[ustack(2)] = count();
 }
+pid$target:a.out:pc_leaf:return {
+	@ru[usym(uregs[R_PC]), ufunc(ucaller)] = count();
+	@ra[uaddr(uregs[R_PC]), arg0] = count();
+}
 pid$target:a.out:pc_done:entry { exit(0); }
-END { printa("u %A %A %A %@d\n", @u); printa("d %@d\n", @d); printa(@s); }' 2>&1) ||
+END { printa("u %A %A %A %@d\n", @u); printa("d %@d\n", @d); printa(@s);
+    printa("ru %A %A %@d\n", @ru); printa("ra %A %x %@d\n", @ra); }' 2>&1) ||
     fail "dtrace failed: $out"
+# at a return probe, as fasttrap's: uregs[R_PC] is the returning
+# instruction (function + arg0) in the function, ucaller its caller
+echo "$out" | grep -qx 'ru pidcalls`pc_leaf pidcalls`main 7' ||
+    fail "return usym/ucaller: $out"
+echo "$out" | grep -Eqx 'ra pidcalls`pc_leaf\+0x([0-9a-f]+) \1 7' ||
+    fail "return pc != function + arg0: $out"
 echo "$out" | grep -qx 'str pid-provider-arg' || fail "copyinstr: $out"
 echo "$out" | grep -qx 'u pidcalls`main pidcalls`pc_leaf pidcalls 7' ||
     fail "ufunc/usym/umod: $out"
