@@ -96,7 +96,9 @@ static int sizes(ks_vstate_t *vs, uint64_t dynvarsize, uint64_t strsize)
 	uint64_t elem = 5 + (strsize > 8 ? strsize : 8);
 
 	vs->kvs_strsize = strsize;
-	vs->kvs_maxval = strsize + 1 > 4096 ? strsize + 1 : 4096;
+	/* dtrace's dtrace_global_maxsize: a variable's value (a D array,
+	 * a struct) may be 16 KB */
+	vs->kvs_maxval = strsize + 1 > 16384 ? strsize + 1 : 16384;
 	vs->kvs_keymax = 8 + (KS_DIF_TUPLE_MAX + 1) * elem;
 	vs->kvs_gsize = 65536 + 256 * round_up(strsize + 1, 8);
 	vs->kvs_zerosize = vs->kvs_maxval;
