@@ -444,7 +444,7 @@ static void test_ks_dif_var_declare_conflict(void **state)
 	t.vars[0].dtdv_type.dtdt_size = 1 << 20;
 	assert_int_equal(ks_vstate_declare(f.vs, &t.dp, err, sizeof (err)), -1);
 	assert_string_equal(err, "variable 0x511: by-reference size 1048576 is "
-	    "not in 1..4096");
+	    "not in 1..16384");
 	tf_fini(&f);
 }
 
