@@ -604,6 +604,8 @@ static void apply_bases(struct eng_aggstate *a)
 int eng_agg_snap(eng_hdl_t *h)
 {
 	EXP_SCOPE(h, EXP_M_AGGSNAP);
+	if (eng_exp_replay_idle(h))	/* the replay snapshots, as recorded */
+		return 0;
 	struct eng_aggstate *a = state(h);
 	int ncpus = h->eh_cons->ec_ncpus;
 

@@ -212,6 +212,7 @@ struct eng_exp {
 	uint64_t x_lastseq;		/* last record taken */
 	int x_ncpus;			/* of the recording */
 	char x_optkeep[ENG_OPT_MAX];	/* set by the front end: kept */
+	int x_stepping;			/* inside eng_replay_step/run */
 };
 
 /* ---- exp_sum.c ---------------------------------------------------------- */
@@ -284,6 +285,8 @@ void eng_exp_where(eng_hdl_t *h, int file, char *buf, size_t len);
 
 /* ---- exp_replay.c ---------------------------------------------------------- */
 int eng_exp_replaying(const eng_hdl_t *h);
+/* Replaying, and the call is the front end's, not the replay's. */
+int eng_exp_replay_idle(const eng_hdl_t *h);
 int eng_exp_replay_ioctl(eng_hdl_t *h, int cmd, void *arg);
 /* A keyed answer, reading on through the records if not yet seen. */
 const struct exp_keyval *eng_exp_keyed(eng_hdl_t *h, int type, uint64_t a,

@@ -362,8 +362,7 @@ static void apply_opts(eng_hdl_t *h, const char *body, size_t len)
 }
 
 /* One top-level call again; its result. */
-static int call(eng_hdl_t *h, FILE *fp, int api, const char *text,
-    size_t len)
+static int call(eng_hdl_t *h, FILE *fp, int api)
 {
 	switch (api) {
 	case EXP_M_GO: return eng_go(h);
@@ -372,23 +371,22 @@ static int call(eng_hdl_t *h, FILE *fp, int api, const char *text,
 		return eng_status(h) == ENG_STATUS_NONE ? -1 : 0;
 	case EXP_M_WORK: return eng_work(h, fp);
 	case EXP_M_AGGSNAP: return eng_agg_snap(h);
-	case EXP_M_AGGPRINT: return eng_agg_print(h, fp);
-	case EXP_M_TEXT:
-		fwrite(text, 1, len, fp);
-		return 0;
+	case EXP_M_AGGPRINT: return fp != NULL ? eng_agg_print(h, fp) : 0;
 	default: return 0;
 	}
 }
 
-int eng_replay_run(eng_hdl_t *h, FILE *fp)
+/* Replay records up to and including the next top-level work tick (or
+ * to the end, with last): 1 if a tick ran (*tp its time), 0 at the end,
+ * -1 if the experiment is corrupt. */
+static int replay(eng_hdl_t *h, FILE *fp, uint64_t *tp, int last)
 {
 	struct eng_exp *x = h->eh_exp;
 	const struct exp_rhdr *rh;
 	const char *body;
-	int f;
+	int f, r = 0;
 
-	if (x == NULL || !x->x_replay)
-		return eng_error(h, "no experiment to replay");
+	x->x_stepping = 1;
 	while ((rh = eng_exp_peek(h, &body, &f)) != NULL) {
 		struct exp_mark mk;
 
@@ -412,18 +410,55 @@ int eng_replay_run(eng_hdl_t *h, FILE *fp)
 			continue;
 		}
 		if (mk.mk_api == EXP_M_TEXT) {
-			fwrite(body + sizeof (mk), 1, rh->rh_len - sizeof (mk),
-			    fp);
+			if (fp != NULL)
+				fwrite(body + sizeof (mk), 1, rh->rh_len -
+				    sizeof (mk), fp);
 			eng_exp_take(h, f);
 			continue;
 		}
+		if (tp != NULL)
+			*tp = rh->rh_time;
 		eng_exp_take(h, f);
-		if (call(h, fp, (int)mk.mk_api, NULL, 0) != 0 &&
+		if (call(h, fp, (int)mk.mk_api) != 0 &&
 		    (x->x_err[0] != '\0' || x->x_warn[0] != '\0'))
 			break;
+		if (mk.mk_api == EXP_M_WORK && !last) {
+			r = 1;
+			break;
+		}
 	}
-	fflush(fp);
+	x->x_stepping = 0;
+	if (fp != NULL)
+		fflush(fp);
 	if (x->x_err[0] != '\0' && x->x_warn[0] == '\0')
 		return eng_error(h, "%s", x->x_err);
-	return 0;
+	return r;
+}
+
+int eng_replay_step(eng_hdl_t *h, FILE *fp, uint64_t *tp)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (x == NULL || !x->x_replay)
+		return eng_error(h, "no experiment to replay");
+	return replay(h, fp, tp, 0);
+}
+
+int eng_replay_run(eng_hdl_t *h, FILE *fp)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (x == NULL || !x->x_replay)
+		return eng_error(h, "no experiment to replay");
+	return replay(h, fp, NULL, 1) < 0 ? -1 : 0;
+}
+
+/* A consumer call made by the front end itself while replaying (a TUI's
+ * own aggregation snapshot): nothing to do, the experiment's calls are
+ * made by the replay. */
+int eng_exp_replay_idle(const eng_hdl_t *h)
+{
+	const struct eng_exp *x = h->eh_exp;
+
+	return x != NULL && x->x_replay && !x->x_stepping;
 }

@@ -372,6 +372,12 @@ int eng_print_text(eng_hdl_t *h, FILE *fp, const char *s);
  */
 int eng_replay_open(eng_hdl_t *h, const char *path);
 int eng_replay_run(eng_hdl_t *h, FILE *fp);
+/* Replay up to and including the next work tick (a time cursor's step):
+ * 1 and *tp its time (ns since the experiment began), 0 at the end, -1
+ * if corrupt.  Output goes to fp, or to the buffered handler if NULL.
+ * eng_agg_snap() by the caller is a no-op while replaying (the snapshot
+ * is the recorded one, as of the last step). */
+int eng_replay_step(eng_hdl_t *h, FILE *fp, uint64_t *tp);
 const char *eng_replay_warning(eng_hdl_t *h);
 
 /* ---- version ------------------------------------------------------------- */

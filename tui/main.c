@@ -39,7 +39,7 @@ struct app {
 static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: dtui [-qhV] [-n probe-description] [-s script] "
-	    "[-c cmd] [-p pid]\n\t[-x opt[=val]] [-t theme]\n");
+	    "[-c cmd] [-p pid]\n\t[-x opt[=val]] [-t theme] [-r experiment]\n");
 }
 
 static void history_path(char *buf, size_t len)
@@ -355,6 +355,7 @@ struct opts {
 	const char *xopts[MAX_PRELOAD];
 	int nx;
 	const char *cmd, *theme;
+	const char *replay;	/* -r experiment */
 	int pid, quiet;
 };
 
@@ -362,7 +363,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "n:s:c:p:x:qt:hV")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:c:p:r:x:qt:hV")) != -1) {
 		switch (c) {
 		case 'n': case 's':
 			if (o->npre == MAX_PRELOAD)
@@ -378,6 +379,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'c': o->cmd = optarg; break;
 		case 'p': o->pid = atoi(optarg); break;
 		case 'q': o->quiet = 1; break;
+		case 'r': o->replay = optarg; break;
 		case 't': o->theme = optarg; break;
 		case 'V':
 			printf("dtui: %s\n", ENG_VERSION_STRING);
@@ -493,7 +495,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dtui: %s\n", a.m ? err : "out of memory");
 		return 1;
 	}
-	if (preload(&a, &o) != 0) {
+	if (o.replay != NULL && tui_session_replay(a.s, o.replay, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "dtui: failed to open experiment: %s\n", err);
+		rc = 1;
+	} else if (preload(&a, &o) != 0) {
 		fprintf(stderr, "dtui: %s\n", a.m->tm_msg ? a.m->tm_msg :
 		    "failed to start");
 		rc = 1;

@@ -34,6 +34,10 @@ struct tui_session {
 	int ts_paused;		/* display paused: no aggregation snapshots */
 	struct opt { char *name, *val; } *ts_opts;	/* set so far, for a */
 	int ts_nopts;		/* new engine handle after a stop */
+	int ts_replay;		/* showing an experiment (dtui -r) */
+	int ts_playing;		/* ... its time cursor moving */
+	double ts_t0;		/* wall time at which the experiment's 0 is */
+	double ts_rt;		/* the cursor: time of the last tick shown */
 };
 
 static double now(void)
@@ -373,6 +377,11 @@ static int enable(tui_session_t *s, eng_prog_t *prog, const char *src,
 int tui_session_enable(tui_session_t *s, const char *src, int probespec,
     int spec_kind)
 {
+	if (s->ts_replay) {
+		tui_model_message(s->ts_m, 1, "replaying an experiment: no "
+		    "clauses can be enabled");
+		return -1;
+	}
 	if (s->ts_m->tm_state == TUI_STOPPED && restart(s) != 0)
 		return -1;
 	return enable(s, compile(s, src, 0, probespec, spec_kind), src,
@@ -512,6 +521,11 @@ int tui_session_stop(tui_session_t *s)
 {
 	if (s->ts_m->tm_state != TUI_TRACING)
 		return 0;
+	if (s->ts_replay) {
+		s->ts_m->tm_state = TUI_STOPPED;
+		s->ts_playing = 0;
+		return 0;
+	}
 	eng_stop(s->ts_h);
 	eng_work(s->ts_h, NULL);
 	snapshot(s);
@@ -526,6 +540,84 @@ int tui_session_wakefd(tui_session_t *s)
 	return s->ts_m->tm_state == TUI_TRACING ? eng_wakefd(s->ts_h) : -1;
 }
 
+/* ---- replay (dtui -r): a time cursor over an experiment ---------------- */
+
+/* Move the cursor one recorded tick on: its output, aggregation
+ * snapshot and buffer figures.  0 at the end (said in a message). */
+static int replay_step(tui_session_t *s)
+{
+	uint64_t ns = 0;
+	int r = eng_replay_step(s->ts_h, NULL, &ns);
+	const char *w;
+
+	if (r > 0) {
+		s->ts_rt = ns / 1e9;
+		snapshot(s);
+		return 1;
+	}
+	s->ts_m->tm_state = TUI_STOPPED;
+	s->ts_playing = 0;
+	w = eng_replay_warning(s->ts_h);
+	if (r < 0)
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+	else
+		tui_model_message(s->ts_m, w != NULL, "replay ended at %.3f s%s%s",
+		    s->ts_rt, w ? ": " : "", w ? w : "");
+	return 0;
+}
+
+int tui_session_replay(tui_session_t *s, const char *path, char *err,
+    size_t errlen)
+{
+	eng_hdl_t *h = eng_open(ENG_O_NOPROVIDERS, err, errlen);
+
+	if (h == NULL)
+		return -1;
+	if (eng_replay_open(h, path) != 0) {
+		snprintf(err, errlen, "%s", eng_errmsg(h));
+		eng_close(h);
+		return -1;
+	}
+	eng_close(s->ts_h);
+	s->ts_h = h;
+	attach(s);
+	s->ts_replay = s->ts_playing = 1;
+	s->ts_t0 = now();
+	s->ts_rt = 0;
+	s->ts_m->tm_state = TUI_TRACING;
+	tui_model_setcpus(s->ts_m, eng_ncpus(h));
+	tui_model_message(s->ts_m, 0, "replaying %s (:pause :play :step "
+	    ":jump SECONDS)", path);
+	return 0;
+}
+
+/* :pause, :play, :step, :jump SECONDS (forward); 1 if cmd was one. */
+static int replay_command(tui_session_t *s, const char *cmd, const char *arg)
+{
+	if (strcmp(cmd, "pause") == 0) {
+		s->ts_playing = 0;
+	} else if (strcmp(cmd, "play") == 0) {
+		s->ts_playing = s->ts_m->tm_state == TUI_TRACING;
+		s->ts_t0 = now() - s->ts_rt;
+	} else if (strcmp(cmd, "step") == 0) {
+		s->ts_playing = 0;
+		replay_step(s);
+	} else if (strcmp(cmd, "jump") == 0) {
+		double to = atof(arg);
+
+		while (s->ts_rt < to && s->ts_m->tm_state == TUI_TRACING &&
+		    replay_step(s))
+			;
+		s->ts_t0 = now() - s->ts_rt;
+	} else {
+		return 0;
+	}
+	if (s->ts_m->tm_state == TUI_TRACING)
+		tui_model_message(s->ts_m, 0, "%s at %.3f s", s->ts_playing ?
+		    "playing" : "paused", s->ts_rt);
+	return 1;
+}
+
 int tui_session_tick(tui_session_t *s)
 {
 	double t = now();
@@ -533,6 +625,11 @@ int tui_session_tick(tui_session_t *s)
 
 	if (s->ts_m->tm_state != TUI_TRACING)
 		return 1000;
+	if (s->ts_replay) {
+		if (s->ts_playing && t - s->ts_t0 >= s->ts_rt)
+			replay_step(s);
+		return TICK_MS;
+	}
 	st = eng_status(s->ts_h);
 	/* buffer state before eng_work empties the buffers, so "fill"
 	 * shows how full they got */
@@ -555,6 +652,10 @@ int tui_session_tick(tui_session_t *s)
 void tui_session_pause(tui_session_t *s, int paused)
 {
 	s->ts_paused = paused;
+	if (s->ts_replay && s->ts_m->tm_state == TUI_TRACING) {
+		s->ts_playing = !paused;	/* the time cursor too */
+		s->ts_t0 = now() - s->ts_rt;
+	}
 }
 
 /* ---- probes ---------------------------------------------------------------- */
@@ -826,6 +927,8 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		return TUI_REDRAW;
 	if (strcmp(cmd, "quit") == 0 || strcmp(cmd, "q") == 0)
 		return TUI_QUIT;
+	if (s->ts_replay && replay_command(s, cmd, arg))
+		return TUI_REDRAW;
 	if (strcmp(cmd, "list") == 0)
 		cmd_list(s);
 	else if (strcmp(cmd, "disable") == 0)

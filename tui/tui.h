@@ -42,6 +42,11 @@ int tui_session_enable_file(tui_session_t *s, const char *path);
 /* Periodic work: consume buffers, snapshot aggregations, per-CPU state.
  * Returns milliseconds until the next deadline. */
 int tui_session_tick(tui_session_t *s);
+/* dtui -r: show an experiment instead of tracing, with a time cursor
+ * moved by the tick (playing) and :pause :play :step :jump SECONDS.
+ * -1 with err when it cannot be opened. */
+int tui_session_replay(tui_session_t *s, const char *path, char *err,
+    size_t errlen);
 /* eng_wakefd of the session while tracing, else -1. */
 int tui_session_wakefd(tui_session_t *s);
 int tui_session_stop(tui_session_t *s);
