@@ -328,9 +328,12 @@ static void action(struct eng_pcb *pc, struct eng_node *call,
 	switch (f->f_id) {
 	case DTRACEACT_DIFEXPR:
 		eng_act_order(pc, call, DTRACEACT_DIFEXPR);
+		if (eng_sema_is_xlptr(pc, call->n_args))
+			eng_cc_nerror(pc, call->n_args, "D_TRACE_DYN", "trace( ) may "
+			    "not be applied to a translated pointer");
 		if (call->n_args->n_kind == N_AGG)
-			eng_cc_nerror(pc, call, "D_TRACE_AGG", "trace( ) argument "
-			    "#1 is an aggregation");
+			eng_cc_nerror(pc, call->n_args, "D_TRACE_AGG", "trace( ) may "
+			    "not be applied to an aggregation");
 		eng_act_difexpr(pc, call->n_args, "trace()");
 		return;
 	case DTRACEACT_PRINTF: case DTRACEACT_SYSTEM: case DTRACEACT_FREOPEN:

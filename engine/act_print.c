@@ -182,9 +182,12 @@ void eng_act_print(struct eng_pcb *pc, struct eng_node *call,
 
 	orig = eng_node_copy(pc, arg);	/* before cooking changes it */
 	orig->n_next = NULL;
+	if (eng_sema_is_xlptr(pc, arg))
+		eng_cc_nerror(pc, arg, "D_PRINT_DYN", "print( ) may not be "
+		    "applied to a translated pointer");
 	if (arg->n_kind == N_AGG)
 		eng_cc_nerror(pc, arg, "D_PRINT_AGG", "print( ) may not be "
-		    "applied to an aggregation");
+		    "applied to an aggregation -- did you mean printa()?");
 	eng_sema_expr(pc, arg);
 	t = arg->n_type;
 	if (t == NULL || t->t_kind == TY_VOID)

@@ -167,6 +167,20 @@ void eng_sema_xlate_inline(struct eng_pcb *pc, struct eng_node *n)
 		n->n_left = subst(pc, id->i_inline, "", NULL);
 }
 
+/* Is n a translated pointer (xlate<T *>(x), or curpsinfo and the other
+ * inlines that stand for one)?  It has no value of its own to record. */
+int eng_sema_is_xlptr(struct eng_pcb *pc, const struct eng_node *n)
+{
+	struct eng_ident *id;
+
+	if (n->n_kind == N_IDENT &&
+	    (id = eng_cc_ident(pc, n->n_name, SC_GLOBAL, 0)) != NULL &&
+	    id->i_kind == ID_INLINE && id->i_inline != NULL)
+		n = id->i_inline;
+	return n->n_kind == N_XLATE && n->n_ctype != NULL &&
+	    eng_type_is_ptr(n->n_ctype);
+}
+
 /* Cook an xlate<>() that an inline names (not a value on its own). */
 void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n)
 {

@@ -1,0 +1,7 @@
+/*
+ * Asserts: print( ) of a translated pointer is refused
+ */
+BEGIN
+{
+	print(curpsinfo);
+}
