@@ -442,6 +442,11 @@ static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 	prov_uprobe_site_t *sites;
 	int flags, rc = 0;
 
+	if (!prov_uprobe_available()) {
+		ks_provider_error("usdt probes need root or CAP_PERFMON "
+		    "(uprobes); without them, no route places them");
+		return -1;
+	}
 	pthread_mutex_lock(&usdt.lk);
 	if (p->up_att != NULL)
 		goto out;
