@@ -85,8 +85,8 @@ typedef struct eng_pmap {
 
 eng_pmap_t *eng_pmap_new(int pid);
 /* For a process not yet exec'd: the objects exe will map at its start
- * (itself and the libraries its dynamic linker lists), without
- * addresses.  0 or -1. */
+ * (itself, or a script's interpreter, and the libraries its dynamic
+ * linker lists), without addresses.  0 or -1. */
 int eng_pmap_predict(eng_pmap_t *pm, const char *exe);
 void eng_pmap_free(eng_pmap_t *pm);
 /* Reread /proc/PID/maps: objects mapped since stay as they were (their

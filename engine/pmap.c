@@ -259,10 +259,35 @@ static void list_needed(eng_pmap_t *pm, const char *interp, const char *exe)
 		;
 }
 
+/* A script's interpreter ("#!/bin/sh -e" -> /bin/sh) into buf; 0 or -1. */
+static int shebang(const char *path, char *buf, size_t len)
+{
+	char line[PATH_MAX + 3];
+	FILE *fp = fopen(path, "re");
+	size_t n;
+
+	if (fp == NULL)
+		return -1;
+	n = fread(line, 1, sizeof (line) - 1, fp);
+	fclose(fp);
+	line[n] = '\0';
+	if (n < 3 || line[0] != '#' || line[1] != '!')
+		return -1;
+	n = 2 + strspn(line + 2, " \t");
+	line[n + strcspn(line + n, " \t\n")] = '\0';
+	if (line[n] != '/' || strlen(line + n) >= len)
+		return -1;
+	memcpy(buf, line + n, strlen(line + n) + 1);
+	return 0;
+}
+
 int eng_pmap_predict(eng_pmap_t *pm, const char *exe)
 {
-	char real[PATH_MAX], interp[PATH_MAX];
+	char real[PATH_MAX], interp[PATH_MAX], script[PATH_MAX];
 
+	/* a script runs as its interpreter (one level, as execve does) */
+	if (shebang(exe, script, sizeof (script)) == 0)
+		exe = script;
 	if (realpath(exe, real) == NULL)
 		return -1;
 	objs_free(pm->pm_objs, pm->pm_nobjs);

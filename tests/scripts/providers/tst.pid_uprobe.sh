@@ -123,6 +123,13 @@ pid$target:a.out:pc_done:entry { printf("child %d\n", pid); exit(0); }' 2>&1) ||
 c=$(echo "$out" | sed -n 's/^child //p')
 [ -n "$c" ] || fail "no child pid: $out"
 kill -0 "$c" 2>/dev/null && fail "-c process $c left running"
+# a -c script is read as its interpreter (a.out is the shell)
+printf '#!/bin/sh\necho one-line\n' > "$W/s.sh"
+chmod 755 "$W/s.sh"
+out=$($DTRACE -q -c "$W/s.sh" -n '
+pid$target:libc.so.6:write:entry { @ = count(); }
+END { printa("writes %@d\n", @); }' 2>&1) || fail "script: $out"
+echo "$out" | grep -qx 'writes 1' || fail "script: $out"
 # -l with -c lists the process's probes, created on demand
 out=$($DTRACE -l -n 'pid$target:a.out:pc_a*:' -c ./pidcalls 2>&1) ||
     fail "dtrace -l failed: $out"
