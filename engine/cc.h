@@ -356,6 +356,9 @@ const char *eng_lex_peek_word(struct eng_pcb *pc, size_t *lenp);
 void eng_lex_directive(struct eng_pcb *pc, const char *p, const char *end);
 const char *eng_tok_name(int kind, char *buf, size_t len);
 
+/* dlib.c: the D library compiled before every first program */
+extern const char eng_dlib_text[];
+
 /* parse.c */
 struct eng_node *eng_parse_program(struct eng_pcb *pc);
 struct eng_node *eng_node_new(struct eng_pcb *pc, enum eng_nkind k,
@@ -421,7 +424,8 @@ struct eng_func {
 	int f_min, f_max;		/* argument counts */
 	const char *f_args;		/* per argument: s string, i integer,
 					   p scalar, a anything, @ aggregation,
-					   S string constant */
+					   S string constant, c a copy's
+					   source: scalar or string */
 	const char *f_ret;		/* result type name, NULL for void */
 	unsigned f_flags;
 };

@@ -338,54 +338,6 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
 }
 
-/*
- * What dtrace's /usr/lib/dtrace library gives every script and Linux
- * can fill: curpsinfo and curlwpsinfo, translated from the built-ins,
- * and the usual constants (address families, errno and signal numbers,
- * Linux values; uregs[] indexes R_* in x86_64 struct pt_regs order).
- */
-static const char prelude[] =
-    "typedef struct psinfo {\n"
-    "	int pr_pid; int pr_ppid; int pr_pgid; int pr_sid;\n"
-    "	uid_t pr_uid; uid_t pr_euid; gid_t pr_gid; gid_t pr_egid;\n"
-    "	string pr_fname; string pr_psargs; int pr_argc;\n"
-    "} psinfo_t;\n"
-    "typedef struct lwpsinfo {\n"
-    "	int pr_lwpid; int pr_pri; char pr_state; int pr_onpro;\n"
-    "} lwpsinfo_t;\n"
-    "translator psinfo_t < uintptr_t T > {\n"
-    "	pr_pid = pid; pr_ppid = ppid; pr_pgid = pid; pr_sid = pid;\n"
-    "	pr_uid = uid; pr_euid = uid; pr_gid = gid; pr_egid = gid;\n"
-    "	pr_fname = execname; pr_psargs = __psargs; pr_argc = __argc;\n"
-    "};\n"
-    "translator lwpsinfo_t < uintptr_t T > {\n"
-    "	pr_lwpid = tid; pr_pri = 0; pr_state = 0; pr_onpro = cpu;\n"
-    "};\n"
-    "inline psinfo_t *curpsinfo = xlate<psinfo_t *>(curthread);\n"
-    "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);\n"
-    "inline int AF_INET = 2; inline int AF_INET6 = 10;\n"
-    "inline int EPERM = 1; inline int ENOENT = 2; inline int ESRCH = 3;\n"
-    "inline int EINTR = 4; inline int EIO = 5; inline int EBADF = 9;\n"
-    "inline int EAGAIN = 11; inline int ENOMEM = 12; inline int EACCES = 13;\n"
-    "inline int EFAULT = 14; inline int EBUSY = 16; inline int EEXIST = 17;\n"
-    "inline int ENOTDIR = 20; inline int EISDIR = 21; inline int EINVAL = 22;\n"
-    "inline int EPIPE = 32; inline int ETIMEDOUT = 110;\n"
-    "inline int SIGHUP = 1; inline int SIGINT = 2; inline int SIGQUIT = 3;\n"
-    "inline int SIGKILL = 9; inline int SIGUSR1 = 10; inline int SIGSEGV = 11;\n"
-    "inline int SIGUSR2 = 12; inline int SIGPIPE = 13; inline int SIGALRM = 14;\n"
-    "inline int SIGTERM = 15; inline int SIGCHLD = 17; inline int SIGCONT = 18;\n"
-    "inline int SIGSTOP = 19;\n"
-    /* uregs[] indexes: x86_64 struct pt_regs order, as DTrace for Linux */
-    "inline int R_R15 = 0; inline int R_R14 = 1; inline int R_R13 = 2;\n"
-    "inline int R_R12 = 3; inline int R_RBP = 4; inline int R_RBX = 5;\n"
-    "inline int R_R11 = 6; inline int R_R10 = 7; inline int R_R9 = 8;\n"
-    "inline int R_R8 = 9; inline int R_RAX = 10; inline int R_RCX = 11;\n"
-    "inline int R_RDX = 12; inline int R_RSI = 13; inline int R_RDI = 14;\n"
-    "inline int R_ERR = 15; inline int R_RIP = 16; inline int R_CS = 17;\n"
-    "inline int R_RFL = 18; inline int R_RSP = 19; inline int R_SS = 20;\n"
-    "inline int R_PC = 16; inline int R_SP = 19; inline int R_FP = 4;\n"
-    "inline int R_PS = 18; inline int R_R0 = 10; inline int R_R1 = 12;\n";
-
 static void nomem(void *arg)
 {
 	eng_cc_error(arg, 0, 0, "D_NOMEM", "out of memory");
@@ -415,7 +367,7 @@ static void load_prelude(eng_hdl_t *h)
 	if (cc->cc_prelude)
 		return;
 	cc->cc_prelude = 1;
-	eng_prog_free(compile(h, prelude, NULL, ENG_C_ZDEFS, NULL, 0));
+	eng_prog_free(compile(h, eng_dlib_text, NULL, ENG_C_ZDEFS, NULL, 0));
 }
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,

@@ -136,6 +136,23 @@ static void cook_list(struct eng_pcb *pc, struct eng_node *l)
 		cook(pc, l);
 }
 
+/* Is base, indexed, a string (a string variable or built-in) whose
+ * characters s[i] reads?  Associative arrays are not. */
+static int string_base(struct eng_pcb *pc, const struct eng_node *base)
+{
+	const struct eng_builtin *b;
+	struct eng_ident *id;
+
+	if (base->n_kind == N_IDENT && (b = builtin(base->n_name)) != NULL)
+		return !b->array && strcmp(b->type, "string") == 0;
+	if (base->n_kind != N_IDENT && base->n_kind != N_VAR)
+		return 0;	/* any other base goes the pointer's way */
+	id = eng_cc_ident(pc, base->n_name, base->n_kind == N_VAR ?
+	    base->n_scope : SC_GLOBAL, 0);
+	return id != NULL && id->i_kind == ID_VAR && id->i_nkeys < 0 &&
+	    id->i_type != NULL && eng_type_is_string(id->i_type);
+}
+
 static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 {
 	struct eng_node *base = n->n_left;
@@ -171,6 +188,8 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		}
 		return;
 	}
+	if (string_base(pc, base))
+		goto pointer;
 	if (base->n_kind == N_IDENT || base->n_kind == N_VAR) {
 		int sc = base->n_kind == N_VAR ? base->n_scope : SC_GLOBAL;
 		struct eng_ident *id = eng_cc_ident(pc, base->n_name, sc, 0);
@@ -205,9 +224,10 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		return;
 	}
 pointer:
-	/* p[i] is *(p + i) */
+	/* p[i] is *(p + i); s[i] of a string too (Oracle's) */
 	cook(pc, base);
-	if (!eng_type_is_ptr(base->n_type) && base->n_type->t_kind != TY_ARRAY)
+	if (!eng_type_is_ptr(base->n_type) && base->n_type->t_kind != TY_ARRAY &&
+	    !eng_type_is_string(base->n_type))
 		eng_cc_nerror(pc, n, "D_IDENT_BADREF", "operator [ ] may not "
 		    "be applied to operand of type \"%s\"", eng_type_tname(base->n_type));
 	if (n->n_args->n_next != NULL || !eng_type_is_int(n->n_args->n_type))
@@ -321,14 +341,15 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 			l->n_type = l->n_ident->i_type;
 		}
 		if (l->n_kind == N_DEREF && (!eng_type_is_scalar(l->n_type) ||
-		    l->n_type->t_kind == TY_ARRAY))
-			goto bad;	/* p[i] is a store into memory */
+		    l->n_type->t_kind == TY_ARRAY || !l->n_lvalue))
+			goto bad;	/* p[i] is a store into memory; s[i] is
+					 * a string's, read only */
 		break;
 	case N_DEREF: case N_MEMBER: case N_PTRMEMBER:
 		/* stores into memory (scratch from alloca, as dtrace allows) */
 		cook(pc, l);
 		if (!eng_type_is_scalar(l->n_type) || l->n_type->t_kind ==
-		    TY_ARRAY)
+		    TY_ARRAY || (l->n_kind == N_DEREF && !l->n_lvalue))
 			goto bad;
 		break;
 	default:
@@ -404,6 +425,11 @@ static void cook_deref(struct eng_pcb *pc, struct eng_node *n)
 
 	cook(pc, n->n_left);
 	t = n->n_left->n_type;
+	if (eng_type_is_string(t) && n->n_left->n_kind == N_OP2) {
+		/* s[i] (s + i): a character of a string, read only */
+		n->n_type = eng_type_lookup(pc->pc_cc, "char");
+		return;
+	}
 	if ((!eng_type_is_ptr(t) && t->t_kind != TY_ARRAY) ||
 	    t->t_base == NULL || t->t_base->t_kind == TY_VOID)
 		eng_cc_nerror(pc, n, "D_DEREF_NONPTR", "cannot dereference "

@@ -118,7 +118,10 @@ void eng_sema_call(struct eng_pcb *pc, struct eng_node *n)
 		    a->n_type->t_base->t_size == 1) &&
 		    !(a->n_const && a->n_int == 0)) ||	/* strtok(NULL, .) */
 		    ((want == 'i' || want == 'p') &&
-		    !eng_type_is_scalar(a->n_type)))
+		    !eng_type_is_scalar(a->n_type)) ||
+		    (want == 'c' && !eng_type_is_scalar(a->n_type) &&
+		    !eng_type_is_string(a->n_type)))	/* Oracle's: a string
+							 * as a source */
 			eng_cc_nerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d "
 			    "is incompatible with prototype:\n\tprototype: %s\n"
 			    "\t argument: %s", n->n_name, i + 1, want == 's' ?

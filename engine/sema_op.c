@@ -122,12 +122,25 @@ void eng_sema_op1(struct eng_pcb *pc, struct eng_node *n)
 		    n->n_op == '-' ? -l->n_int : l->n_int));
 }
 
+/* NULL, 0 or a pointer that is not a string (char *): what a string may
+ * be compared with as an address. */
+static int null_like(const struct eng_node *n)
+{
+	const struct eng_type *t = n->n_type;
+
+	if (eng_type_is_ptr(t))
+		return t->t_base == NULL || t->t_base->t_size != 1;
+	return eng_type_is_int(t) && n->n_const && n->n_int == 0;
+}
+
 static void cook_compare(struct eng_pcb *pc, struct eng_node *n)
 {
 	struct eng_type *a = n->n_left->n_type, *b = n->n_right->n_type;
 	int sa = eng_type_is_string(a), sb = eng_type_is_string(b);
 
 	n->n_type = tint(pc);
+	if ((sa && null_like(n->n_right)) || (sb && null_like(n->n_left)))
+		return;		/* Oracle's: a string's address against NULL */
 	if (sa || sb) {
 		if ((sa || (eng_type_is_ptr(a) && a->t_base->t_size == 1)) &&
 		    (sb || (eng_type_is_ptr(b) && b->t_base->t_size == 1))) {
@@ -162,6 +175,10 @@ static int additive_ptr(struct eng_pcb *pc, struct eng_node *n)
 	struct eng_type *a = n->n_left->n_type, *b = n->n_right->n_type;
 	int op = n->n_op;
 
+	if (op == '+' && eng_type_is_string(a) && eng_type_is_int(b)) {
+		n->n_type = a;	/* Oracle's: the string from character n */
+		return 1;
+	}
 	if (is_objptr(a) && eng_type_is_int(b)) {
 		n->n_type = decay(pc, a);
 		return 1;

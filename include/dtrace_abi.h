@@ -292,13 +292,14 @@ enum dif_opcode {
 	X(41, inet_ntop) X(42, inet_ntoa) X(43, inet_ntoa6) X(44, toupper) \
 	X(45, tolower) X(46, memref) X(48, sx_shared_held) \
 	X(49, sx_exclusive_held) X(50, sx_isexclusive) X(51, memstr) \
-	X(52, getf) X(53, json) X(54, strtoll) X(55, random) X(56, uuidstr)
+	X(52, getf) X(53, json) X(54, strtoll) X(55, random) X(56, uuidstr) \
+	X(57, link_ntop)
 
 enum dif_subr {
 #define DIF_SUBR_ENUM(v, n) DIF_SUBR_##n = v,
 	DIF_SUBRS(DIF_SUBR_ENUM)
 #undef DIF_SUBR_ENUM
-	DIF_SUBR_MAX = 56
+	DIF_SUBR_MAX = 57
 };
 
 /* Type of a DIF object's result or a variable (dtrace_diftype_t). */

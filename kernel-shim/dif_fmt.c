@@ -1,6 +1,6 @@
 /*
  * dif_fmt.c - subroutines that parse or format data as text: json,
- * inet_ntop, inet_ntoa, inet_ntoa6, uuidstr.
+ * inet_ntop, inet_ntoa, inet_ntoa6, uuidstr, link_ntop.
  *
  * inet_ntop/inet_ntoa6 print IPv6 as inet_ntop(3) does, except that
  * IPv4-mapped and IPv4-compatible addresses print as the IPv4 address, as
@@ -320,6 +320,34 @@ static uint64_t ntop(ks_dif_exec_t *x, int af, uint64_t addr)
 	return text(x, buf);
 }
 
+/* link_ntop(type, addr) (Oracle's): a link-layer address as hex bytes
+ * joined by ':', 6 for ARPHRD_ETHER (1), 20 for ARPHRD_INFINIBAND (32);
+ * another type is an illegal operation. */
+static uint64_t s_link_ntop(ks_dif_exec_t *x)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t type = ks_dif_arg(x, 0), a = ks_dif_arg(x, 1);
+	unsigned n = type == 1 ? 6 : type == 32 ? 20 : 0;
+	const uint8_t *u = (const uint8_t *)(uintptr_t)a;
+	char buf[64];
+	int k = 0;
+
+	if (n == 0) {
+		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
+		return 0;
+	}
+	if (!ks_dif_canload(x, a, n))
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (i > 0)
+			buf[k++] = ':';
+		buf[k++] = hex[u[i] >> 4];
+		buf[k++] = hex[u[i] & 15];
+	}
+	buf[k] = '\0';
+	return text(x, buf);
+}
+
 static uint64_t s_uuidstr(ks_dif_exec_t *x)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -350,6 +378,7 @@ uint64_t ks_dif_call_fmt(ks_dif_exec_t *x, uint32_t subr, int *handled)
 	case DIF_SUBR_inet_ntoa: return ntop(x, AF_INET, ks_dif_arg(x, 0));
 	case DIF_SUBR_inet_ntoa6: return ntop(x, AF_INET6, ks_dif_arg(x, 0));
 	case DIF_SUBR_uuidstr: return s_uuidstr(x);
+	case DIF_SUBR_link_ntop: return s_link_ntop(x);
 	default:
 		*handled = 0;
 		return 0;

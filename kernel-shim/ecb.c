@@ -331,12 +331,13 @@ static const ks_mstate_ops_t mstate_ops = {
 	.kmo_progenyof = progenyof_op,
 };
 
+/* A fault outside DIF: no DIF offset (-1), as DTrace reports it. */
 static void fault(ks_mstate_t *ms, uint32_t kind, uint64_t addr)
 {
 	if (ms->kms_fault == 0) {
 		ms->kms_fault = kind;
 		ms->kms_fault_addr = addr;
-		ms->kms_fault_pc = 0;
+		ms->kms_fault_pc = UINT32_MAX;
 	}
 }
 
@@ -451,13 +452,15 @@ static void record_action(struct ks_state *st, const ks_act_t *a,
 		pd->speculated = 1;
 		break;
 	case DTRACEACT_COMMIT:
-		v = eval(a, ms);
-		if (ms->kms_fault == 0)
-			ks_spec_commit(st, v, cpu);
-		break;
 	case DTRACEACT_DISCARD:
+		/* as DTrace: 0 is no speculation and does nothing, an ID
+		 * above nspec is an illegal operation */
 		v = eval(a, ms);
-		if (ms->kms_fault == 0)
+		if (ms->kms_fault == 0 && v > st->st_nspec)
+			fault(ms, DTRACEFLT_ILLOP, 0);
+		else if (ms->kms_fault == 0 && a->ka_kind == DTRACEACT_COMMIT)
+			ks_spec_commit(st, v, cpu);
+		else if (ms->kms_fault == 0)
 			ks_spec_discard(st, v);
 		break;
 	case DTRACEACT_RAISE:
@@ -785,7 +788,8 @@ static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
 	memset(ectx.kpc_args, 0, sizeof(ectx.kpc_args));
 	ectx.kpc_args[1] = e->ke_epid;
 	ectx.kpc_args[2] = (uint64_t)act;
-	ectx.kpc_args[3] = ms->kms_fault_pc;
+	ectx.kpc_args[3] = ms->kms_fault_pc == UINT32_MAX ? (uint64_t)-1 :
+	    ms->kms_fault_pc;	/* -1: not in DIF */
 	ectx.kpc_args[4] = ms->kms_fault;
 	ectx.kpc_args[5] = ms->kms_fault_addr;
 	if (ms->kms_weight > 1 && st->st_nlocals != 0)

@@ -137,7 +137,10 @@ static void test_operand_rules(void **state)
 	assert_string_equal(ct_err(h, "BEGIN { trace(\"a\" == 1); }",
 	    "D_OP_INCOMPAT"), "operands have incompatible types: \"string\" "
 	    "== \"int\"");
-	assert_string_equal(ct_err(h, "BEGIN { trace(\"a\" + 1); }",
+	/* "a" + 1 is Oracle's string from character 1; "a" - 1 is not */
+	assert_string_equal(ct_err(h, "BEGIN { trace(\"a\" - 1); }",
+	    "D_OP_ARITH"), "operator - requires operands of arithmetic type");
+	assert_string_equal(ct_err(h, "BEGIN { trace(1 + \"a\"); }",
 	    "D_OP_ARITH"), "operator + requires operands of arithmetic type");
 	ct_err(h, "BEGIN { trace(\"a\" % 2); }", "D_OP_INT");
 	ct_err(h, "BEGIN { trace(~\"a\"); }", "D_OP_INT");

@@ -245,8 +245,8 @@ static void test_ks_dif_verify_refuses_unknown_subroutine(void **state)
 	td_emit(&t, DIF_INSTR_CALL(47, 1));
 	td_emit(&t, DIF_INSTR_RET(1));
 	expect_refusal(&t, "DIF instruction 0: unknown subroutine 47");
-	t.text[0] = DIF_INSTR_CALL(57, 1);
-	expect_refusal(&t, "DIF instruction 0: unknown subroutine 57");
+	t.text[0] = DIF_INSTR_CALL(58, 1);
+	expect_refusal(&t, "DIF instruction 0: unknown subroutine 58");
 }
 
 static void test_ks_dif_verify_refuses_unavailable_subroutines(void **state)
