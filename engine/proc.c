@@ -36,6 +36,7 @@
 #include <linux/seccomp.h>
 #include "engine.h"
 #include "elfsym.h"
+#include "providers.h"
 
 #define MAXNR 512			/* syscall numbers handed over */
 
@@ -247,6 +248,23 @@ static eng_proc_t *proc_new(int pid, int created)
 	return p;
 }
 
+/* usdt: the objects a held command will map, for its probes before it
+ * execs (prov_target_objects). */
+static void tell_objects(eng_pmap_t *pm, void *arg)
+{
+	const char **paths = calloc(pm->pm_nobjs > 0 ? pm->pm_nobjs : 1,
+	    sizeof (*paths));
+	int n = 0;
+
+	if (paths == NULL)
+		return;
+	for (size_t i = 0; i < pm->pm_nobjs; i++)
+		if (pm->pm_objs[i].po_path != NULL)
+			paths[n++] = pm->pm_objs[i].po_path;
+	(void)prov_target_objects(*(int *)arg, paths, n);
+	free(paths);
+}
+
 eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
     char *err, size_t errlen)
 {
@@ -302,6 +320,11 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 	p->ep_gate = gate[1];
 	p->ep_exe = strdup(exe);
 	enlist(p);
+	if (!(flags & ENG_PROC_SHELL)) {
+		int ipid = (int)pid;
+
+		(void)eng_proc_with_pmap(ipid, tell_objects, &ipid);
+	}
 	return p;
 }
 

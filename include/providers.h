@@ -70,6 +70,13 @@ int prov_set_ring_kb(unsigned kb);
  * the last events of an exiting target are not lost. */
 void prov_flush(void);
 
+/* A -c command held before its exec will map these objects (from its
+ * file: the executable, its interpreter and libraries): the usdt
+ * provider reads their notes for that pid until it execs, so that
+ * python$target names the command's probes, not dtrace's own.  The paths
+ * are copied.  0 or -1. */
+int prov_target_objects(int pid, const char *const *paths, int n);
+
 /* Were probes made since the last call for processes that started after
  * tracing did (usdt: an exec matched a provider glob)?  1 once per batch:
  * the consumer then gives them ECBs (ks_enable_retained).  Cheap. */

@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "providers.h"
 #include "usdt_impl.h"
 #include "uprobe.h"
@@ -60,6 +62,13 @@ typedef struct ufile {			/* notes of one object, by inode */
 	usdt_notes_t uf_notes;		/* un_n 0: none, or unreadable */
 } ufile_t;
 
+typedef struct upredict {		/* a -c command held before exec */
+	struct upredict *ud_next;
+	int ud_pid;
+	int ud_n;
+	char **ud_paths;		/* what it will map */
+} upredict_t;
+
 typedef struct uprov {			/* a registered <provider><pid> */
 	struct uprov *uv_next;
 	char uv_name[DTRACE_PROVNAMELEN];
@@ -75,6 +84,7 @@ static struct {
 	usdtprobe_t *probes;		/* every probe made (lk) */
 	ufile_t *files;			/* notes cache (lk) */
 	uprov_t *provs;			/* registered providers (lk) */
+	upredict_t *predicted;		/* -c commands not yet exec'd (lk) */
 	dtrace_probedesc_t *watch;	/* glob descriptions seen (lk) */
 	int nwatch;			/* (lk) */
 	int wrun;			/* the watcher runs (lk) */
@@ -86,7 +96,7 @@ static struct {
 	int wstop;			/* the watcher must end (wlk) */
 	int added;			/* probes made since prov_probes_added
 					 * was last asked (atomic) */
-} usdt = { PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, NULL, 0, 0, 0,
+} usdt = { PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0,
 	PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, { 0 }, 0, 0, 0 };
 
 static int usdt_enable(void *parg, dtrace_id_t id, void *arg);
@@ -240,17 +250,85 @@ static void add_note(const dtrace_probedesc_t *desc, int pid,
 
 #define MAXFRESH 4096
 
+int prov_target_objects(int pid, const char *const *paths, int n)
+{
+	upredict_t *u = calloc(1, sizeof(*u));
+
+	if (u == NULL || (u->ud_paths = calloc(n > 0 ? (size_t)n : 1,
+	    sizeof(char *))) == NULL) {
+		free(u);
+		return -1;
+	}
+	u->ud_pid = pid;
+	for (int i = 0; i < n; i++)
+		if ((u->ud_paths[u->ud_n] = strdup(paths[i])) != NULL)
+			u->ud_n++;
+	pthread_mutex_lock(&usdt.lk);
+	u->ud_next = usdt.predicted;
+	usdt.predicted = u;
+	pthread_mutex_unlock(&usdt.lk);
+	return 0;
+}
+
+/* The objects a -c command held before its exec will map, if pid is one
+ * (lk held): it still runs our own image, so its maps say nothing. */
+static const upredict_t *predicted(int pid)
+{
+	char self[4096], exe[4096], link[64];
+	ssize_t a, b;
+
+	for (const upredict_t *u = usdt.predicted; u != NULL; u = u->ud_next) {
+		if (u->ud_pid != pid)
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+		a = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		b = readlink(link, exe, sizeof(exe) - 1);
+		if (a > 0 && a == b && memcmp(self, exe, (size_t)a) == 0)
+			return u;
+		return NULL;		/* it exec'd: its maps tell */
+	}
+	return NULL;
+}
+
+/* The notes of each object a held command will map (lk held). */
+static int provide_predicted(const dtrace_probedesc_t *desc,
+    const upredict_t *u, dtrace_id_t *fresh)
+{
+	const usdt_notes_t *ns;
+	struct stat st;
+	char dev[16];
+	int nfresh = 0;
+
+	for (int i = 0; i < u->ud_n; i++) {
+		if (stat(u->ud_paths[i], &st) != 0)
+			continue;
+		/* the key /proc/PID/maps gives: "fe:00", inode */
+		snprintf(dev, sizeof(dev), "%02x:%02x", major(st.st_dev),
+		    minor(st.st_dev));
+		if ((ns = file_notes(u->ud_paths[i], dev,
+		    (unsigned long)st.st_ino)) == NULL)
+			continue;
+		for (int k = 0; k < ns->un_n; k++)
+			add_note(desc, u->ud_pid, u->ud_paths[i],
+			    &ns->un_notes[k], fresh, &nfresh, MAXFRESH);
+	}
+	return nfresh;
+}
+
 /* Every object process pid maps with code in it (lk held); the count
  * of probes made into fresh. */
 static int provide_pid(const dtrace_probedesc_t *desc, int pid,
     dtrace_id_t *fresh)
 {
 	char maps[64], line[4352], path[4096], dev[16], perm[8];
+	const upredict_t *u = predicted(pid);
 	unsigned long ino;
 	const usdt_notes_t *ns;
 	int nfresh = 0;
 	FILE *fp;
 
+	if (u != NULL)
+		return provide_predicted(desc, u, fresh);
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
 	if ((fp = fopen(maps, "r")) == NULL)
 		return 0;

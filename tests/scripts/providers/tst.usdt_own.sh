@@ -4,7 +4,7 @@
 # true exactly while a tracer enables the probe (N rounds traced, 0
 # untraced), and -G's default object name is the script's with .o; -G
 # without a script, or without a working C compiler, fails with a message
-# and leaves no object.
+# and leaves no object.  The same probes through -c.
 . ./lib.sh
 need_root
 N=2000
@@ -32,6 +32,17 @@ tick $N
 sum $((N * (N + 1)))
 isum $((N * (N + 1) / 2))"
 [ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "got: $got"
+# -c: the command's probes come from its file before it runs (it is held
+# before its exec), and fire from its first round: its is-enabled test is
+# true in every round
+got=$(timeout 60 $DTRACE -q -c "$W/usdtprov $N" -n '
+dtuitest$target:::tick { @t = count(); @s = sum(arg1); }
+END { printa("tick %@d\n", @t); printa("sum %@d\n", @s); }' 2>&1) ||
+    fail "-c: dtrace failed: $got"
+want="enabled $N
+tick $N
+sum $((N * (N + 1)))"
+[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "-c: got: $got"
 msg=$($DTRACE -G -n 'BEGIN' 2>&1) && fail "-G -n accepted: $msg"
 [ "$msg" = "dtrace: -G requires a D script (-s); probe specifiers (-P -m -f -n -i) define no providers" ] ||
     fail "-G -n: $msg"
