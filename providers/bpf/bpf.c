@@ -115,8 +115,8 @@ typedef struct target {
 /*
  * The state of bpf.c: one instance (bpf), passed to the helpers below
  * (to out_sample as its callback argument).  Each field names what
- * guards it.  "Enable path": used only while a provider starts a
- * probe's source (kpo_enable).
+ * guards it.  outlk is taken before perf.c's openlk (out_start opens
+ * the output events) and never with slot_lk.
  */
 typedef struct bpf_state {
 	pthread_mutex_t slot_lk;	/* slot allocation (the fields below
@@ -132,10 +132,14 @@ typedef struct bpf_state {
 	int nidle;			/* slot_lk: slots with sl_idle */
 	/* Output events and maps by what they sample (PROV_SAMPLE_* bits):
 	 * [0] nothing more, [1] call chains, [2] user registers, [3] both. */
-	int outmaps[NOUT];		/* enable path (out_start) */
-	prov_perf_src_t *outsrcs[NOUT];	/* enable path */
-	int bpf_broken;			/* enable path: tried and failed, do
-					 * not retry */
+	pthread_mutex_t outlk;		/* the three fields below: providers
+					 * attach under locks of their own
+					 * (tp.c's, psargs.c's), so two
+					 * first attachments may race */
+	int outmaps[NOUT];		/* outlk (out_start) */
+	prov_perf_src_t *outsrcs[NOUT];	/* outlk */
+	int bpf_broken;			/* outlk: tried and failed, do not
+					 * retry */
 	pthread_mutex_t closelk;	/* deferred, ndeferred */
 	int deferred[CLOSE_BATCH];	/* closelk: events whose close waits */
 	int ndeferred;			/* closelk */
@@ -145,6 +149,7 @@ static bpf_state_t bpf = {
 	.slot_lk = PTHREAD_MUTEX_INITIALIZER,
 	.slot_max = MAX_SLOTS,
 	.free_head = -1, .free_tail = -1,
+	.outlk = PTHREAD_MUTEX_INITIALIZER,
 	.outmaps = { -1, -1, -1, -1 },
 	.closelk = PTHREAD_MUTEX_INITIALIZER,
 };
@@ -518,11 +523,14 @@ static int attach(bpf_state_t *bs, const target_t *t, int capture, int recsize,
 	int s, n = 0, efd, outmap;
 
 	chain &= PROV_SAMPLE_CHAIN | PROV_SAMPLE_UREGS;
+	pthread_mutex_lock(&bs->outlk);
 	if (bs->bpf_broken || out_start(bs, chain) != 0) {
 		bs->bpf_broken = 1;
+		pthread_mutex_unlock(&bs->outlk);
 		return -1;
 	}
 	outmap = bs->outmaps[chain];
+	pthread_mutex_unlock(&bs->outlk);
 	if (t->map >= 0 && (n = prov_bpf_sys_prologue(prog)) < 0)
 		return -1;
 	pthread_mutex_lock(&bs->slot_lk);
@@ -801,6 +809,7 @@ void prov_bpf_shutdown(void)
 	pthread_mutex_unlock(&bs->slot_lk);
 	prov_bpf_sys_close();
 	prov_bpf_close_deferred();
+	pthread_mutex_lock(&bs->outlk);
 	for (int c = 0; c < NOUT; c++) {
 		prov_perf_close(bs->outsrcs[c]);
 		bs->outsrcs[c] = NULL;
@@ -808,4 +817,5 @@ void prov_bpf_shutdown(void)
 			close(bs->outmaps[c]);
 		bs->outmaps[c] = -1;
 	}
+	pthread_mutex_unlock(&bs->outlk);
 }
