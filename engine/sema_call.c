@@ -93,9 +93,6 @@ void eng_sema_call(struct eng_pcb *pc, struct eng_node *n)
 		    "at least" : "no more than", nargs < f->f_min ? f->f_min :
 		    f->f_max);
 	}
-	if ((f->f_flags & F_DESTRUCTIVE) && !pc->pc_destructive)
-		eng_cc_nerror(pc, n, "D_ACT_DESTR", "destructive actions not "
-		    "allowed");
 	if (f->f_kind != F_SUBR) {
 		/*
 		 * An action or aggregating function used as a value: as in

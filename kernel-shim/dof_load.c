@@ -614,6 +614,21 @@ static int load_action(loader_t *l, uint32_t sec, uint32_t k,
 	return 0;
 }
 
+/* Does d call a destructive subroutine (copyout, copyoutstr)?  dtrace's
+ * dtrace_difo_validate marks such a DIFO destructive. */
+static int difo_destructive(const ks_difo_t *d)
+{
+	for (uint32_t i = 0; d != NULL && i < d->dtdo_len; i++) {
+		dif_instr_t in = d->dtdo_buf[i];
+
+		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
+		    (DIF_INSTR_SUBR(in) == DIF_SUBR_copyout ||
+		    DIF_INSTR_SUBR(in) == DIF_SUBR_copyoutstr))
+			return 1;
+	}
+	return 0;
+}
+
 static int load_actions(loader_t *l, uint32_t sec, ks_clause_t *c)
 {
 	const dof_actdesc_t *d = sec_data(l, sec);
@@ -636,7 +651,8 @@ static int load_actions(loader_t *l, uint32_t sec, ks_clause_t *c)
 			return sfail(l, sec, "action %u: ntuple %u on an action "
 			    "that does not aggregate", k + 1, d[k].dofa_ntuple);
 		}
-		if (DTRACEACT_ISDESTRUCTIVE(a->ka_kind))
+		if (DTRACEACT_ISDESTRUCTIVE(a->ka_kind) ||
+		    difo_destructive(a->ka_difo))
 			c->kc_destructive = 1;
 		if (a->ka_difo != NULL && ks_dif_nlocals(a->ka_difo) >
 		    c->kc_nlocals)
@@ -681,6 +697,7 @@ static ks_clause_t *clause_get(loader_t *l, uint32_t sec,
 		if (c->kc_pred == NULL)
 			return NULL;
 		c->kc_nlocals = ks_dif_nlocals(c->kc_pred);
+		c->kc_destructive = difo_destructive(c->kc_pred);
 	}
 	if (e->dofe_actions != DOF_SECIDX_NONE &&
 	    (check_link(l, sec, "actions", e->dofe_actions,

@@ -180,7 +180,7 @@ static void test_function_rules(void **state)
 	ct_err(h, "BEGIN { x = trace(1); }", "D_CG_EXPR");
 	/* destructive actions are refused when enabled (dtrace's GO) */
 	eng_prog_free(ct_ok(h, "BEGIN { system(\"ls\"); }"));
-	ct_err(h, "BEGIN { copyoutstr(\"a\", 0, 1); }", "D_ACT_DESTR");
+	eng_prog_free(ct_ok(h, "BEGIN { copyoutstr(\"a\", 0, 1); }"));
 	eng_close(h);
 }
 
