@@ -91,7 +91,8 @@ static int next_block(struct eng_exp *x, struct exp_in *in)
 		return -1;			/* the end, cleanly */
 	if (in->xi_size - off < sizeof (bh) ||
 	    read_at(in->xi_fd, &bh, sizeof (bh), off) != 0) {
-		cut(x, in, off, "block header cut short");
+		if (x->x_replay < 2)		/* following: being written */
+			cut(x, in, off, "block header cut short");
 		return -1;
 	}
 	if (bh.bh_magic != EXP_BLOCK_MAGIC || bh.bh_len > EXP_BLOCK_MAX ||
@@ -100,7 +101,8 @@ static int next_block(struct eng_exp *x, struct exp_in *in)
 		return -1;
 	}
 	if (bh.bh_len > in->xi_size - off - sizeof (bh)) {
-		cut(x, in, off, "block cut short");
+		if (x->x_replay < 2)
+			cut(x, in, off, "block cut short");
 		return -1;
 	}
 	if (bh.bh_len > in->xi_blkcap) {

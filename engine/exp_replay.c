@@ -341,6 +341,40 @@ int eng_replay_open(eng_hdl_t *h, const char *path)
 	return 0;
 }
 
+int eng_replay_follow(eng_hdl_t *h, int on)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (x == NULL || !x->x_replay)
+		return eng_error(h, "no experiment to replay");
+	x->x_replay = on ? 2 : 1;
+	for (int f = 0; f < EXP_NFILES && !on; f++)
+		x->x_in[f].xi_end = x->x_in[f].xi_end || !x->x_in[f].xi_has;
+	return 0;
+}
+
+int eng_replay_finished(eng_hdl_t *h)
+{
+	struct eng_exp *x = h->eh_exp;
+	char path[1200], tail[64];
+	FILE *fp;
+	size_t n;
+	long sz;
+
+	if (x == NULL)
+		return 1;
+	snprintf(path, sizeof (path), "%s/log.xml", x->x_dir);
+	if ((fp = fopen(path, "r")) == NULL)
+		return 1;
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	fseek(fp, sz > 40 ? sz - 40 : 0, SEEK_SET);
+	n = fread(tail, 1, sizeof (tail) - 1, fp);
+	fclose(fp);
+	tail[n] = '\0';
+	return strstr(tail, "</experiment>") != NULL;
+}
+
 const char *eng_replay_warning(eng_hdl_t *h)
 {
 	struct eng_exp *x = h->eh_exp;

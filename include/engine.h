@@ -379,6 +379,12 @@ int eng_replay_run(eng_hdl_t *h, FILE *fp);
  * is the recorded one, as of the last step). */
 int eng_replay_step(eng_hdl_t *h, FILE *fp, uint64_t *tp);
 const char *eng_replay_warning(eng_hdl_t *h);
+/* Follow an experiment being written (on): the end of its files is not
+ * its end, and eng_replay_step returns 0 until more is written.
+ * eng_replay_finished: 1 once the recording has closed it (log.xml ends
+ * with </experiment>); one left by a killed tracer never is. */
+int eng_replay_follow(eng_hdl_t *h, int on);
+int eng_replay_finished(eng_hdl_t *h);
 
 /* ---- version ------------------------------------------------------------- */
 #define ENG_VERSION_STRING "Sun D 1.13"

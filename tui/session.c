@@ -35,6 +35,7 @@ struct tui_session {
 	struct opt { char *name, *val; } *ts_opts;	/* set so far, for a */
 	int ts_nopts;		/* new engine handle after a stop */
 	int ts_replay;		/* showing an experiment (dtui -r) */
+	int ts_follow;		/* ... while it is being written */
 	int ts_playing;		/* ... its time cursor moving */
 	double ts_t0;		/* wall time at which the experiment's 0 is */
 	double ts_rt;		/* the cursor: time of the last tick shown */
@@ -555,6 +556,13 @@ static int replay_step(tui_session_t *s)
 		snapshot(s);
 		return 1;
 	}
+	if (r == 0 && s->ts_follow) {
+		if (!eng_replay_finished(s->ts_h))
+			return 0;		/* more to come: wait */
+		s->ts_follow = 0;		/* closed: read what is left */
+		eng_replay_follow(s->ts_h, 0);
+		return replay_step(s);
+	}
 	s->ts_m->tm_state = TUI_STOPPED;
 	s->ts_playing = 0;
 	w = eng_replay_warning(s->ts_h);
@@ -582,12 +590,14 @@ int tui_session_replay(tui_session_t *s, const char *path, char *err,
 	s->ts_h = h;
 	attach(s);
 	s->ts_replay = s->ts_playing = 1;
+	s->ts_follow = !eng_replay_finished(h) &&
+	    eng_replay_follow(h, 1) == 0;
 	s->ts_t0 = now();
 	s->ts_rt = 0;
 	s->ts_m->tm_state = TUI_TRACING;
 	tui_model_setcpus(s->ts_m, eng_ncpus(h));
-	tui_model_message(s->ts_m, 0, "replaying %s (:pause :play :step "
-	    ":jump SECONDS)", path);
+	tui_model_message(s->ts_m, 0, "%s %s (:pause :play :step "
+	    ":jump SECONDS)", s->ts_follow ? "following" : "replaying", path);
 	return 0;
 }
 
