@@ -358,6 +358,7 @@ const char *eng_tok_name(int kind, char *buf, size_t len);
 
 /* dlib.c: the D library compiled before every first program */
 extern const char eng_dlib_text[];
+char *eng_dlib_topology(void);		/* malloc'd D text, or NULL */
 
 /* parse.c */
 struct eng_node *eng_parse_program(struct eng_pcb *pc);

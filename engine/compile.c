@@ -363,11 +363,15 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 static void load_prelude(eng_hdl_t *h)
 {
 	struct eng_cc *cc = h->eh_cc;
+	char *topo;
 
 	if (cc->cc_prelude)
 		return;
 	cc->cc_prelude = 1;
 	eng_prog_free(compile(h, eng_dlib_text, NULL, ENG_C_ZDEFS, NULL, 0));
+	if ((topo = eng_dlib_topology()) != NULL)
+		eng_prog_free(compile(h, topo, NULL, ENG_C_ZDEFS, NULL, 0));
+	free(topo);
 }
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,

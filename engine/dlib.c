@@ -11,6 +11,10 @@
  * Linux has them) and NULL.  compile.c compiles it once per handle,
  * before the first program; its declarations persist.
  */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "cc.h"
 
 const char eng_dlib_text[] =
@@ -98,3 +102,74 @@ const char eng_dlib_text[] =
     "inline int R_RFL = 18; inline int R_RSP = 19; inline int R_SS = 20;\n"
     "inline int R_PC = 16; inline int R_SP = 19; inline int R_FP = 4;\n"
     "inline int R_PS = 18; inline int R_R0 = 10; inline int R_R1 = 12;\n";
+
+/* The physical package (chip) or NUMA node (lgrp) of CPU c, from sysfs;
+ * 0 when Linux does not say. */
+static int cpu_place(int c, int node)
+{
+	char path[128];
+	int v = 0;
+
+	if (node) {
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", c);
+		if ((d = opendir(path)) == NULL)
+			return 0;
+		while ((e = readdir(d)) != NULL)
+			if (sscanf(e->d_name, "node%d", &v) == 1)
+				break;
+		closedir(d);
+		return e != NULL && v >= 0 ? v : 0;
+	}
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/"
+	    "topology/physical_package_id", c);
+	FILE *f = fopen(path, "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &v) != 1 || v < 0)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * "inline T name = v0 + (cpu >= c) * (v[c] - v[c - 1]) + ...;", a term
+ * where the value changes from one CPU to the next: a flat sum, which
+ * needs neither deep nesting nor many registers on big machines.
+ */
+static void place_inline(FILE *fp, const char *type, const char *name,
+    int ncpus, int node)
+{
+	int v[512];
+
+	for (int c = 0; c < ncpus; c++)
+		v[c] = cpu_place(c, node);
+	fprintf(fp, "inline %s %s = %d", type, name, v[0]);
+	for (int c = 1; c < ncpus; c++)
+		if (v[c] != v[c - 1])
+			fprintf(fp, " + (cpu >= %d) * (%d)", c, v[c] - v[c - 1]);
+	fprintf(fp, ";\n");
+}
+
+char *eng_dlib_topology(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int ncpus = n < 1 ? 1 : n > 512 ? 512 : (int)n;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (fp == NULL)
+		return NULL;
+	place_inline(fp, "chipid_t", "chip", ncpus, 0);
+	place_inline(fp, "lgrp_id_t", "lgrp", ncpus, 1);
+	fprintf(fp, "inline psetid_t pset = 0;\n");
+	if (fclose(fp) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

@@ -1,10 +1,14 @@
 /*
  * prov_profile.c - the profile provider: tick-N and profile-N.
  *
- * tick-N fires on one timer thread (the tick queue) every N.  profile-N
- * fires on every CPU: as root through perf cpu-clock sampling on each CPU
- * (arg0 the kernel pc, arg1 the user pc of the interrupted thread); without
- * privileges through one timer thread pinned to each CPU (no pc).
+ * profile-N fires on every CPU: as root through perf cpu-clock sampling
+ * on each CPU (arg0 the kernel pc, arg1 the user pc of the interrupted
+ * thread); without privileges through one timer thread pinned to each CPU
+ * (no pc).  tick-N fires every N on one CPU (TICK_CPU) in the interrupted
+ * thread's context, as DTrace's cyclic does: as root it is profile-N's
+ * perf route with the other CPUs' samples dropped (and the idle thread's
+ * firings filled in, below); without privileges, on one timer thread (the
+ * tick queue), in dtrace's own context.
  *
  * cpu-clock takes no samples on a CPU parked in idle (NOHZ, or a vCPU the
  * hypervisor halts), yet profile-N fires on every CPU at its rate whatever
@@ -37,6 +41,7 @@
 #define FILL_NS 10000000ull		/* filler thread period */
 #define FILL_LAG_NS 2000000ull		/* margin behind a drain pass */
 #define MAX_FILLP 16			/* perf profile probes filled */
+#define TICK_CPU 0			/* the CPU tick-N fires on */
 
 typedef struct pprobe {
 	int pp_kind;			/* PROV_PROFILE_TICK or _PROFILE */
@@ -296,6 +301,8 @@ static void perf_tick(void *arg, const prov_perf_sample_t *s)
 	pprobe_t *pp = arg;
 	ks_probe_ctx_t ctx;
 
+	if (pp->pp_kind == PROV_PROFILE_TICK && s->pps_cpu != TICK_CPU)
+		return;
 	fill_gap(pp, s->pps_cpu, s->pps_time);
 	prov_perf_ctx(&ctx, pp->pp_id, s);
 	ctx.kpc_args[0] = s->pps_user ? 0 : s->pps_ip;
@@ -320,6 +327,8 @@ static int fill_cpu(pprobe_t *pp, int c, uint64_t horizon, fillev_t *out,
 {
 	uint64_t per = pp->pp_period;
 
+	if (pp->pp_kind == PROV_PROFILE_TICK && c != TICK_CPU)
+		return n;
 	while (n < max && pp->pp_last[c] + per + per / 2 < horizon) {
 		pp->pp_last[c] += per;
 		out[n].fe_id = pp->pp_id;
@@ -571,7 +580,11 @@ static int profile_enable(void *parg, dtrace_id_t id, void *arg)
 		pthread_mutex_unlock(&plock);
 		return 0;
 	}
-	if (pp->pp_kind == PROV_PROFILE_TICK) {
+	if (pp->pp_kind == PROV_PROFILE_TICK && prov_is_privileged()) {
+		rc = profile_perf_on(pp);
+		if (rc != 0)
+			rc = tq_add(&tickq, pp);
+	} else if (pp->pp_kind == PROV_PROFILE_TICK) {
 		rc = tq_add(&tickq, pp);
 	} else if (prov_is_privileged()) {
 		rc = profile_perf_on(pp);
