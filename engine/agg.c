@@ -248,6 +248,7 @@ int eng_agg_desc_put(eng_hdl_t *h, dtrace_aggdesc_t *d)
 
 		if (r->dtrd_offset > d->dtagd_size ||
 		    r->dtrd_size > d->dtagd_size - r->dtrd_offset ||
+		    !eng_rec_size_ok(r) ||
 		    (i > 0 && r->dtrd_offset < d->dtagd_rec[i - 1].dtrd_offset +
 		    d->dtagd_rec[i - 1].dtrd_size)) {
 			free(d);

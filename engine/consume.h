@@ -99,6 +99,9 @@ const eng_epcache_t *eng_rec_epid(eng_hdl_t *h, dtrace_epid_t epid);
 /* 0 if every record of d lies inside its firing, else -1 (a corrupt
  * description is refused before anything is decoded with it). */
 int eng_rec_desc_check(const dtrace_eprobedesc_t *d);
+/* 1 if record r is large enough for what its action reads (a ustack's
+ * pid and frames, a symbol's address...), else 0. */
+int eng_rec_size_ok(const dtrace_recdesc_t *r);
 /* dtrace's trace() of bytes: a string if it looks like one, else a hex
  * dump (always a hex dump with forceraw or -x rawbytes). */
 void eng_rec_bytes(eng_hdl_t *h, FILE *fp, const char *p, size_t n,

@@ -90,6 +90,26 @@ static int fetch_epid(eng_hdl_t *h, dtrace_epid_t epid, eng_epcache_t *ep)
  * shim's are; a corrupt one is refused here once instead of being read
  * out of bounds at every firing.
  */
+int eng_rec_size_ok(const dtrace_recdesc_t *r)
+{
+	switch (r->dtrd_action) {
+	case DTRACEACT_USTACK: case DTRACEACT_JSTACK:	/* pid, then pcs */
+		return r->dtrd_size >= 8 + 8 * (uint64_t)(r->dtrd_arg &
+		    0xffffffffu);
+	case DTRACEACT_USYM: case DTRACEACT_UMOD: case DTRACEACT_UADDR:
+		return r->dtrd_size >= 16;		/* pid, pc */
+	case DTRACEACT_SYM: case DTRACEACT_MOD: case DTRACEACT_TRACEMEM_DYNSIZE:
+		return r->dtrd_size >= 8;
+	case DTRACEACT_TRACEMEM:
+		return (r->dtrd_arg != DTRACE_TRACEMEM_SIZE &&
+		    r->dtrd_arg != DTRACE_TRACEMEM_SSIZE) || r->dtrd_size >= 8;
+	case DTRACEACT_EXIT:
+		return r->dtrd_size >= 4;
+	default:
+		return 1;
+	}
+}
+
 int eng_rec_desc_check(const dtrace_eprobedesc_t *d)
 {
 	if (d->dtepd_size > (1u << 30) ||
@@ -100,7 +120,8 @@ int eng_rec_desc_check(const dtrace_eprobedesc_t *d)
 
 		if (r->dtrd_offset < sizeof (dtrace_rechdr_t) ||
 		    r->dtrd_offset > d->dtepd_size ||
-		    r->dtrd_size > d->dtepd_size - r->dtrd_offset)
+		    r->dtrd_size > d->dtepd_size - r->dtrd_offset ||
+		    !eng_rec_size_ok(r))
 			return -1;
 	}
 	return 0;
