@@ -238,8 +238,10 @@ int eng_agg_desc_put(eng_hdl_t *h, dtrace_aggdesc_t *d)
 	struct eng_aggstate *a = state(h);
 	dtrace_aggdesc_t **sp = a != NULL ? slot(a, d->dtagd_id) : NULL;
 
+	/* the value is read as 64-bit words where it lies in the record */
 	if (sp == NULL || d->dtagd_nrecs < 2 || d->dtagd_size > (1u << 30) ||
-	    !valsize_ok(eng_agg_valrec(d))) {
+	    !valsize_ok(eng_agg_valrec(d)) ||
+	    eng_agg_valrec(d)->dtrd_offset % 8 != 0) {
 		free(d);
 		return -1;
 	}
@@ -293,6 +295,13 @@ static int rehash(struct eng_aggstate *a)
 	return 0;
 }
 
+/* Counts and sums wrap as the shim's do (two's complement), never
+ * overflow as signed C arithmetic would. */
+static int64_t wrap_add(int64_t a, uint64_t b)
+{
+	return (int64_t)((uint64_t)a + b);
+}
+
 /* Combine value src into dst (both the value record's words). */
 static void merge(int func, int64_t *dst, const int64_t *src, size_t nw)
 {
@@ -311,8 +320,8 @@ static void merge(int func, int64_t *dst, const int64_t *src, size_t nw)
 		unsigned __int128 y = ((unsigned __int128)(uint64_t)src[2] << 64)
 		    | (uint64_t)src[3];
 
-		dst[0] += src[0];
-		dst[1] += src[1];
+		dst[0] = wrap_add(dst[0], src[0]);
+		dst[1] = wrap_add(dst[1], src[1]);
 		x += y;
 		dst[2] = (int64_t)(uint64_t)(x >> 64);
 		dst[3] = (int64_t)(uint64_t)x;
@@ -321,11 +330,11 @@ static void merge(int func, int64_t *dst, const int64_t *src, size_t nw)
 	case DTRACEAGG_LQUANTIZE:
 	case DTRACEAGG_LLQUANTIZE:
 		for (size_t i = 1; i < nw; i++)
-			dst[i] += src[i];
+			dst[i] = wrap_add(dst[i], src[i]);
 		return;
 	default:			/* count, sum, avg, quantize */
 		for (size_t i = 0; i < nw; i++)
-			dst[i] += src[i];
+			dst[i] = wrap_add(dst[i], src[i]);
 		return;
 	}
 }
@@ -580,7 +589,8 @@ static void apply_bases(struct eng_aggstate *a)
 					same = 0;
 				if (!skip && func != DTRACEAGG_MIN &&
 				    func != DTRACEAGG_MAX)
-					v[k] -= b->b_val[k];
+					v[k] = wrap_add(v[k], -(uint64_t)
+					    b->b_val[k]);
 			}
 			if (func == DTRACEAGG_STDDEV) {
 				unsigned __int128 x, y;
@@ -591,8 +601,8 @@ static void apply_bases(struct eng_aggstate *a)
 				y = ((unsigned __int128)(uint64_t)b->b_val[2] <<
 				    64) | (uint64_t)b->b_val[3];
 				x -= y;
-				v[0] -= b->b_val[0];
-				v[1] -= b->b_val[1];
+				v[0] = wrap_add(v[0], -(uint64_t)b->b_val[0]);
+				v[1] = wrap_add(v[1], -(uint64_t)b->b_val[1]);
 				v[2] = (int64_t)(uint64_t)(x >> 64);
 				v[3] = (int64_t)(uint64_t)x;
 			}
@@ -664,8 +674,8 @@ static int remember(struct eng_aggstate *a, const eng_aggrow_t *r, int hide)
 	memcpy(cur, r->ar_data + vr->dtrd_offset, vr->dtrd_size);
 	/* The row shows value - old base: the new base is their sum. */
 	for (size_t k = 0; k < nw; k++)
-		v[k] = (b->b_val != NULL && b->b_nval == nw ? b->b_val[k] : 0)
-		    + cur[k];
+		v[k] = wrap_add(b->b_val != NULL && b->b_nval == nw ?
+		    b->b_val[k] : 0, (uint64_t)cur[k]);
 	if (vr->dtrd_action == DTRACEAGG_LQUANTIZE ||
 	    vr->dtrd_action == DTRACEAGG_LLQUANTIZE)
 		v[0] = cur[0];

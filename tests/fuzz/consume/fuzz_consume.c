@@ -176,6 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	unsigned flags;
 	size_t alen;
+	char *snap;
 
 	/* FUZZ_VERBOSE=1 shows what an input decodes to */
 	if (null == NULL && (null = getenv("FUZZ_VERBOSE") != NULL ? stdout :
@@ -211,16 +212,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	alen = (size_t)get(&r, 2);
 	if (alen > r.n)
 		alen = r.n;
-	if (eng_agg_consume(h, (int)(flags >> 6), (const char *)r.p, alen) !=
-	    0 && eng_errmsg(h)[0] == '\0')
+	/* snapshots arrive in malloc'd (8-byte aligned) buffers, records at
+	 * 8-byte boundaries: copied so, as the consumer's own are */
+	if ((snap = malloc(r.n + 1)) == NULL)
+		abort();
+	memcpy(snap, r.p, alen);
+	if (eng_agg_consume(h, (int)(flags >> 6), snap, alen) != 0 &&
+	    eng_errmsg(h)[0] == '\0')
 		abort();		/* a refusal must say why */
 	if (null == stdout)
 		printf("[%s]\n", eng_errmsg(h));
 	r.p += alen;
 	r.n -= alen;
+	memcpy(snap, r.p, r.n);
 	if (eng_rec_consume(h, flags & 8 ? NULL : null, (int)(flags >> 6),
-	    (const char *)r.p, r.n) != 0 && eng_errmsg(h)[0] == '\0')
+	    snap, r.n) != 0 && eng_errmsg(h)[0] == '\0')
 		abort();
+	free(snap);
 	if (null == stdout)
 		printf("[%s]\n", eng_errmsg(h));
 	(void)eng_agg_print(h, null);
