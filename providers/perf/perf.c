@@ -16,8 +16,8 @@
  * merging the rings by timestamp, and publishes the new tails: no record
  * is read twice.  Every event samples IDENTIFIER, IP, TID, TIME and CPU
  * (and, when a probe asks, CALLCHAIN and REGS_USER: the firing thread's
- * user registers, put in uregs[] order by prov_perf_ctx), so a sample's
- * time sits at a fixed offset and every record's sample_id
+ * user registers, put in uregs[] order by perf_ctx.c's prov_perf_ctx),
+ * so a sample's time sits at a fixed offset and every record's sample_id
  * trailer has the same layout.  The kernel writes a ring's LOST record
  * with the next record it manages to put there, so a CPU's last losses
  * would wait for that CPU's next event: sources are therefore opened with
@@ -52,21 +52,12 @@
 #include "providers.h"
 #include "prov_impl.h"
 #include "bpf_agg.h"
+#include "perf_impl.h"
 
 #define MAP_SLOTS 32768		/* id map (power of two) */
-#define MAX_CHAIN 256
 #define DEFAULT_RING_KB 1024
 #define MAX_MERGE 64		/* rings drained: 2 per CPU */
 #define TASK_RING_KB 256
-#if defined(__x86_64__)		/* user registers sampled (see map_uregs) */
-#define UREGS_MASK	0xff0fffull
-#define UREGS_N		20
-#define NUREGS		21
-#else
-#define UREGS_MASK	0ull
-#define UREGS_N		0
-#define NUREGS		1
-#endif
 
 typedef struct ring {
 	int rg_fd;			/* dummy event owning the buffer */
@@ -122,12 +113,9 @@ typedef struct perf_state {
 	pthread_t drainer;		/* start */
 	int draining;			/* start: the drain thread runs */
 	uint64_t passes;		/* atomic: drain passes completed */
-	uint64_t drained;		/* atomic: start of the last pass (ns) */
+	uint64_t drained;		/* atomic: the last pass began (ns) */
 	uint64_t wall_off;		/* drain thread: realtime minus
 					 * monotonic, per pass */
-	uint64_t kstack[MAX_CHAIN];	/* drain thread: the firing's stacks */
-	uint64_t ustack[MAX_CHAIN];
-	uint64_t uregs[NUREGS];		/* drain thread: its user registers */
 } perf_state_t;
 
 static perf_state_t perf = {
@@ -812,6 +800,11 @@ static void *drain_main(void *arg)
 	}
 }
 
+uint64_t prov_perf_wall_off(void)
+{
+	return perf.wall_off;
+}
+
 uint64_t prov_perf_drained(void)
 {
 	perf_state_t *pf = &perf;
@@ -838,108 +831,6 @@ void prov_perf_flush(void)
 	if (pf->rings != NULL)
 		lost_read_all(pf);
 	pthread_mutex_unlock(&pf->openlk);
-}
-
-/* ---- firing context ---- */
-
-/* Split a perf call chain at its context markers. */
-static void split_chain(perf_state_t *pf, ks_probe_ctx_t *ctx,
-    const prov_perf_sample_t *s)
-{
-	uint64_t *dst = NULL;
-	uint32_t *np = NULL;
-
-	for (uint32_t i = 0; i < s->pps_nchain; i++) {
-		uint64_t pc = s->pps_chain[i];
-
-		if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (pc == (uint64_t)PERF_CONTEXT_KERNEL) {
-				dst = pf->kstack;
-				np = &ctx->kpc_nkstack;
-			} else if (pc == (uint64_t)PERF_CONTEXT_USER) {
-				dst = pf->ustack;
-				np = &ctx->kpc_nustack;
-			} else {
-				dst = NULL;
-			}
-			continue;
-		}
-		if (dst != NULL && *np < MAX_CHAIN)
-			dst[(*np)++] = pc;
-	}
-	ctx->kpc_kstack = pf->kstack;
-	ctx->kpc_ustack = pf->ustack;
-	if (ctx->kpc_nkstack > 0)
-		ctx->kpc_caller = ctx->kpc_nkstack > 1 ? pf->kstack[1] : 0;
-	if (ctx->kpc_nustack > 1)
-		ctx->kpc_ucaller = pf->ustack[1];
-}
-
-/*
- * User registers: perf samples those of UREGS_MASK in its own order (x86
- * asm/perf_regs.h: AX BX CX DX SI DI BP SP IP FLAGS CS SS, then R8-R15;
- * DS-GS are refused for 64-bit tasks); uregs[] indexes them as R_* in
- * struct pt_regs order.  orig_ax (R_ERR) is not in perf's set: 0.
- */
-#if defined(__x86_64__)
-static const int8_t uregs_from[NUREGS] = {
-	19, 18, 17, 16, 6, 1, 15, 14, 13, 12,	/* r15 .. r8 (pt_regs) */
-	0, 2, 3, 4, 5, -1, 8, 10, 9, 7, 11,	/* ax cx dx si di orig_ax ip
-						 * cs flags sp ss */
-};
-#else
-static const int8_t uregs_from[NUREGS] = { -1 };
-#endif
-
-uint64_t prov_perf_ureg(const prov_perf_sample_t *s, int reg)
-{
-	if (reg < 0 || reg >= NUREGS || uregs_from[reg] < 0 ||
-	    (uint32_t)uregs_from[reg] >= s->pps_nuregs)
-		return 0;
-	return s->pps_uregs[uregs_from[reg]];
-}
-
-static void map_uregs(perf_state_t *pf, ks_probe_ctx_t *ctx,
-    const prov_perf_sample_t *s)
-{
-	if (UREGS_N == 0)
-		return;
-	for (int i = 0; i < NUREGS; i++)
-		pf->uregs[i] = uregs_from[i] >= 0 &&
-		    (uint32_t)uregs_from[i] < s->pps_nuregs ?
-		    s->pps_uregs[uregs_from[i]] : 0;
-	ctx->kpc_uregs = pf->uregs;
-	ctx->kpc_nuregs = NUREGS;
-}
-
-void prov_perf_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
-    const prov_perf_sample_t *s)
-{
-	perf_state_t *pf = &perf;
-	const prov_pinfo_t *pi = prov_pcache_get(s->pps_tid, s->pps_pid);
-
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->kpc_id = id;
-	ctx->kpc_cpu = s->pps_cpu;
-	ctx->kpc_pid = s->pps_pid;
-	ctx->kpc_tid = s->pps_tid;
-	ctx->kpc_timestamp = s->pps_time;
-	ctx->kpc_walltimestamp = s->pps_time + pf->wall_off;
-	if (pi != NULL) {
-		ctx->kpc_ppid = pi->ppi_ppid;
-		ctx->kpc_uid = pi->ppi_uid;
-		ctx->kpc_gid = pi->ppi_gid;
-		memcpy(ctx->kpc_execname, pi->ppi_comm, sizeof(pi->ppi_comm));
-		ctx->kpc_psargs = pi->ppi_psargs;
-		ctx->kpc_argc = pi->ppi_argc;
-	}
-	if (s->pps_nchain > 0)
-		split_chain(pf, ctx, s);
-	if (s->pps_nuregs > 0)
-		map_uregs(pf, ctx, s);
-	if (prov_vtime_active())
-		ctx->kpc_vtimestamp = prov_vtime_get(s->pps_cpu, s->pps_tid,
-		    s->pps_time, 1);
 }
 
 void prov_perf_shutdown(void)
