@@ -176,8 +176,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 {
 	const char *fn = call->n_name;
 	int convno = 0, used = 0;
-	struct pfval aggval = { NULL, eng_type_lookup(pc->pc_cc,
-	    agg == DTRACEAGG_COUNT ? "uint64_t" : "int64_t") };
+	struct pfval aggval = { NULL, NULL };	/* the type: when needed */
 
 	for (const char *p = fmt; (p = strchr(p, '%')) != NULL; ) {
 		struct eng_pfconv cv;
@@ -219,6 +218,10 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 				    "conversion requires an aggregation and is "
 				    "not for use with %s( )", fn);
 			snprintf(vname, sizeof(vname), "aggregating action");
+			if (aggval.v_type == NULL)
+				aggval.v_type = eng_type_lookup(pc->pc_cc,
+				    agg == DTRACEAGG_COUNT ? "uint64_t" :
+				    "int64_t");
 			v = &aggval;
 		} else if (used == n) {
 			eng_cc_nerror(pc, call, "D_PRINTF_ARG_PROTO", "%s( ) "
