@@ -17,12 +17,17 @@
  *   signal-send   signal_generate                  arg0 target tid, arg1
  *                                                  target pid, arg2 signal
  *   signal-handle signal_deliver                   arg0 signal
+ *   signal-discard signal_generate, result ignored as signal-send
+ *   start         sys_exit_{clone,clone3,fork,vfork} in the child, its
+ *                 first thread (ret 0, pid == tid)
+ *   lwp-start     the same in a new thread (pid != tid)
  *
  * Each fires in the context of the thread that did it (create in the
  * parent, exit in the exiting thread).  exit's reason: a process whose
  * exit_group() we saw exited (CLD_EXITED with its status), otherwise it
- * was killed (CLD_KILLED, status 0).  start and lwp-start are not offered:
- * no tracepoint fires in the new task before it runs user code.
+ * was killed (CLD_KILLED, status 0).  start and lwp-start fire as the
+ * new task returns from the system call that made it, before its first
+ * user instruction, as DTrace's do.
  * Predicates on the task's variables and on arguments that are record
  * fields are checked in the kernel (tprows.c).
  */
@@ -143,6 +148,39 @@ static int fire_signal_send(ks_probe_ctx_t *ctx,
 	return 1;
 }
 
+/* signal_generate's result: TRACE_SIGNAL_IGNORED, the signal dropped as
+ * ignored, which is what DTrace's signal-discard reports. */
+static int fire_signal_discard(ks_probe_ctx_t *ctx,
+    const prov_perf_sample_t *s, const prov_tf_format_t *fmt)
+{
+	if (prov_tracefs_field(fmt, "result") < 0 ||
+	    prov_tp_get(fmt, s, "result") != 1)
+		return 0;
+	return fire_signal_send(ctx, s, fmt);
+}
+
+/* The new task's return from clone()/fork(): 0 in the child. */
+static int fire_start(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt, int thread)
+{
+	(void)ctx;
+	if (prov_tp_get(fmt, s, "ret") != 0)
+		return 0;
+	return (s->pps_pid != s->pps_tid) == thread;
+}
+
+static int fire_proc_start(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	return fire_start(ctx, s, fmt, 0);
+}
+
+static int fire_lwp_start(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	return fire_start(ctx, s, fmt, 1);
+}
+
 static int fire_signal_handle(ks_probe_ctx_t *ctx,
     const prov_perf_sample_t *s, const prov_tf_format_t *fmt)
 {
@@ -155,6 +193,10 @@ static int fire_signal_handle(ks_probe_ctx_t *ctx,
  * thread (tid, cpu) that calls exit_group() need not be the one whose
  * exit fires proc:::exit. */
 #define TASK PROV_FV_TASK
+/* start, lwp-start: no arguments */
+#define START_ROW(name, event, fn) { .tr_name = name, \
+	.tr_sys = "syscalls", .tr_event = event, .tr_fire = fn, \
+	.tr_args = { NULL }, .tr_fvars = TASK }
 
 static prov_tprow_t rows[] = {
 	{ .tr_name = "create", .tr_sys = "task", .tr_event = "task_newtask",
@@ -192,6 +234,15 @@ static prov_tprow_t rows[] = {
 	{ .tr_name = "signal-handle", .tr_sys = "signal",
 	    .tr_event = "signal_deliver", .tr_fire = fire_signal_handle,
 	    .tr_args = { "int" }, .tr_fvars = TASK, .tr_fargs = "sig" },
+	{ .tr_name = "signal-discard", .tr_sys = "signal",
+	    .tr_event = "signal_generate", .tr_fire = fire_signal_discard,
+	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK },
+	START_ROW("start", "sys_exit_clone", fire_proc_start),
+	START_ROW("start", "sys_exit_clone3", fire_proc_start),
+	START_ROW("start", "sys_exit_fork", fire_proc_start),
+	START_ROW("start", "sys_exit_vfork", fire_proc_start),
+	START_ROW("lwp-start", "sys_exit_clone", fire_lwp_start),
+	START_ROW("lwp-start", "sys_exit_clone3", fire_lwp_start),
 	{ .tr_name = "signal-send", .tr_sys = "signal",
 	    .tr_event = "signal_generate", .tr_fire = fire_signal_send,
 	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK,
