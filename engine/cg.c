@@ -617,6 +617,12 @@ static void store_op(struct cg *g, const struct eng_node *l, int r, int a)
 	uint64_t mask;
 	int o, v;
 
+	if (l->n_type->t_kind == TY_STRUCT || l->n_type->t_kind == TY_UNION) {
+		o = setx(g, l->n_type->t_size, l);	/* copys r, size, a */
+		emit(g, DIF_INSTR_COPYS(r, o, a));
+		rfree(g, o);
+		return;
+	}
 	if (m == NULL || m->m_bits == 0) {
 		store_sized(g, l->n_type, r, a);
 		return;

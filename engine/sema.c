@@ -348,9 +348,11 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 	case N_DEREF: case N_MEMBER: case N_PTRMEMBER:
 		/* stores into memory (scratch from alloca, as dtrace allows) */
 		cook(pc, l);
-		if (!eng_type_is_scalar(l->n_type) || l->n_type->t_kind ==
-		    TY_ARRAY || (l->n_kind == N_DEREF && !l->n_lvalue))
-			goto bad;
+		if (((!eng_type_is_scalar(l->n_type) || l->n_type->t_kind ==
+		    TY_ARRAY) && !(r != NULL && (l->n_type->t_kind == TY_STRUCT ||
+		    l->n_type->t_kind == TY_UNION))) ||
+		    (l->n_kind == N_DEREF && !l->n_lvalue))
+			goto bad;	/* a struct member takes a struct value */
 		break;
 	default:
 		cook(pc, l);
