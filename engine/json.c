@@ -190,11 +190,12 @@ void eng_json_firing(eng_hdl_t *h, FILE *fp, const eng_epcache_t *ep,
 {
 	const dtrace_eprobedesc_t *d = ep->ep_desc;
 	const dtrace_probedesc_t *pd = &ep->ep_probe;
-	const dtrace_rechdr_t *rh = (const dtrace_rechdr_t *)(const void *)base;
+	dtrace_rechdr_t rh;
 
+	memcpy(&rh, base, sizeof (rh));	/* base need not be aligned */
 	fprintf(fp, "{\"type\":\"probe\",\"cpu\":%d,\"id\":%u,\"epid\":%u,"
 	    "\"timestamp\":%" PRIu64 ",\"probe\":{\"provider\":", cpu,
-	    pd->dtpd_id, d->dtepd_epid, DTRACE_RECORD_LOAD_TIMESTAMP(rh));
+	    pd->dtpd_id, d->dtepd_epid, DTRACE_RECORD_LOAD_TIMESTAMP(&rh));
 	eng_json_str(fp, pd->dtpd_provider, sizeof (pd->dtpd_provider));
 	fputs(",\"module\":", fp);
 	eng_json_str(fp, pd->dtpd_mod, sizeof (pd->dtpd_mod));

@@ -642,6 +642,16 @@ static void end_pieces(eng_hdl_t *h, FILE *fp)
 	c->ec_pieceopen = 0;
 }
 
+/* The firing's timestamp, from its header (which need not be aligned:
+ * buffers come from callers too). */
+static uint64_t firing_time(const struct firing *f)
+{
+	dtrace_rechdr_t rh;
+
+	memcpy(&rh, f->base, sizeof (rh));
+	return DTRACE_RECORD_LOAD_TIMESTAMP(&rh);
+}
+
 /*
  * Format one firing to fp.  The pieces of a clause the compiler split at
  * an if/else (eng_cc_stmtinfo's esi_piece: 1 first, 2 later) fire one
@@ -656,8 +666,7 @@ static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 	const dtrace_eprobedesc_t *d = f->ep->ep_desc;
 	int piece = eng_exp_piece(h, d->dtepd_uarg);
 	uint32_t probe = f->ep->ep_probe.dtpd_id;
-	uint64_t ts = DTRACE_RECORD_LOAD_TIMESTAMP(
-	    (const dtrace_rechdr_t *)f->base);
+	uint64_t ts = firing_time(f);
 
 	f->quiet = eng_opt_isset(h, DTRACEOPT_QUIET);
 	header(h, fp, flow, f->quiet);
@@ -685,7 +694,7 @@ static void firing(eng_hdl_t *h, FILE *fp, struct firing *f)
 static void firing_buffered(eng_hdl_t *h, struct firing *f)
 {
 	struct eng_consumer *c = h->eh_cons;
-	const dtrace_rechdr_t *rh = (const dtrace_rechdr_t *)f->base;
+	dtrace_rechdr_t rh;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mf = open_memstream(&text, &len);
@@ -693,6 +702,7 @@ static void firing_buffered(eng_hdl_t *h, struct firing *f)
 
 	if (mf == NULL)
 		return;
+	memcpy(&rh, f->base, sizeof (rh));
 	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON)
 		eng_json_firing(h, mf, f->ep, f->base, f->cpu);
 	else
@@ -709,8 +719,8 @@ static void firing_buffered(eng_hdl_t *h, struct firing *f)
 	bd.ebd_len = len;
 	bd.ebd_cpu = f->cpu;
 	bd.ebd_probe = f->ep->ep_probe.dtpd_id;
-	bd.ebd_epid = rh->dtrh_epid;
-	bd.ebd_timestamp = DTRACE_RECORD_LOAD_TIMESTAMP(rh);
+	bd.ebd_epid = rh.dtrh_epid;
+	bd.ebd_timestamp = DTRACE_RECORD_LOAD_TIMESTAMP(&rh);
 	c->ec_buffered(&bd, c->ec_buffered_arg);
 	free(text);
 }
@@ -728,8 +738,7 @@ static void firing_export(eng_hdl_t *h, FILE *fp, struct firing *f)
 	firing(h, mf, f);
 	end_pieces(h, mf);
 	fclose(mf);
-	eng_export_firing(h, fp, f->cpu, &f->ep->ep_probe,
-	    DTRACE_RECORD_LOAD_TIMESTAMP((const dtrace_rechdr_t *)f->base),
+	eng_export_firing(h, fp, f->cpu, &f->ep->ep_probe, firing_time(f),
 	    text);
 	free(text);
 }
