@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_record.sh - :record NAME while tracing records an experiment that
-# dtrace -r replays (the clause's printf lines, in order, from where
-# recording began); :record stop closes it (log.xml ends); :save folded
+# dtrace -r replays (the clause's printf lines, in order on each CPU,
+# from where recording began); :record stop closes it (log.xml ends); :save folded
 # writes the stack() aggregation as collapsed stacks.
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +26,7 @@ grep -q '</experiment>' "$tmp/mine.1.er/log.xml" || { echo "log.xml not closed";
 timeout 10 "$DTRACE" -r "$tmp/mine.1.er" > "$tmp/out" 2> "$tmp/err" ||
     { echo "replay failed: $(cat "$tmp/err")"; exit 1; }
 # the ticks replayed in order: their timestamps increase
-awk '/tick [0-9]/ { if ($NF <= last) bad = 1; last = $NF; n++ }
+awk '/tick [0-9]/ { if ($NF <= last[$1]) bad = 1; last[$1] = $NF; n++ }
     END { exit !(n >= 10 && !bad) }' "$tmp/out" ||
     { echo "replayed ticks out of order or too few:"; head "$tmp/out"; exit 1; }
 $T send-keys ':save folded folded.txt' Enter
