@@ -19,14 +19,18 @@
  * when the multi route is refused (older kernels) or DTUI_UPROBE_ROUTE is
  * "perf".
  *
+ * Sites uprobes cannot probe (an instruction with a lock prefix, or one
+ * the kernel's decoder refuses: ENOTSUPP) are left out and counted
+ * (prov_uprobe_refused), not failing the attachment: lock-prefixed ones
+ * are seen in the file before attaching, and a link the kernel refuses
+ * is split in halves until the refused sites stand alone.
+ *
  * Both write into perf.c's per-CPU rings, whose drain thread calls us
- * back.  Locking: up.lk guards the multi route's maps, output events and
- * slots (a slot's generation is also read, atomically, by the drain
- * thread, which drops records of a slot whose generation moved on: a
- * record of a detached attachment still in a ring).  A detached multi
- * attachment is freed once a drain pass that began after its detach has
- * completed (prov_perf_drained), so a callback reading it never sees
- * freed memory.  A prov_uprobe_t is immutable between attach and detach.
+ * back.  The state is one uprobe_state_t (below), passed to the helpers;
+ * its fields say what guards them.  A detached multi attachment is freed
+ * once a drain pass that began after its detach has completed
+ * (prov_perf_drained), so a callback reading it never sees freed
+ * memory.  A prov_uprobe_t is immutable between attach and detach.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +52,8 @@
  * headers here may be older) */
 #define ATTACH_UPROBE_MULTI	48
 #define UPROBE_MULTI_RETURN	1u
+#define ERR_NOTSUPP		524	/* the kernel's ENOTSUPP */
+#define RECSIZE			24	/* {tag, cookie, probed address} */
 
 typedef struct link_attr {		/* union bpf_attr's link_create */
 	uint32_t prog_fd, target_fd, attach_type, flags;
@@ -65,7 +71,10 @@ struct prov_uprobe {
 	int pu_pid;			/* > 0: deliver only its hits */
 	prov_uprobe_cb_t *pu_cb;
 	void *pu_arg;
-	int pu_link;			/* multi: the link, else -1 */
+	int pu_refused;			/* sites left out (see above) */
+	int pu_multi;			/* 1: the multi route's */
+	int *pu_links;			/* multi: its links (split sets) */
+	int pu_nlinks;
 	int pu_slot;			/* multi: its slot */
 	uint64_t pu_dead;		/* multi: when it was detached */
 	prov_uprobe_t *pu_next;		/* multi: up.dead list */
@@ -73,27 +82,44 @@ struct prov_uprobe {
 	struct upsite pu_sites[];	/* perf route */
 };
 
-static struct {
+/*
+ * The state of uprobe.c: one instance (uprobe_state), passed to the
+ * helpers below.  Each field names what guards it.  lk is taken before
+ * perf.c's locks (out_map opens output events).
+ */
+typedef struct uprobe_state {
 	/* the PMU, written once under once, read-only after */
 	pthread_once_t once;
-	int type;			/* PMU type, -1: no uprobe PMU */
-	uint64_t retbit;		/* config bit of "retprobe" */
-	int refshift;			/* first config bit of ref_ctr_offset,
-					 * -1: semaphores not supported */
-	int refbits;			/* its width */
-	pthread_mutex_t lk;
-	int multi;			/* multi route: 1 works, -1 refused,
-					 * 0 untried (lk) */
-	int outmap[NKINDS];		/* PERF_EVENT_ARRAY, -1 none (lk) */
-	prov_perf_src_t *outsrc[NKINDS];	/* its BPF_OUTPUT events (lk) */
+	int type;			/* once: PMU type, -1 no uprobe PMU */
+	uint64_t retbit;		/* once: config bit of "retprobe" */
+	int refshift;			/* once: first config bit of
+					 * ref_ctr_offset, -1: semaphores not
+					 * supported */
+	int refbits;			/* once: its width */
+	pthread_mutex_t lk;		/* the multi route's fields below */
+	int multi;			/* lk (read atomically): multi route
+					 * 1 works, -1 refused, 0 untried */
+	int outmap[NKINDS];		/* lk: PERF_EVENT_ARRAY, -1 none */
+	prov_perf_src_t *outsrc[NKINDS];	/* lk: its BPF_OUTPUT events */
 	struct {
-		prov_uprobe_t *ms_up;	/* lk; read by the drain thread */
-		uint32_t ms_gen;	/* 0 free; atomic */
+		prov_uprobe_t *ms_up;	/* lk for writes; read atomically by
+					 * the drain thread */
+		uint32_t ms_gen;	/* 0 free; atomic (lk for writes): a
+					 * record whose tag names another
+					 * generation is from a detached
+					 * attachment, left in a ring */
 	} slot[MSLOTS];
-	uint32_t gen;			/* last generation given (lk) */
-	prov_uprobe_t *dead;		/* detached, not yet freed (lk) */
-} up = { PTHREAD_ONCE_INIT, -1, 0, -1, 0, PTHREAD_MUTEX_INITIALIZER, 0,
-	{ -1, -1, -1, -1 }, { NULL }, { { NULL, 0 } }, 0, NULL };
+	uint32_t gen;			/* lk: last generation given */
+	prov_uprobe_t *dead;		/* lk: detached, not yet freed */
+} uprobe_state_t;
+
+static uprobe_state_t uprobe_state = {
+	.once = PTHREAD_ONCE_INIT,
+	.type = -1,
+	.refshift = -1,
+	.lk = PTHREAD_MUTEX_INITIALIZER,
+	.outmap = { -1, -1, -1, -1 },
+};
 
 /* "config:32-63" or "config:0" into first bit and width; -1 if not. */
 static int read_format(const char *name, int *first, int *width)
@@ -121,8 +147,10 @@ static int read_format(const char *name, int *first, int *width)
 	return 0;
 }
 
+/* pthread_once's: no argument, so the one instance. */
 static void pmu_probe(void)
 {
+	uprobe_state_t *us = &uprobe_state;
 	int bit, width, type;
 	FILE *fp;
 
@@ -133,16 +161,18 @@ static void pmu_probe(void)
 	fclose(fp);
 	if (type < 0 || read_format("retprobe", &bit, &width) != 0)
 		return;
-	up.retbit = 1ull << bit;
-	if (read_format("ref_ctr_offset", &up.refshift, &up.refbits) != 0)
-		up.refshift = -1;
-	up.type = type;
+	us->retbit = 1ull << bit;
+	if (read_format("ref_ctr_offset", &us->refshift, &us->refbits) != 0)
+		us->refshift = -1;
+	us->type = type;
 }
 
 int prov_uprobe_available(void)
 {
-	pthread_once(&up.once, pmu_probe);
-	if (up.type < 0) {
+	uprobe_state_t *us = &uprobe_state;
+
+	pthread_once(&us->once, pmu_probe);
+	if (us->type < 0) {
 		ks_provider_error("uprobes are not available: no uprobe PMU "
 		    "in " PMU_DIR);
 		return 0;
@@ -154,45 +184,86 @@ int prov_uprobe_available(void)
 	return 1;
 }
 
+/* Does err say the kernel cannot probe the instruction at a site (its
+ * decoder refuses it, or the offset is not one it can place)? */
+static int refused_insn(int err)
+{
+	return err == ERR_NOTSUPP || err == EINVAL;
+}
+
+/*
+ * Copy into out the sites whose instruction does not start with a lock
+ * prefix: uprobes refuse those, and a refused site costs a failed link
+ * over the whole set.  The count kept; *refused counts the others.
+ */
+static int probeable(const char *path, const prov_uprobe_site_t *sites,
+    int nsites, prov_uprobe_site_t *out, int *refused)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), k = 0;
+
+	for (int i = 0; i < nsites; i++) {
+		unsigned char c = 0;
+
+		if (fd >= 0 && pread(fd, &c, 1, (off_t)sites[i].pus_offset) ==
+		    1 && c == 0xf0) {
+			(*refused)++;
+			continue;
+		}
+		out[k++] = sites[i];
+	}
+	if (fd >= 0)
+		close(fd);
+	return k;
+}
+
+/* ---- the perf route ---- */
+
 static void on_hit(void *arg, const prov_perf_sample_t *s)
 {
-	const struct upsite *us = arg;
-	const prov_uprobe_t *u = us->us_up;
+	const struct upsite *site = arg;
+	const prov_uprobe_t *u = site->us_up;
+	prov_perf_sample_t copy = *s;
 
 	if (u->pu_pid > 0 && s->pps_pid != u->pu_pid)
 		return;
-	u->pu_cb(u->pu_arg, us->us_cookie, s);
+	copy.pps_raw = NULL;		/* no probed address: see uprobe.h */
+	copy.pps_rawlen = 0;
+	u->pu_cb(u->pu_arg, site->us_cookie, &copy);
 }
 
-static int open_site(prov_uprobe_t *u, struct upsite *us, const char *path,
-    const prov_uprobe_site_t *site, int flags)
+/* 0 opened, 1 refused (an instruction uprobes cannot probe), -1 not. */
+static int open_site(const uprobe_state_t *us, prov_uprobe_t *u,
+    struct upsite *site, const char *path, const prov_uprobe_site_t *ps,
+    int flags)
 {
 	struct perf_event_attr a;
 	int err;
 
-	if (site->pus_refctr != 0 && (up.refshift < 0 || (up.refbits < 64 &&
-	    (site->pus_refctr >> up.refbits) != 0))) {
+	if (ps->pus_refctr != 0 && (us->refshift < 0 || (us->refbits < 64 &&
+	    (ps->pus_refctr >> us->refbits) != 0))) {
 		ks_provider_error("%s: semaphore at offset %#llx cannot be "
 		    "given to this kernel's uprobes", path,
-		    (unsigned long long)site->pus_refctr);
+		    (unsigned long long)ps->pus_refctr);
 		return -1;
 	}
 	memset(&a, 0, sizeof(a));
-	a.type = (uint32_t)up.type;
-	a.config = (flags & PROV_UPROBE_RETURN) ? up.retbit : 0;
-	if (site->pus_refctr != 0)
-		a.config |= site->pus_refctr << up.refshift;
+	a.type = (uint32_t)us->type;
+	a.config = (flags & PROV_UPROBE_RETURN) ? us->retbit : 0;
+	if (ps->pus_refctr != 0)
+		a.config |= ps->pus_refctr << us->refshift;
 	a.config1 = (uint64_t)(uintptr_t)path;
-	a.config2 = site->pus_offset;
+	a.config2 = ps->pus_offset;
 	a.sample_period = 1;
-	us->us_up = u;
-	us->us_cookie = site->pus_cookie;
-	us->us_src = prov_perf_open(&a, (flags & (PROV_SAMPLE_CHAIN |
-	    PROV_SAMPLE_USTACK)) | PROV_SAMPLE_UREGS, on_hit, us);
-	if (us->us_src == NULL) {
+	site->us_up = u;
+	site->us_cookie = ps->pus_cookie;
+	site->us_src = prov_perf_open(&a, (flags & (PROV_SAMPLE_CHAIN |
+	    PROV_SAMPLE_USTACK)) | PROV_SAMPLE_UREGS, on_hit, site);
+	if (site->us_src == NULL) {
 		err = errno;
+		if (refused_insn(err))
+			return 1;
 		ks_provider_error("cannot place a uprobe at %s offset %#llx: %s",
-		    path, (unsigned long long)site->pus_offset,
+		    path, (unsigned long long)ps->pus_offset,
 		    err == ENOENT ? "no such file" : strerror(err));
 		return -1;
 	}
@@ -200,7 +271,7 @@ static int open_site(prov_uprobe_t *u, struct upsite *us, const char *path,
 }
 
 /* The perf route: one perf uprobe event per site (see above). */
-static prov_uprobe_t *perf_attach(const char *path,
+static prov_uprobe_t *perf_attach(const uprobe_state_t *us, const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg)
 {
@@ -214,40 +285,46 @@ static prov_uprobe_t *perf_attach(const char *path,
 	u->pu_pid = pid;
 	u->pu_cb = cb;
 	u->pu_arg = arg;
-	u->pu_link = -1;
 	for (int i = 0; i < nsites; i++) {
-		if (open_site(u, &u->pu_sites[i], path, &sites[i], flags) != 0) {
+		int rc = open_site(us, u, &u->pu_sites[u->pu_nsites], path,
+		    &sites[i], flags);
+
+		if (rc < 0) {
 			prov_uprobe_detach(u);
 			return NULL;
 		}
-		u->pu_nsites = i + 1;
+		if (rc > 0)
+			u->pu_refused++;
+		else
+			u->pu_nsites++;
 	}
 	return u;
 }
 
 /* ---- the multi route ---- */
 
-/* Drain thread: a {tag, cookie} record of output set kind. */
+/* Drain thread: a {tag, cookie, address} record of an output set. */
 static void on_output(void *arg, const prov_perf_sample_t *s)
 {
+	uprobe_state_t *us = arg;
 	prov_perf_sample_t copy = *s;
 	const prov_uprobe_t *u;
 	uint64_t tag, cookie;
 	uint32_t idx, gen;
 
-	if (s->pps_rawlen < 16)
+	if (s->pps_rawlen < RECSIZE)
 		return;
-	memcpy(&tag, s->pps_raw, 8);
+	memcpy(&tag, s->pps_raw, 8);	/* the ring is only 4-aligned */
 	memcpy(&cookie, s->pps_raw + 8, 8);
 	idx = (uint32_t)tag;
 	gen = (uint32_t)(tag >> 32);
 	if (idx >= MSLOTS || gen == 0 ||
-	    __atomic_load_n(&up.slot[idx].ms_gen, __ATOMIC_ACQUIRE) != gen)
+	    __atomic_load_n(&us->slot[idx].ms_gen, __ATOMIC_ACQUIRE) != gen)
 		return;			/* detached: a record left in a ring */
-	u = __atomic_load_n(&up.slot[idx].ms_up, __ATOMIC_ACQUIRE);
+	u = __atomic_load_n(&us->slot[idx].ms_up, __ATOMIC_ACQUIRE);
 	if (u == NULL)
 		return;
-	copy.pps_raw = s->pps_raw + 16;
+	copy.pps_raw = s->pps_raw + 16;	/* the probed address */
 	copy.pps_rawlen = s->pps_rawlen - 16;
 	u->pu_cb(u->pu_arg, cookie, &copy);
 }
@@ -264,63 +341,70 @@ static int map_cpu(int map, int cpu, int fd)
 	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
 }
 
-/* The output map of set kind (PROV_SAMPLE_CHAIN, PROV_SAMPLE_USTACK
- * bits / 2 ... see kind_of), made on first use (lk held); -1 if not. */
-static int out_map(int kind, int sample)
+/* The output map of set kind (see multi_attach), made on first use (lk
+ * held) with its events sampling what sample says; -1 if not. */
+static int out_map(uprobe_state_t *us, int kind, int sample)
 {
 	struct perf_event_attr a;
 	int ncpu = prov_perf_ncpus();
 
-	if (up.outmap[kind] >= 0)
-		return up.outmap[kind];
-	up.outmap[kind] = prov_bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY,
+	if (us->outmap[kind] >= 0)
+		return us->outmap[kind];
+	us->outmap[kind] = prov_bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY,
 	    4, 4, (uint32_t)ncpu, 0);
-	if (up.outmap[kind] < 0)
+	if (us->outmap[kind] < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_BPF_OUTPUT;
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_RAW;
-	up.outsrc[kind] = prov_perf_open(&a, sample, on_output, NULL);
-	if (up.outsrc[kind] == NULL)
+	us->outsrc[kind] = prov_perf_open(&a, sample, on_output, us);
+	if (us->outsrc[kind] == NULL)
 		goto fail;
 	for (int c = 0; c < ncpu; c++) {
-		int fd = prov_perf_src_fd(up.outsrc[kind], c);
+		int fd = prov_perf_src_fd(us->outsrc[kind], c);
 
-		if (fd >= 0 && map_cpu(up.outmap[kind], c, fd) != 0)
+		if (fd >= 0 && map_cpu(us->outmap[kind], c, fd) != 0)
 			goto fail;
 	}
-	return up.outmap[kind];
+	return us->outmap[kind];
 fail:
-	prov_perf_close(up.outsrc[kind]);
-	up.outsrc[kind] = NULL;
-	close(up.outmap[kind]);
-	up.outmap[kind] = -1;
+	prov_perf_close(us->outsrc[kind]);
+	us->outsrc[kind] = NULL;
+	close(us->outmap[kind]);
+	us->outmap[kind] = -1;
 	return -1;
 }
 
-/* r6 = ctx; fp[-8] = get_attach_cookie(ctx); fp[-16] = tag;
- * perf_event_output(ctx, map, CURRENT_CPU, fp - 16, 16); return 0 */
+/*
+ * r6 = ctx; fp[-24] = tag; fp[-16] = get_attach_cookie(ctx);
+ * fp[-8] = get_func_ip(ctx) (the probed address, the function's for a
+ * return probe); perf_event_output(ctx, map, CURRENT_CPU, fp - 24, 24);
+ * return 0
+ */
 static int load_prog(int map, uint64_t tag)
 {
-	struct bpf_insn p[16];
+	struct bpf_insn p[20];
 	union bpf_attr at;
 	int n = 0;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_attach_cookie);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -16, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
 	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
 	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)tag);
 	p[n++] = ins(0, 0, 0, 0, (int32_t)(tag >> 32));
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -16, 0);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -RECSIZE, 0);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
 	p[n++] = ins(0, 0, 0, 0, 0);
 	p[n++] = ins(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -16);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, 16);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -RECSIZE);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, RECSIZE);
 	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
@@ -339,7 +423,7 @@ static int link_sites(int prog, const char *path,
 	uint64_t *offs = calloc((size_t)nsites, 8 * 3);
 	union bpf_attr at;
 	link_attr_t la;
-	int fd;
+	int fd, err;
 
 	if (offs == NULL)
 		return -1;
@@ -361,23 +445,61 @@ static int link_sites(int prog, const char *path,
 	memset(&at, 0, sizeof(at));
 	memcpy(&at, &la, sizeof(la));
 	fd = (int)prov_bpf_call(BPF_LINK_CREATE, &at);
+	err = errno;
 	free(offs);
+	errno = err;
 	return fd;
+}
+
+/*
+ * Link the nsites sites with prog into u->pu_links.  The kernel refuses
+ * a whole link for one instruction it cannot probe, so a refused set is
+ * split in halves until the refused sites stand alone; those are left
+ * out, counted in pu_refused.  0, or -1 with errno for another refusal.
+ */
+static int link_split(prov_uprobe_t *u, int prog, const char *path,
+    const prov_uprobe_site_t *sites, int nsites, int pid, int flags)
+{
+	int fd = link_sites(prog, path, sites, nsites, pid, flags);
+
+	if (fd >= 0) {
+		u->pu_links[u->pu_nlinks++] = fd;
+		return 0;
+	}
+	if (!refused_insn(errno))
+		return -1;
+	if (nsites == 1) {
+		u->pu_refused++;
+		return 0;
+	}
+	if (link_split(u, prog, path, sites, nsites / 2, pid, flags) != 0)
+		return -1;
+	return link_split(u, prog, path, sites + nsites / 2,
+	    nsites - nsites / 2, pid, flags);
+}
+
+/* Free u and close its links. */
+static void multi_free(prov_uprobe_t *u)
+{
+	for (int i = 0; i < u->pu_nlinks; i++)
+		close(u->pu_links[i]);	/* every site goes, semaphores drop */
+	free(u->pu_links);
+	free(u);
 }
 
 /* Free the detached attachments no callback can be reading (lk held):
  * a drain pass that began after their detach has completed. */
-static void reap(void)
+static void reap(uprobe_state_t *us)
 {
 	uint64_t drained = prov_perf_drained();
-	prov_uprobe_t **pp = &up.dead, *u;
+	prov_uprobe_t **pp = &us->dead, *u;
 
 	while ((u = *pp) != NULL) {
 		if (u->pu_dead < drained) {
 			*pp = u->pu_next;
-			__atomic_store_n(&up.slot[u->pu_slot].ms_up, NULL,
+			__atomic_store_n(&us->slot[u->pu_slot].ms_up, NULL,
 			    __ATOMIC_RELEASE);
-			free(u);
+			multi_free(u);
 		} else {
 			pp = &u->pu_next;
 		}
@@ -385,108 +507,140 @@ static void reap(void)
 }
 
 /* A free slot (lk held), or -1. */
-static int slot_new(void)
+static int slot_new(uprobe_state_t *us)
 {
 	for (int i = 0; i < MSLOTS; i++)
-		if (up.slot[i].ms_up == NULL &&
-		    __atomic_load_n(&up.slot[i].ms_gen, __ATOMIC_RELAXED) == 0)
+		if (us->slot[i].ms_up == NULL &&
+		    __atomic_load_n(&us->slot[i].ms_gen, __ATOMIC_RELAXED) == 0)
 			return i;
 	return -1;
 }
 
-/* The multi route; NULL with errno set, and *refused set when the
- * kernel has no such route (its program is refused). */
-static prov_uprobe_t *multi_attach(const char *path,
-    const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
-    prov_uprobe_cb_t *cb, void *arg, int *refused)
+/* Stop u's records (the drain thread drops them from now on) and close
+ * its links. */
+static void unlink_all(uprobe_state_t *us, prov_uprobe_t *u)
+{
+	__atomic_store_n(&us->slot[u->pu_slot].ms_gen, 0, __ATOMIC_RELEASE);
+	for (int i = 0; i < u->pu_nlinks; i++)
+		close(u->pu_links[i]);	/* every site goes, semaphores drop */
+	u->pu_nlinks = 0;
+}
+
+/* Queue u to be freed when no callback can be reading it (lk held). */
+static void bury(uprobe_state_t *us, prov_uprobe_t *u)
+{
+	u->pu_dead = ks_gethrtime();
+	u->pu_next = us->dead;
+	us->dead = u;
+	reap(us);
+}
+
+/* A new multi attachment in a published slot, with the program of its
+ * output set loaded into *prog (lk held); NULL with errno set, and
+ * *refused set when the kernel has no such route (its program is
+ * refused). */
+static prov_uprobe_t *multi_new(uprobe_state_t *us, int nsites, int flags,
+    int *prog, int *refused)
 {
 	int kind = ((flags & PROV_SAMPLE_CHAIN) ? 1 : 0) |
 	    ((flags & PROV_SAMPLE_USTACK) ? 2 : 0);
-	int map, prog, s, err;
+	int map, s, err;
 	prov_uprobe_t *u;
 	uint64_t tag;
 
-	pthread_mutex_lock(&up.lk);
-	reap();
-	if ((map = out_map(kind, PROV_SAMPLE_UREGS | (flags &
+	if ((map = out_map(us, kind, PROV_SAMPLE_UREGS | (flags &
 	    (PROV_SAMPLE_CHAIN | PROV_SAMPLE_USTACK)))) < 0 ||
-	    (s = slot_new()) < 0 || (u = calloc(1, sizeof(*u))) == NULL) {
-		err = errno != 0 ? errno : ENOMEM;
-		pthread_mutex_unlock(&up.lk);
+	    (s = slot_new(us)) < 0 || (u = calloc(1, sizeof(*u))) == NULL)
+		goto fail;
+	if ((u->pu_links = calloc((size_t)nsites, sizeof(int))) == NULL) {
+		free(u);
+		goto fail;
+	}
+	if (++us->gen == 0)
+		us->gen = 1;
+	tag = (uint64_t)us->gen << 32 | (uint32_t)s;
+	if ((*prog = load_prog(map, tag)) < 0) {
+		err = errno;
+		*refused = 1;
+		multi_free(u);
 		errno = err;
 		return NULL;
 	}
-	if (++up.gen == 0)
-		up.gen = 1;
-	tag = (uint64_t)up.gen << 32 | (uint32_t)s;
+	u->pu_multi = 1;
+	u->pu_slot = s;
+	/* published before the links exist: their first hit finds it */
+	__atomic_store_n(&us->slot[s].ms_up, u, __ATOMIC_RELEASE);
+	__atomic_store_n(&us->slot[s].ms_gen, us->gen, __ATOMIC_RELEASE);
+	return u;
+fail:
+	errno = errno != 0 ? errno : ENOMEM;
+	return NULL;
+}
+
+/* The multi route; NULL with errno set, and *refused set when the
+ * kernel has no such route. */
+static prov_uprobe_t *multi_attach(uprobe_state_t *us, const char *path,
+    const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
+    prov_uprobe_cb_t *cb, void *arg, int *refused)
+{
+	prov_uprobe_t *u;
+	int prog, err = 0;
+
+	pthread_mutex_lock(&us->lk);
+	reap(us);
+	if ((u = multi_new(us, nsites, flags, &prog, refused)) == NULL) {
+		err = errno;
+		pthread_mutex_unlock(&us->lk);
+		errno = err;
+		return NULL;
+	}
 	u->pu_pid = pid;
 	u->pu_cb = cb;
 	u->pu_arg = arg;
-	u->pu_slot = s;
-	/* published before the link exists: its first hit finds it */
-	__atomic_store_n(&up.slot[s].ms_up, u, __ATOMIC_RELEASE);
-	__atomic_store_n(&up.slot[s].ms_gen, up.gen, __ATOMIC_RELEASE);
-	u->pu_link = -1;
-	if ((prog = load_prog(map, tag)) >= 0) {
-		u->pu_link = link_sites(prog, path, sites, nsites, pid, flags);
+	if (link_split(u, prog, path, sites, nsites, pid, flags) != 0) {
 		err = errno;
-		close(prog);		/* the link holds it */
-	} else {
-		err = errno;
-		*refused = 1;
-	}
-	if (u->pu_link < 0) {
-		__atomic_store_n(&up.slot[s].ms_gen, 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&up.slot[s].ms_up, NULL, __ATOMIC_RELEASE);
-		free(u);
+		unlink_all(us, u);	/* links made before the refusal */
+		bury(us, u);		/* may have fired */
 		u = NULL;
 	} else {
-		up.multi = 1;
+		us->multi = 1;
 	}
-	pthread_mutex_unlock(&up.lk);
+	close(prog);			/* the links hold it */
+	pthread_mutex_unlock(&us->lk);
 	errno = err;
 	return u;
 }
 
-static void multi_detach(prov_uprobe_t *u)
+static void multi_detach(uprobe_state_t *us, prov_uprobe_t *u)
 {
-	__atomic_store_n(&up.slot[u->pu_slot].ms_gen, 0, __ATOMIC_RELEASE);
-	close(u->pu_link);	/* every site goes, semaphores drop */
-	pthread_mutex_lock(&up.lk);
-	u->pu_dead = ks_gethrtime();
-	u->pu_next = up.dead;
-	up.dead = u;
-	reap();
-	pthread_mutex_unlock(&up.lk);
+	unlink_all(us, u);
+	pthread_mutex_lock(&us->lk);
+	bury(us, u);
+	pthread_mutex_unlock(&us->lk);
 }
 
 /* May the multi route be tried (not refused before, not turned off)? */
-static int multi_wanted(void)
+static int multi_wanted(const uprobe_state_t *us)
 {
 	const char *r = getenv("DTUI_UPROBE_ROUTE");
 
 	if (r != NULL && strcmp(r, "perf") == 0)
 		return 0;
-	return __atomic_load_n(&up.multi, __ATOMIC_RELAXED) >= 0;
+	return __atomic_load_n(&us->multi, __ATOMIC_RELAXED) >= 0;
 }
 
-prov_uprobe_t *prov_uprobe_attach(const char *path,
+/* Attach the probeable sites (see prov_uprobe_attach) by a route. */
+static prov_uprobe_t *route_attach(uprobe_state_t *us, const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg)
 {
 	prov_uprobe_t *u;
 	int err, refused = 0;
 
-	if (!prov_uprobe_available())
-		return NULL;
-	if (nsites <= 0 || path == NULL || path[0] != '/') {
-		ks_provider_error("uprobe: nothing to attach in '%s'",
-		    path != NULL ? path : "");
-		return NULL;
-	}
-	if (!multi_wanted())
-		return perf_attach(path, sites, nsites, pid, flags, cb, arg);
-	if ((u = multi_attach(path, sites, nsites, pid, flags, cb, arg,
+	if (nsites == 0 || !multi_wanted(us))
+		return perf_attach(us, path, sites, nsites, pid, flags, cb,
+		    arg);
+	if ((u = multi_attach(us, path, sites, nsites, pid, flags, cb, arg,
 	    &refused)) != NULL)
 		return u;
 	err = errno;
@@ -499,24 +653,56 @@ prov_uprobe_t *prov_uprobe_attach(const char *path,
 		 * minutes there to fail the same way */
 		ks_provider_error("cannot place uprobes in %s (%d sites): %s",
 		    path, nsites, err == ENOENT ? "no such file" :
-		    err == 524 ? "an instruction uprobes cannot probe" :
 		    strerror(err));
 		return NULL;
 	}
-	pthread_mutex_lock(&up.lk);
-	up.multi = -1;
-	pthread_mutex_unlock(&up.lk);
+	pthread_mutex_lock(&us->lk);
+	us->multi = -1;
+	pthread_mutex_unlock(&us->lk);
 	prov_note("uprobes one by one (uprobe_multi refused: %s)",
 	    strerror(err));
-	return perf_attach(path, sites, nsites, pid, flags, cb, arg);
+	return perf_attach(us, path, sites, nsites, pid, flags, cb, arg);
+}
+
+prov_uprobe_t *prov_uprobe_attach(const char *path,
+    const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
+    prov_uprobe_cb_t *cb, void *arg)
+{
+	uprobe_state_t *us = &uprobe_state;
+	prov_uprobe_site_t *ok;
+	prov_uprobe_t *u;
+	int n, refused = 0;
+
+	if (!prov_uprobe_available())
+		return NULL;
+	if (nsites <= 0 || path == NULL || path[0] != '/') {
+		ks_provider_error("uprobe: nothing to attach in '%s'",
+		    path != NULL ? path : "");
+		return NULL;
+	}
+	if ((ok = calloc((size_t)nsites, sizeof(*ok))) == NULL) {
+		ks_provider_error("uprobe: out of memory");
+		return NULL;
+	}
+	n = probeable(path, sites, nsites, ok, &refused);
+	u = route_attach(us, path, ok, n, pid, flags, cb, arg);
+	free(ok);
+	if (u != NULL)
+		u->pu_refused += refused;
+	return u;
+}
+
+int prov_uprobe_refused(const prov_uprobe_t *u)
+{
+	return u != NULL ? u->pu_refused : 0;
 }
 
 void prov_uprobe_detach(prov_uprobe_t *u)
 {
 	if (u == NULL)
 		return;
-	if (u->pu_link >= 0) {
-		multi_detach(u);
+	if (u->pu_multi) {
+		multi_detach(&uprobe_state, u);
 		return;
 	}
 	for (int i = 0; i < u->pu_nsites; i++)
@@ -528,23 +714,25 @@ void prov_uprobe_detach(prov_uprobe_t *u)
  * perf's; every attachment detached). */
 void prov_uprobe_shutdown(void)
 {
-	pthread_mutex_lock(&up.lk);
-	for (int k = 0; k < NKINDS; k++) {
-		prov_perf_close(up.outsrc[k]);
-		up.outsrc[k] = NULL;
-		if (up.outmap[k] >= 0)
-			close(up.outmap[k]);
-		up.outmap[k] = -1;
-	}
-	while (up.dead != NULL) {
-		prov_uprobe_t *u = up.dead;
+	uprobe_state_t *us = &uprobe_state;
 
-		up.dead = u->pu_next;
-		__atomic_store_n(&up.slot[u->pu_slot].ms_up, NULL,
-		    __ATOMIC_RELEASE);
-		free(u);
+	pthread_mutex_lock(&us->lk);
+	for (int k = 0; k < NKINDS; k++) {
+		prov_perf_close(us->outsrc[k]);
+		us->outsrc[k] = NULL;
+		if (us->outmap[k] >= 0)
+			close(us->outmap[k]);
+		us->outmap[k] = -1;
 	}
-	pthread_mutex_unlock(&up.lk);
+	while (us->dead != NULL) {
+		prov_uprobe_t *u = us->dead;
+
+		us->dead = u->pu_next;
+		__atomic_store_n(&us->slot[u->pu_slot].ms_up, NULL,
+		    __ATOMIC_RELEASE);
+		multi_free(u);
+	}
+	pthread_mutex_unlock(&us->lk);
 }
 
 /* ---- reading a hit ---- */
@@ -552,7 +740,7 @@ void prov_uprobe_shutdown(void)
 void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s)
 {
-	static ks_ucapture_t stk;
+	static ks_ucapture_t stk;	/* drain thread only */
 
 	prov_perf_ctx(ctx, id, s);
 	if (s->pps_ustklen == 0)
@@ -562,6 +750,16 @@ void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 	stk.kuc_data = s->pps_ustk;
 	ctx->kpc_ucap = &stk;
 	ctx->kpc_nucap = 1;
+}
+
+uint64_t prov_uprobe_probed(const prov_perf_sample_t *s)
+{
+	uint64_t ip;
+
+	if (s->pps_raw == NULL || s->pps_rawlen < 8)
+		return 0;
+	memcpy(&ip, s->pps_raw, 8);
+	return ip;
 }
 
 int prov_uprobe_read(const prov_perf_sample_t *s, uint64_t addr, void *buf,

@@ -10,7 +10,9 @@
  * prov_perf_ctx puts them in uregs[] order), call chains when asked, and
  * the site's cookie.  A site may name a USDT semaphore (reference
  * counter): the kernel increments it in every process while the site is
- * attached and decrements it when it is detached.
+ * attached and decrements it when it is detached.  Sites at instructions
+ * uprobes cannot probe (lock-prefixed ones, others the kernel refuses)
+ * are left out of an attachment and counted (prov_uprobe_refused).
  *
  * Errors: NULL or -1 with ks_provider_error's message.  Not from probe
  * context; attach and detach may be called from any other thread.
@@ -30,7 +32,8 @@ typedef struct prov_uprobe_site {
 } prov_uprobe_site_t;
 
 /* A hit of the site whose cookie is cookie.  s->pps_ip is the probed
- * instruction (entry) or the return address (return probes). */
+ * instruction (entry) or the return address (return probes);
+ * prov_uprobe_probed(s) the probed address when the route knows it. */
 typedef void prov_uprobe_cb_t(void *arg, uint64_t cookie,
     const prov_perf_sample_t *s);
 
@@ -50,11 +53,16 @@ int prov_uprobe_available(void);
  * mapping the file; others' hits are dropped before the callback); pid <=
  * 0: every process's.  flags: PROV_SAMPLE_* bits (what the hits carry
  * besides user registers, which they always carry) and
- * PROV_UPROBE_RETURN.  Either every site is attached or none is.
+ * PROV_UPROBE_RETURN.  Every site is attached but those uprobes cannot
+ * probe (see above; there may be none left), or none is (NULL).
  */
 prov_uprobe_t *prov_uprobe_attach(const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg);
+
+/* How many of u's sites were left out: instructions uprobes cannot
+ * probe.  The caller says so (prov_note), in its provider's words. */
+int prov_uprobe_refused(const prov_uprobe_t *u);
 
 /* Detach and free: hits after this returns are not delivered (one the
  * drain thread is delivering may finish), and the semaphores its sites
@@ -73,6 +81,11 @@ void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s);
 
 /* A hit's registers: prov_perf_ureg(s, PROV_UREG_*) (prov_impl.h). */
+
+/* The probed address of a hit (for a return probe: the function's, where
+ * pps_ip is the return address), or 0 when the route does not say (the
+ * perf route).  Only for the sample given to a prov_uprobe_cb_t. */
+uint64_t prov_uprobe_probed(const prov_perf_sample_t *s);
 
 /* Read len bytes of the firing process at addr into buf: from the
  * captured stack bytes when they hold the range, else live from the

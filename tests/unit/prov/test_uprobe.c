@@ -3,9 +3,10 @@
  * functions: every call hits (exact counts), entry hits carry the
  * argument registers and return hits the return value, the cookie comes
  * back, a pid filter drops other processes' hits, a USDT semaphore is
- * incremented while attached and decremented after, and a bad site is
- * refused with a message; through both routes (BPF uprobe_multi, perf
- * events one by one).  Root only.
+ * incremented while attached and decremented after, a bad site is
+ * refused with a message, and sites uprobes cannot probe (a lock prefix,
+ * an int3) are left out and counted while the others attach; through
+ * both routes (BPF uprobe_multi, perf events one by one).  Root only.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +40,17 @@ __attribute__((noinline, used)) uint64_t test_uprobe_target(uint64_t x)
 	return x * 3 + 1;
 }
 
+/* Instructions uprobes refuse: a lock prefix (seen in the file) and an
+ * int3 (refused by the kernel, ENOTSUPP).  Never run. */
+__asm__(".text\n"
+    ".globl test_uprobe_locked\n"
+    "test_uprobe_locked:\n\tlock incl (%rdi)\n\tret\n"
+    ".globl test_uprobe_trap\n"
+    "test_uprobe_trap:\n\tint3\n\tret\n");
+extern char test_uprobe_locked[], test_uprobe_trap[];
+
+static uint64_t probed;		/* the last hit's prov_uprobe_probed */
+
 static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 {
 	pthread_mutex_lock(&lk);
@@ -47,6 +59,7 @@ static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 		bad_cookie++;
 	sum_arg += prov_perf_ureg(s, PROV_UREG_RDI);
 	sum_ret += prov_perf_ureg(s, PROV_UREG_RAX);
+	probed = prov_uprobe_probed(s);
 	pthread_mutex_unlock(&lk);
 }
 
@@ -218,6 +231,41 @@ static void bad_site_refused(void **state)
 	    NULL));
 }
 
+/* Sites uprobes cannot probe among good ones: left out and counted, the
+ * good ones hit; a return hit of the multi route names its function. */
+static void refused_left_out(void **state)
+{
+	uint64_t off = file_offset((const void *)test_uprobe_target);
+	prov_uprobe_site_t sites[5] = {
+		{ off, 0, 0xc00c1e },
+		{ file_offset(test_uprobe_locked), 0, 1 },
+		{ off, 0, 0xc00c1e },
+		{ file_offset(test_uprobe_trap), 0, 2 },
+		{ off, 0, 0xc00c1e },
+	};
+	prov_uprobe_t *u;
+
+	require();
+	for (int route = 0; route < 2; route++) {
+		if (route == 1)
+			setenv("DTUI_UPROBE_ROUTE", "perf", 1);
+		reset();
+		u = prov_uprobe_attach(self, sites, 5, getpid(),
+		    PROV_UPROBE_RETURN, on_hit, NULL);
+		unsetenv("DTUI_UPROBE_ROUTE");
+		assert_non_null(u);
+		assert_int_equal(prov_uprobe_refused(u), 2);
+		for (uint64_t i = 1; i <= 10; i++)
+			test_uprobe_target(i);
+		prov_flush();
+		prov_uprobe_detach(u);
+		assert_int_equal(bad_cookie, 0);
+		assert_int_equal(hits, 30);
+		assert_true(probed == (route == 0 ?
+		    (uint64_t)(uintptr_t)test_uprobe_target : 0));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +276,7 @@ int main(void)
 		cmocka_unit_test(many_sites),
 		cmocka_unit_test(semaphore_counted),
 		cmocka_unit_test(bad_site_refused),
+		cmocka_unit_test(refused_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
