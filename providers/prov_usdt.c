@@ -518,7 +518,7 @@ static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	usdtprobe_t *p = arg;
 	prov_uprobe_site_t *sites;
-	int flags, rc = 0;
+	int flags, n, rc = 0;
 
 	if (!prov_uprobe_available()) {
 		ks_provider_error("usdt probes need root or CAP_PERFMON "
@@ -545,6 +545,9 @@ static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 	free(sites);
 	if (p->up_att == NULL)
 		rc = -1;
+	else if ((n = prov_uprobe_refused(p->up_att)) > 0)
+		prov_note("usdt provider: %d probe site%s at instructions "
+		    "uprobes cannot probe", n, n == 1 ? "" : "s");
 out:
 	pthread_mutex_unlock(&usdt.lk);
 	return rc;

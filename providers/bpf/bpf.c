@@ -313,51 +313,14 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 	cb(cbarg, &copy);
 }
 
-static int map_cpu(int outmap, int cpu, int fd)
-{
-	union bpf_attr at;
-	uint32_t key = (uint32_t)cpu;
-
-	memset(&at, 0, sizeof(at));
-	at.map_fd = (uint32_t)outmap;
-	at.key = (uint64_t)(uintptr_t)&key;
-	at.value = (uint64_t)(uintptr_t)&fd;
-	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
-}
-
 /* Create an output map and its BPF_OUTPUT events on first use. */
 static int out_start(bpf_state_t *bs, int chain)
 {
-	struct perf_event_attr a;
-	int ncpu = prov_perf_ncpus();
-
 	if (bs->outmaps[chain] >= 0)
 		return 0;
-	bs->outmaps[chain] = prov_bpf_map_create(
-	    BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, (uint32_t)ncpu, 0);
-	if (bs->outmaps[chain] < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_BPF_OUTPUT;
-	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_RAW;
-	bs->outsrcs[chain] = prov_perf_open(&a, chain, out_sample, bs);
-	if (bs->outsrcs[chain] == NULL)
-		goto fail;
-	for (int c = 0; c < ncpu; c++) {
-		int fd = prov_perf_src_fd(bs->outsrcs[chain], c);
-
-		if (fd >= 0 && map_cpu(bs->outmaps[chain], c, fd) != 0)
-			goto fail;
-	}
-	return 0;
-fail:
-	prov_perf_close(bs->outsrcs[chain]);
-	bs->outsrcs[chain] = NULL;
-	close(bs->outmaps[chain]);
-	bs->outmaps[chain] = -1;
-	return -1;
+	bs->outmaps[chain] = prov_bpf_output_open(chain, out_sample, bs,
+	    &bs->outsrcs[chain]);
+	return bs->outmaps[chain] >= 0 ? 0 : -1;
 }
 
 static void sys_put(bpf_state_t *bs, int ret);

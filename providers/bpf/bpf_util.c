@@ -16,6 +16,45 @@ long prov_bpf_call(int cmd, union bpf_attr *at)
 	return syscall(SYS_bpf, cmd, at, sizeof(*at));
 }
 
+int prov_bpf_output_open(int sample, prov_perf_cb_t *cb, void *arg,
+    prov_perf_src_t **srcp)
+{
+	struct perf_event_attr a;
+	int ncpu = prov_perf_ncpus(), map;
+
+	map = prov_bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4,
+	    (uint32_t)ncpu, 0);
+	if (map < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_BPF_OUTPUT;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_RAW;
+	if ((*srcp = prov_perf_open(&a, sample, cb, arg)) == NULL)
+		goto fail;
+	for (int c = 0; c < ncpu; c++) {
+		union bpf_attr at;
+		uint32_t key = (uint32_t)c;
+		int fd = prov_perf_src_fd(*srcp, c);
+
+		if (fd < 0)
+			continue;
+		memset(&at, 0, sizeof(at));
+		at.map_fd = (uint32_t)map;
+		at.key = (uint64_t)(uintptr_t)&key;
+		at.value = (uint64_t)(uintptr_t)&fd;
+		if (prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at) != 0)
+			goto fail;
+	}
+	return map;
+fail:
+	prov_perf_close(*srcp);
+	*srcp = NULL;
+	close(map);
+	return -1;
+}
+
 int prov_bpf_prog_load(const struct bpf_insn *p, int n)
 {
 	union bpf_attr at;

@@ -329,52 +329,14 @@ static void on_output(void *arg, const prov_perf_sample_t *s)
 	u->pu_cb(u->pu_arg, cookie, &copy);
 }
 
-static int map_cpu(int map, int cpu, int fd)
-{
-	union bpf_attr at;
-	uint32_t key = (uint32_t)cpu;
-
-	memset(&at, 0, sizeof(at));
-	at.map_fd = (uint32_t)map;
-	at.key = (uint64_t)(uintptr_t)&key;
-	at.value = (uint64_t)(uintptr_t)&fd;
-	return (int)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
-}
-
-/* The output map of set kind (see multi_attach), made on first use (lk
+/* The output map of set kind (see multi_new), made on first use (lk
  * held) with its events sampling what sample says; -1 if not. */
 static int out_map(uprobe_state_t *us, int kind, int sample)
 {
-	struct perf_event_attr a;
-	int ncpu = prov_perf_ncpus();
-
-	if (us->outmap[kind] >= 0)
-		return us->outmap[kind];
-	us->outmap[kind] = prov_bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY,
-	    4, 4, (uint32_t)ncpu, 0);
 	if (us->outmap[kind] < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_BPF_OUTPUT;
-	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_RAW;
-	us->outsrc[kind] = prov_perf_open(&a, sample, on_output, us);
-	if (us->outsrc[kind] == NULL)
-		goto fail;
-	for (int c = 0; c < ncpu; c++) {
-		int fd = prov_perf_src_fd(us->outsrc[kind], c);
-
-		if (fd >= 0 && map_cpu(us->outmap[kind], c, fd) != 0)
-			goto fail;
-	}
+		us->outmap[kind] = prov_bpf_output_open(sample, on_output, us,
+		    &us->outsrc[kind]);
 	return us->outmap[kind];
-fail:
-	prov_perf_close(us->outsrc[kind]);
-	us->outsrc[kind] = NULL;
-	close(us->outmap[kind]);
-	us->outmap[kind] = -1;
-	return -1;
 }
 
 /*
