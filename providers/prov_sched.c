@@ -19,7 +19,16 @@
  *                                                  arg2 prio, arg3 from cpu,
  *                                                  arg4 to cpu
  *
- * Linux has no enqueue/dequeue tracepoints, so those probes are absent.
+ *   enqueue     a task put on a run queue: woken   arg0 tid, arg1 pid,
+ *               (sched_wakeup[_new], as the waker) arg2 cpu, arg3 0 (not
+ *               or preempted (sched_switch, as it) at the head)
+ *   dequeue     a task taken off a run queue: to   arg0 tid, arg1 pid,
+ *               run (sched_switch, as the previous arg2 cpu
+ *               thread) or to move (sched_migrate_task)
+ *
+ * Linux has no tracepoint for a CPU told to reschedule or for the clock
+ * tick, so surrender and tick are absent; the arguments are numbers, not
+ * dtrace's lwpsinfo_t/psinfo_t/cpuinfo_t pointers.
  * on-cpu fires with the incoming thread's identity (pid from the process
  * cache, execname from next_comm) and no stacks (the stack sampled is the
  * outgoing thread's).  Thread 0 is "sched".
@@ -137,6 +146,55 @@ static int fire_migrate(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	return 1;
 }
 
+/* enqueue of a woken task: wakeup's tid, pid and target CPU */
+static int fire_enqueue_wake(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	fire_wakeup(ctx, s, fmt);
+	ctx->kpc_args[2] = ctx->kpc_args[3];
+	ctx->kpc_args[3] = 0;
+	return 1;
+}
+
+/* enqueue of a preempted task: the previous thread, still runnable */
+static int fire_enqueue_preempt(ks_probe_ctx_t *ctx,
+    const prov_perf_sample_t *s, const prov_tf_format_t *fmt)
+{
+	if (!off_args(ctx, s, fmt) || s->pps_tid == 0)
+		return 0;
+	ctx->kpc_args[0] = (uint64_t)(int64_t)ctx->kpc_tid;
+	ctx->kpc_args[1] = (uint64_t)(int64_t)ctx->kpc_pid;
+	ctx->kpc_args[2] = s->pps_cpu;
+	ctx->kpc_args[3] = 0;
+	return 1;
+}
+
+/* dequeue of the next thread, taken off the run queue to run */
+static int fire_dequeue_run(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	int32_t next = (int32_t)prov_tp_get(fmt, s, "next_pid");
+
+	if (next == 0)
+		return 0;	/* the idle thread is on no run queue */
+	off_args(ctx, s, fmt);
+	ctx->kpc_args[0] = (uint64_t)(int64_t)next;
+	ctx->kpc_args[1] = (uint64_t)(int64_t)pid_of(next);
+	ctx->kpc_args[2] = s->pps_cpu;
+	ctx->kpc_args[3] = ctx->kpc_args[4] = 0;
+	return 1;
+}
+
+/* dequeue of a task leaving its CPU's run queue for another */
+static int fire_dequeue_migrate(ks_probe_ctx_t *ctx,
+    const prov_perf_sample_t *s, const prov_tf_format_t *fmt)
+{
+	fire_migrate(ctx, s, fmt);
+	ctx->kpc_args[2] = ctx->kpc_args[3];
+	ctx->kpc_args[3] = ctx->kpc_args[4] = 0;
+	return 1;
+}
+
 #define OFF_ARGS { "pid_t", "pid_t", "long", "int", "int" }
 #define WAKE_ARGS { "pid_t", "pid_t", "int", "int" }
 
@@ -164,6 +222,22 @@ static prov_tprow_t rows[] = {
 	    .tr_event = "sched_migrate_task", .tr_fire = fire_migrate,
 	    .tr_args = { "pid_t", "pid_t", "int", "int", "int" },
 	    .tr_fvars = TASK, .tr_fargs = "pid,-,prio,orig_cpu,dest_cpu" },
+	{ .tr_name = "dequeue", .tr_sys = "sched",
+	    .tr_event = "sched_switch", .tr_fire = fire_dequeue_run,
+	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK,
+	    .tr_fcomm = "prev_comm" },
+	{ .tr_name = "dequeue", .tr_sys = "sched",
+	    .tr_event = "sched_migrate_task", .tr_fire = fire_dequeue_migrate,
+	    .tr_args = { NULL }, .tr_fvars = TASK },
+	{ .tr_name = "enqueue", .tr_sys = "sched",
+	    .tr_event = "sched_wakeup", .tr_fire = fire_enqueue_wake,
+	    .tr_args = { "pid_t", "pid_t", "int", "int" }, .tr_fvars = TASK },
+	{ .tr_name = "enqueue", .tr_sys = "sched",
+	    .tr_event = "sched_wakeup_new", .tr_fire = fire_enqueue_wake,
+	    .tr_args = { NULL }, .tr_fvars = TASK },
+	{ .tr_name = "enqueue", .tr_sys = "sched",
+	    .tr_event = "sched_switch", .tr_fire = fire_enqueue_preempt,
+	    .tr_args = { NULL }, .tr_fvars = TASK, .tr_fcomm = "prev_comm" },
 	OFF_ROW("off-cpu", fire_off_cpu),
 	{ .tr_name = "on-cpu", .tr_sys = "sched", .tr_event = "sched_switch",
 	    .tr_fire = fire_on_cpu, .tr_args = { "pid_t", "int", "int" },
