@@ -141,6 +141,30 @@ int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 	return 0;
 }
 
+int eng_prog_aggonly(const eng_prog_t *prog)
+{
+	int aggs = 0;
+
+	for (const struct eng_stmt *s = prog != NULL ? prog->p_stmts : NULL;
+	    s != NULL; s = s->s_next) {
+		int covered = 0;	/* actions up to here that feed an agg */
+
+		for (int i = 0; i < s->s_nacts; i++) {
+			const struct eng_act *a = &s->s_acts[i];
+
+			if (!DTRACEACT_ISAGG(a->a_kind))
+				continue;
+			if ((int)a->a_ntuple != i - covered)
+				return 0;	/* something else came first */
+			covered = i + 1;
+			aggs++;
+		}
+		if (covered != s->s_nacts)
+			return 0;
+	}
+	return aggs > 0;
+}
+
 /* Stop prog's ECBs firing; what they collected stays (and prints). */
 int eng_prog_disable(eng_hdl_t *h, eng_prog_t *prog)
 {

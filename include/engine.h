@@ -136,6 +136,9 @@ int eng_count_matches(eng_hdl_t *h, const char *clause_text);
 
 /* Enable prog: hand its DOF to the shim.  *nmatched gets the count. */
 int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched);
+/* 1 if prog's clauses do nothing but aggregate (TUI: show the
+ * aggregations, not the output), else 0. */
+int eng_prog_aggonly(const eng_prog_t *prog);
 /* Disable an enabled program's ECBs (TUI "disable"); data is kept. */
 int eng_prog_disable(eng_hdl_t *h, eng_prog_t *prog);
 void eng_prog_free(eng_prog_t *prog);

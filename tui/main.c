@@ -99,6 +99,18 @@ static void run_command(struct app *a, const char *line)
 	tui_model_message(a->m, 0, "theme %s", a->theme.tt_name);
 }
 
+/* After a clause that only aggregates, its results are in the
+ * aggregations pane, not the (empty) output: show that one. */
+static void show_aggs(struct app *a)
+{
+	if (!a->m->tm_showaggs)
+		return;
+	a->m->tm_showaggs = 0;
+	for (int i = 0; i < TUI_NPANES; i++)
+		if (strcmp(a->l->tl_panes[i]->tp_ops->name, "Aggregations") == 0)
+			a->l->tl_last = i;
+}
+
 static void on_line(const char *line, void *arg)
 {
 	struct app *a = arg;
@@ -127,6 +139,7 @@ static void on_line(const char *line, void *arg)
 	free(a->m->tm_msg);
 	a->m->tm_msg = NULL;
 	tui_session_enable(a->s, c, 0, ENG_SPEC_NAME);
+	show_aggs(a);
 	clause_reset(a);
 	a->m->tm_hint = -1;
 }

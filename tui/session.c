@@ -358,7 +358,9 @@ static int enable(tui_session_t *s, eng_prog_t *prog, const char *src,
 
 	if (prog == NULL)
 		return -1;
+	s->ts_m->tm_showaggs = eng_prog_aggonly(prog);
 	if (eng_prog_exec(s->ts_h, prog, &n) != 0) {
+		s->ts_m->tm_showaggs = 0;
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 		eng_prog_free(prog);
 		return -1;

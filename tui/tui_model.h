@@ -174,6 +174,8 @@ typedef struct tui_model {
 	char *tm_msg;
 	int tm_msg_err;
 	int tm_hint;		/* probes the typed clause matches, -1 none */
+	int tm_showaggs;	/* a clause that only aggregates was enabled:
+				 * show the aggregations pane (main.c) */
 } tui_model_t;
 
 tui_model_t *tui_model_new(int maxlines);
