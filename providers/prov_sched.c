@@ -26,9 +26,14 @@
  *               run (sched_switch, as the previous arg2 cpu
  *               thread) or to move (sched_migrate_task)
  *
- * Linux has no tracepoint for a CPU told to reschedule or for the clock
- * tick, so surrender and tick are absent; the arguments are numbers, not
- * dtrace's lwpsinfo_t/psinfo_t/cpuinfo_t pointers.
+ *   tick        the scheduler tick: hrtimer_expire_entry of the tick's
+ *               timer (tick_nohz_handler, or tick_sched_timer before
+ *               Linux 6.9), as the thread it interrupted (not the idle
+ *               thread)                            arg0 tid, arg1 pid
+ *
+ * Linux has no tracepoint for a CPU told to reschedule, so surrender is
+ * absent; the arguments are numbers, not dtrace's lwpsinfo_t/psinfo_t/
+ * cpuinfo_t pointers.
  * on-cpu fires with the incoming thread's identity (pid from the process
  * cache, execname from next_comm) and no stacks (the stack sampled is the
  * outgoing thread's).  Thread 0 is "sched".
@@ -38,6 +43,7 @@
  * arguments, tid or execname are record fields; the probes sharing
  * sched_switch are filtered for the OR of their predicates.
  */
+#include <stdio.h>
 #include <string.h>
 #include "prov_impl.h"
 #include "bpf_filter.h"
@@ -195,6 +201,44 @@ static int fire_dequeue_migrate(ks_probe_ctx_t *ctx,
 	return 1;
 }
 
+/* The address of the scheduler tick's hrtimer function, 0 if unknown. */
+static uint64_t tick_function(void)
+{
+	static uint64_t fn;
+	static int looked;
+	char line[256], name[128], type;
+	unsigned long long a;
+	FILE *f;
+
+	if (looked)
+		return fn;
+	looked = 1;
+	if ((f = fopen("/proc/kallsyms", "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 &&
+		    (strcmp(name, "tick_nohz_handler") == 0 ||
+		    strcmp(name, "tick_sched_timer") == 0) && a != 0) {
+			fn = a;
+			break;
+		}
+	fclose(f);
+	return fn;
+}
+
+static int fire_tick(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	uint64_t fn = tick_function();
+
+	if (fn == 0 || s->pps_tid == 0 ||
+	    (uint64_t)prov_tp_get(fmt, s, "function") != fn)
+		return 0;
+	ctx->kpc_args[0] = (uint64_t)(int64_t)s->pps_tid;
+	ctx->kpc_args[1] = (uint64_t)(int64_t)s->pps_pid;
+	return 1;
+}
+
 #define OFF_ARGS { "pid_t", "pid_t", "long", "int", "int" }
 #define WAKE_ARGS { "pid_t", "pid_t", "int", "int" }
 
@@ -245,6 +289,9 @@ static prov_tprow_t rows[] = {
 	    .tr_ftid = "next_pid", .tr_fcomm = "next_comm" },
 	OFF_ROW("preempt", fire_preempt),
 	OFF_ROW("sleep", fire_sleep),
+	{ .tr_name = "tick", .tr_sys = "timer",
+	    .tr_event = "hrtimer_expire_entry", .tr_fire = fire_tick,
+	    .tr_args = { "pid_t", "pid_t" }, .tr_fvars = TASK },
 	WAKE_ROW("wakeup", "sched_wakeup"),
 	WAKE_ROW("wakeup-new", "sched_wakeup_new"),
 };
