@@ -96,11 +96,11 @@ static void entry_frames(pid_state_t *pst, ks_probe_ctx_t *ctx,
 }
 
 /*
- * A return probe whose hit says its function's address (the multi
- * route: prov_uprobe_probed): as fasttrap's return probes, the firing is
- * at the returning instruction (function + arg0): that is uregs[R_PC]
- * and the top frame, above the caller the kernel's frame walk starts
- * from (the return address, also ucaller).  uregs is pst->uregs.
+ * A return probe whose hit says its function's address
+ * (prov_uprobe_probed): as fasttrap's return probes, the firing is at
+ * the returning instruction (function + arg0): that is uregs[R_PC] and
+ * the top frame, above the caller the kernel's frame walk starts from
+ * (the return address, also ucaller).  uregs is pst->uregs.
  */
 static void return_frames(pid_state_t *pst, ks_probe_ctx_t *ctx,
     uint64_t at)

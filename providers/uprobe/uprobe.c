@@ -54,6 +54,8 @@
 #define UPROBE_MULTI_RETURN	1u
 #define ERR_NOTSUPP		524	/* the kernel's ENOTSUPP */
 #define RECSIZE			24	/* {tag, cookie, probed address} */
+#define TRACE_ENTRY		8	/* struct trace_entry, a uprobe trace
+					 * record's head (perf route) */
 
 typedef struct link_attr {		/* union bpf_attr's link_create */
 	uint32_t prog_fd, target_fd, attach_type, flags;
@@ -226,8 +228,15 @@ static void on_hit(void *arg, const prov_perf_sample_t *s)
 
 	if (u->pu_pid > 0 && s->pps_pid != u->pu_pid)
 		return;
-	copy.pps_raw = NULL;		/* no probed address: see uprobe.h */
-	copy.pps_rawlen = 0;
+	/* the trace record: a struct trace_entry, then the probed address
+	 * (a return probe's: its function's, then the return address) */
+	if (s->pps_rawlen >= TRACE_ENTRY + 8) {
+		copy.pps_raw = s->pps_raw + TRACE_ENTRY;
+		copy.pps_rawlen = s->pps_rawlen - TRACE_ENTRY;
+	} else {
+		copy.pps_raw = NULL;
+		copy.pps_rawlen = 0;
+	}
 	u->pu_cb(u->pu_arg, site->us_cookie, &copy);
 }
 
@@ -254,6 +263,7 @@ static int open_site(const uprobe_state_t *us, prov_uprobe_t *u,
 	a.config1 = (uint64_t)(uintptr_t)path;
 	a.config2 = ps->pus_offset;
 	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_RAW;	/* the probed address */
 	site->us_up = u;
 	site->us_cookie = ps->pus_cookie;
 	site->us_src = prov_perf_open(&a, (flags & (PROV_SAMPLE_CHAIN |

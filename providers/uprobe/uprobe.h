@@ -83,8 +83,8 @@ void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 /* A hit's registers: prov_perf_ureg(s, PROV_UREG_*) (prov_impl.h). */
 
 /* The probed address of a hit (for a return probe: the function's, where
- * pps_ip is the return address), or 0 when the route does not say (the
- * perf route).  Only for the sample given to a prov_uprobe_cb_t. */
+ * pps_ip is the return address), or 0 if unknown.  Only for the sample
+ * given to a prov_uprobe_cb_t. */
 uint64_t prov_uprobe_probed(const prov_perf_sample_t *s);
 
 /* Read len bytes of the firing process at addr into buf: from the
