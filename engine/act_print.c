@@ -45,7 +45,8 @@ static void put(struct eng_pcb *pc, struct layout *l, const char *fmt, ...)
 		size_t cap = (l->len + n + 1) * 2;
 		char *nf = eng_cc_alloc(pc, cap);
 
-		memcpy(nf, l->fmt, l->len);
+		if (l->len > 0)		/* the first append has no fmt yet */
+			memcpy(nf, l->fmt, l->len);
 		l->fmt = nf;
 		l->cap = cap;
 	}
