@@ -591,6 +591,7 @@ int tui_session_replay(tui_session_t *s, const char *path, char *err,
 	eng_close(s->ts_h);
 	s->ts_h = h;
 	attach(s);
+	s->ts_m->tm_route = "a recorded experiment";	/* status line */
 	s->ts_replay = s->ts_playing = 1;
 	s->ts_follow = !eng_replay_finished(h) &&
 	    eng_replay_follow(h, 1) == 0;
