@@ -3,7 +3,7 @@
 # getrusage(RUSAGE_THREAD) calls the workload counts its own context
 # switches; sched:::off-cpu must see exactly that many, sched:::on-cpu
 # never two in a row (a doubled or misordered record), and at most a few
-# (2 + 2.5%) fewer switch-ins.  Events lost in a perf ring on a loaded
+# (2 + 10%) fewer switch-ins.  Events lost in a perf ring on a loaded
 # machine are reported as drops ("N drops on CPU c"): a run with drops
 # may miss at most that many, and is not checked for two switch-ins in
 # a row (the switch-out between them may be the one lost).  On the test VM no consumer ever sees a
@@ -11,7 +11,10 @@
 # tokio-rt-worker threads: ftrace, bpftrace and a raw-tracepoint BPF
 # program all get zero such switch-outs while their switch-ins show), so
 # a switch-in straight from one of them is invisible; nothing is lost
-# between the kernel and the clauses.
+# between the kernel and the clauses.  How many are invisible grows with
+# that agent's own load (it runs every shell command on the VM): 2-3% on
+# a quiet machine, up to 6% seen with a dozen commands at once, hence the
+# 10% allowance; off-cpu stays exact.
 . ./lib.sh
 need_root
 build switches
@@ -46,7 +49,7 @@ END { printa("out %@d\n", @out); printa("in %@d\n", @in);
 		    fail "run $i: $sw switches, $drops drops, off-cpu saw ${o:-0}: $out"
 	fi
 	[ -n "$n" ] && [ "$n" -le "$sw" ] &&
-	    [ "$n" -ge $((sw - 2 - sw / 40 - drops)) ] ||
+	    [ "$n" -ge $((sw - 2 - sw / 10 - drops)) ] ||
 	    fail "run $i: $sw switches, $drops drops, on-cpu saw ${n:-0}: $out"
 done
 exit 0
