@@ -11,6 +11,9 @@
  * those and every i386 or x32 call (the ptrace helper maps them), so the
  * ptrace route stops it only at enabled system calls; then it execs.
  * Closing the gate without "g" (release before go) makes it exit 127.
+ * A created process dies with the tracer (PR_SET_PDEATHSIG), as
+ * dtrace(1M) sets kill-on-last-close on the processes it creates; its
+ * descendants do not, and keep the ptrace helper as their tracer.
  *
  * Exit: a created process is our child and is reaped here (waitpid);
  * a grabbed one is gone once it cannot be signalled or is a zombie.
@@ -213,9 +216,15 @@ static void seccomp_hold(int fd)
 
 /* The child: its stdio, the hold, the filter, the exec. */
 static void child(int gate, const int fds[3], int flags, char **argv,
-    const char *cmd)
+    const char *cmd, pid_t tracer)
 {
 	char c;
+
+	/* Killed if the tracer dies, as dtrace's created processes are
+	 * (kill on last close): the signal survives the exec. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 ||
+	    getppid() != tracer)
+		_exit(127);
 
 	for (int i = 0; fds != NULL && i < 3; i++)
 		if (fds[i] >= 0 && fds[i] != i)
@@ -272,7 +281,7 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 	const char *why;
 	eng_proc_t *p;
 	int gate[2];
-	pid_t pid;
+	pid_t pid, tracer;
 
 	/* a plain command is exec'd directly even for dtui, so that
 	 * $target is the command, not a shell around it */
@@ -295,6 +304,7 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 	}
 	/* close-on-exec: the child makes no close() of its own once
 	 * tracing has started, only the execve */
+	tracer = getpid();
 	if (pipe2(gate, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
 		snprintf(err, errlen, "failed to execute %s: %s", argv ?
 		    argv[0] : cmd, strerror(errno));
@@ -304,7 +314,7 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 	}
 	if (pid == 0) {
 		close(gate[1]);
-		child(gate[0], fds, flags, argv, cmd);
+		child(gate[0], fds, flags, argv, cmd, tracer);
 	}
 	close(gate[0]);
 	free(copy);

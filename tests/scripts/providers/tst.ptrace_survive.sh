@@ -2,9 +2,10 @@
 # descendants.  One that outlives dtrace must keep working: its traced
 # call (write) succeeds because the ptrace helper stays behind as a
 # passive tracer until the last such descendant has exited, then exits.
-# Runs: root forcing the route (DTUI_ROUTE=ptrace), nobody, and
-# dtrace killed with SIGKILL while its -c command still runs; a -p
-# target is detached at once (not under the filter).
+# Runs: root forcing the route (DTUI_ROUTE=ptrace) and nobody; then
+# dtrace killed with SIGKILL while its -c command still runs (the
+# command dies with it, as in dtrace(1M)); a -p target is detached at
+# once (not under the filter).
 . ./lib.sh
 need_root
 command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
@@ -57,7 +58,8 @@ run_bg() {
 }
 run_bg root env DTUI_ROUTE=ptrace
 run_bg nobody setpriv --reuid=nobody --regid=nogroup --clear-groups
-# SIGKILL: the -c command is not killed (dtrace is gone); it still writes.
+# SIGKILL: the -c command dies with dtrace, as dtrace(1M)'s created
+# processes do (kill on last close); the helper then has no one left.
 rm -f "$D/out" "$D/pid"
 (cd / && exec env DTUI_ROUTE=ptrace $DTRACE -q -c "$D/fg.sh" \
     -n 'syscall::write:entry { @ = count(); }' > /dev/null 2>&1) &
@@ -67,10 +69,23 @@ for i in $(seq 50); do
 	sleep 0.1
 done
 [ -s "$D/pid" ] || fail "sigkill: no pid file"
-hp=$(tracer "$(cat "$D/pid")" sigkill)
+cp=$(cat "$D/pid")
+hp=$(tracer "$cp" sigkill)
 kill -9 $dp
 wait $dp 2> /dev/null
-check "$hp" sigkill
+for i in $(seq 50); do
+	st=$(sed 's/.*) \(.\).*/\1/' "/proc/$cp/stat" 2>/dev/null)
+	[ -z "$st" ] || [ "$st" = Z ] && break
+	sleep 0.1
+done
+[ -z "$st" ] || [ "$st" = Z ] || fail "sigkill: -c command $cp still runs"
+for i in $(seq 50); do
+	st=$(sed 's/.*) \(.\).*/\1/' "/proc/$hp/stat" 2>/dev/null)
+	[ -z "$st" ] || [ "$st" = Z ] && break
+	sleep 0.1
+done
+[ -z "$st" ] || [ "$st" = Z ] || fail "sigkill: helper $hp still there"
+[ -e "$D/out" ] && fail "sigkill: the -c command wrote after dtrace died"
 # A -p target is not under the filter: at the end it is let go at once.
 sleep 30 &
 sp=$!
