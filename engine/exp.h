@@ -179,7 +179,7 @@ struct exp_in {				/* a data file being read */
 
 struct exp_pmaps {			/* map.xml: a process's objects */
 	int pm_pid;
-	char **pm_lines;		/* "start-end off path", sorted */
+	char **pm_lines;		/* "base end path", one per object */
 	size_t pm_n;
 	struct exp_pmaps *pm_next;
 };
@@ -321,9 +321,10 @@ void eng_exp_note_drop(eng_hdl_t *h, const eng_dropdata_t *dd);
 void eng_exp_note_error(eng_hdl_t *h, const eng_errdata_t *ed);
 /* An enabling made (log.xml: its D source and the probes it matched). */
 void eng_exp_note_enabling(eng_hdl_t *h, const char *src, unsigned n);
-/* A traced process's mappings: read /proc/PID/maps now and log what was
- * loaded or unloaded since the last reading (map.xml).  The hook for
- * process control: call it when a target's mappings change. */
+/* A traced process's objects: read its mappings now (process control's
+ * pmap for a target, pmap.c) and log what was loaded or unloaded since
+ * the last reading (map.xml).  Called at every work tick for the
+ * targets and at the first symbol lookup of any other process. */
 void eng_exp_note_maps(eng_hdl_t *h, int pid);
 
 #endif /* ENG_EXP_H */

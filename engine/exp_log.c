@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "exp.h"
 #include "consume.h"
+#include "elfsym.h"
 
 static double secs(const struct eng_exp *x)
 {
@@ -212,52 +213,51 @@ static int has_line(char **v, size_t n, const char *s)
 	return 0;
 }
 
-/* Executable file mappings of pid now, as "start-end off path" lines. */
-static size_t read_maps(int pid, char ***out)
-{
-	char path[64], line[4600];
-	char **v = NULL;
-	size_t n = 0;
-	FILE *fp;
+/* What eng_exp_note_maps diffs: the objects of one process now, as
+ * "base end path" lines (pmap.c's view, one per object). */
+struct exp_mapnow {
+	char **mn_v;
+	size_t mn_n;
+	int mn_read;			/* the pmap had real addresses */
+};
 
-	snprintf(path, sizeof (path), "/proc/%d/maps", pid);
-	*out = NULL;
-	if ((fp = fopen(path, "r")) == NULL)
-		return 0;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		char range[64], perm[8], off[32], file[4096] = "";
+static void take_objects(eng_pmap_t *pm, void *arg)
+{
+	struct exp_mapnow *mn = arg;
+
+	for (size_t i = 0; i < pm->pm_nobjs; i++) {
+		const eng_pobj_t *po = &pm->pm_objs[i];
 		char **nv;
 
-		if (sscanf(line, "%63s %7s %31s %*s %*s %4095[^\n]", range, perm,
-		    off, file) < 3 || perm[2] != 'x' || file[0] != '/')
+		/* a held -c command's predicted objects have no addresses
+		 * yet: they are logged once it has mapped them */
+		if (po->po_end == 0 || po->po_path == NULL)
 			continue;
-		if ((nv = realloc(v, (n + 1) * sizeof (*v))) == NULL)
-			break;
-		v = nv;
-		if (asprintf(&v[n], "%s 0x%s %s", range, off, file) < 0)
-			break;
-		n++;
+		mn->mn_read = 1;
+		if ((nv = realloc(mn->mn_v, (mn->mn_n + 1) *
+		    sizeof (*nv))) == NULL)
+			return;
+		mn->mn_v = nv;
+		if (asprintf(&nv[mn->mn_n], "0x%llx 0x%llx %s",
+		    (unsigned long long)po->po_base,
+		    (unsigned long long)po->po_end, po->po_path) < 0)
+			return;
+		mn->mn_n++;
 	}
-	fclose(fp);
-	*out = v;
-	return n;
 }
 
+/* <load|unload pid t base size path/> for a "base end path" line. */
 static void map_elem(struct eng_exp *x, const char *what, int pid,
     const char *line)
 {
-	char range[64], off[40];
+	unsigned long long base, end;
 	int used = 0;
 
-	if (sscanf(line, "%63s %39s %n", range, off, &used) < 2)
+	if (sscanf(line, "%llx %llx %n", &base, &end, &used) < 2 || used == 0)
 		return;
-	char *dash = strchr(range, '-');
-
-	if (dash != NULL)
-		*dash++ = '\0';
-	fprintf(x->x_map, "<%s pid=\"%d\" t=\"%.9f\" start=\"0x%s\" "
-	    "end=\"0x%s\" offset=\"%s\" path=\"", what, pid, secs(x), range,
-	    dash ? dash : "", off);
+	fprintf(x->x_map, "<%s pid=\"%d\" t=\"%.9f\" base=\"0x%llx\" "
+	    "size=\"%llu\" path=\"", what, pid, secs(x), base,
+	    end > base ? end - base : 0);
 	xml_str(x->x_map, line + used);
 	fputs("\"/>\n", x->x_map);
 }
@@ -265,27 +265,36 @@ static void map_elem(struct eng_exp *x, const char *what, int pid,
 void eng_exp_note_maps(eng_hdl_t *h, int pid)
 {
 	struct eng_exp *x = h->eh_exp;
+	struct exp_mapnow mn = { NULL, 0, 0 };
 	struct exp_pmaps *p;
-	char **now;
-	size_t n;
 
 	if (pid <= 0 || x == NULL || !x->x_rec || x->x_map == NULL ||
 	    (p = pmaps_get(x, pid)) == NULL)
 		return;
-	n = read_maps(pid, &now);
-	if (n == 0) {			/* gone: keep what it had */
-		free(now);
+	/* a traced process: process control's pmap (read now); any other:
+	 * a reading of its own */
+	if (eng_proc_with_pmap(pid, take_objects, &mn) != 0) {
+		eng_pmap_t *pm = eng_pmap_new(pid);
+
+		if (pm != NULL && eng_pmap_update(pm) >= 0)
+			take_objects(pm, &mn);
+		eng_pmap_free(pm);
+	}
+	if (!mn.mn_read) {		/* not mapped yet, or gone: keep */
+		for (size_t i = 0; i < mn.mn_n; i++)
+			free(mn.mn_v[i]);
+		free(mn.mn_v);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!has_line(p->pm_lines, p->pm_n, now[i]))
-			map_elem(x, "load", pid, now[i]);
+	for (size_t i = 0; i < mn.mn_n; i++)
+		if (!has_line(p->pm_lines, p->pm_n, mn.mn_v[i]))
+			map_elem(x, "load", pid, mn.mn_v[i]);
 	for (size_t i = 0; i < p->pm_n; i++) {
-		if (!has_line(now, n, p->pm_lines[i]))
+		if (!has_line(mn.mn_v, mn.mn_n, p->pm_lines[i]))
 			map_elem(x, "unload", pid, p->pm_lines[i]);
 		free(p->pm_lines[i]);
 	}
 	free(p->pm_lines);
-	p->pm_lines = now;
-	p->pm_n = n;
+	p->pm_lines = mn.mn_v;
+	p->pm_n = mn.mn_n;
 }

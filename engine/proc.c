@@ -49,6 +49,7 @@ struct eng_proc {
 	int ep_gate;			/* write end of the hold pipe, or -1 */
 	char *ep_exe;			/* what a held process will exec */
 	int ep_predicted;		/* ep_map lists what exe will map */
+	int ep_execd;			/* a -c child is past its exec */
 	enum eng_proc_state ep_state;
 	int ep_status;			/* exit code or signal, once known */
 	eng_pmap_t *ep_map;		/* guarded by procs_lock */
@@ -77,6 +78,24 @@ static void delist(eng_proc_t *p)
 	pthread_mutex_unlock(&procs_lock);
 }
 
+/* Has a released -c child exec'd?  Until then it is a copy of this
+ * program, whose mappings are not the command's. */
+static int execd(eng_proc_t *p)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	ssize_t na, nb;
+	char path[64];
+
+	if (!p->ep_created || p->ep_execd)
+		return 1;
+	snprintf(path, sizeof (path), "/proc/%d/exe", p->ep_pid);
+	na = readlink(path, a, sizeof (a));
+	nb = readlink("/proc/self/exe", b, sizeof (b));
+	if (na < 0 || nb < 0 || na != nb || memcmp(a, b, (size_t)na) != 0)
+		p->ep_execd = 1;
+	return p->ep_execd;
+}
+
 int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 {
 	int found = 0;
@@ -91,7 +110,7 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 			if (!p->ep_predicted)
 				(void)eng_pmap_predict(p->ep_map, p->ep_exe);
 			p->ep_predicted = 1;
-		} else {
+		} else if (p->ep_state != ENG_PROC_HELD && execd(p)) {
 			(void)eng_pmap_update(p->ep_map);
 		}
 		fn(p->ep_map, arg);

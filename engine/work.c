@@ -295,6 +295,9 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	clear_hiwat(h);
 	eng_pid_follow(h);		/* objects the targets loaded since */
+	if (eng_exp_recording(h))	/* and map.xml, each tick */
+		for (int i = 0; i < c->ec_ntargets; i++)
+			eng_exp_note_maps(h, c->ec_targets[i]);
 	if (prov_probes_added() && h->eh_ks != NULL)	/* usdt: processes */
 		(void)ks_enable_retained(h->eh_ks, NULL);	/* started since */
 	if (t >= c->ec_nextagg)
