@@ -41,7 +41,8 @@ enum ks_fvar {
 	KS_FV_PID = 1, KS_FV_TID, KS_FV_CPU, KS_FV_UID, KS_FV_GID,
 	KS_FV_ARG,			/* kfa_arg: 0 .. DTRACE_MAXARGS - 1 */
 	KS_FV_EXECNAME,			/* kfa_str; only EQ and NE */
-	KS_FV_ERRNO			/* kap_vars only: no filter atom */
+	KS_FV_ERRNO,			/* kap_vars only: no filter atom */
+	KS_FV_USTR			/* kap_vars only: kap_strs is set */
 };
 
 enum ks_fop { KS_FOP_EQ = 1, KS_FOP_NE, KS_FOP_LT, KS_FOP_LE, KS_FOP_GT,
@@ -133,8 +134,13 @@ void ks_filter_changed(void);
  * firing.  kap_vars: bits (1 << KS_FV_*) of pid, tid, uid, gid, execname
  * and errno (kpc_errno) read (KS_FV_CPU is never needed: the provider
  * fires on the CPU the events happened on); with KS_FV_ARG, kap_args has
- * bit N for each argN / args[N] read.  A provider refuses a plan with
- * bits it cannot key on.
+ * bit N for each argN / args[N] read.  With KS_FV_USTR, kap_strs has
+ * bit N for each copyinstr(argN) (one argument, argN itself as the
+ * address): the string the process had there is then one more value a
+ * firing's effect depends on; a provider may key on it only if its
+ * firings serve that string from a capture made at the event (kpc_ucap)
+ * and it replays the counts with the same capture, at argN's address.
+ * A provider refuses a plan with bits it cannot key on.
  *
  * The plan changes exactly when the filter does (ks_filter_gen(),
  * ks_filter_watch(); during an ENABLE every plan reads kap_ok = 0), so a
@@ -144,6 +150,7 @@ typedef struct ks_aggplan {
 	int kap_ok;
 	unsigned kap_vars;		/* 1 << KS_FV_* */
 	uint32_t kap_args;		/* bit N: argN read */
+	uint32_t kap_strs;		/* bit N: copyinstr(argN) read */
 	uint64_t kap_gen;		/* ks_filter_gen() it was made at */
 } ks_aggplan_t;
 

@@ -22,6 +22,10 @@
  *             constants, clause-local strings, which only ever hold such
  *             text): SCMP may read it, a string key may copy it,
  *   AV_BAD    a mix of pointer and integer: using it refuses the clause.
+ * An AV_INT that is exactly argN as loaded (ldgs argN, moved, pushed) is
+ * marked (av_t.a = N + 1): copyinstr of it alone is allowed, its text
+ * read at argN's address, a value the plan keys on (kap_strs) when the
+ * provider captured it at the event.
  * Integers may be combined by any ALU operation (a division by zero
  * faults the same way in each of n identical firings, and ecb.c repeats
  * the fault n times); a pointer may only be moved, compared as a string,
@@ -46,6 +50,7 @@ enum { AV_CONST, AV_INT, AV_PTR, AV_BAD };
 
 typedef struct av {
 	uint8_t k;			/* AV_* */
+	uint8_t a;			/* exactly argN: N + 1, else 0 */
 	uint64_t v;			/* AV_CONST value */
 } av_t;
 
@@ -57,6 +62,7 @@ typedef struct ast {
 	av_t r[DIF_DIR_NREGS];
 	uint8_t ntup;			/* tuple stack depth, or TUP_BAD */
 	uint8_t tup[NTUP];		/* AV_INT or AV_PTR per entry */
+	uint8_t tupa[NTUP];		/* the entry's av_t.a */
 } ast_t;
 
 /* What the caller does with a DIF object's result. */
@@ -66,17 +72,20 @@ typedef struct plan {
 	int ok;
 	unsigned vars;			/* 1 << KS_FV_* */
 	uint32_t args;
+	uint32_t strs;			/* copyinstr(argN) read */
 } plan_t;
 
 static av_t mk(int k, uint64_t v)
 {
-	av_t a = { (uint8_t)k, v };
+	av_t a = { (uint8_t)k, 0, v };
 
 	return a;
 }
 
 static av_t meet(av_t a, av_t b)
 {
+	if (a.k == AV_INT && b.k == AV_INT && a.a == b.a)
+		return a;
 	if (a.k == AV_CONST && b.k == AV_CONST)
 		return a.v == b.v ? a : mk(AV_INT, 0);
 	if (a.k == AV_PTR || b.k == AV_PTR)
@@ -96,7 +105,8 @@ static void flow(ast_t *st, uint32_t pc, const ast_t *s)
 	for (int i = 0; i < DIF_DIR_NREGS; i++)
 		st[pc].r[i] = meet(st[pc].r[i], s->r[i]);
 	if (st[pc].ntup != s->ntup ||
-	    memcmp(st[pc].tup, s->tup, st[pc].ntup <= NTUP ? st[pc].ntup : 0))
+	    memcmp(st[pc].tup, s->tup, st[pc].ntup <= NTUP ? st[pc].ntup : 0) ||
+	    memcmp(st[pc].tupa, s->tupa, st[pc].ntup <= NTUP ? st[pc].ntup : 0))
 		st[pc].ntup = TUP_BAD;
 }
 
@@ -120,8 +130,11 @@ static av_t builtin(plan_t *pl, uint32_t id)
 	uint8_t arg = 0;
 	int fv = ks_dif_fold_fvar(id, &arg);
 
-	if (fv == KS_FV_ARG)
+	if (fv == KS_FV_ARG) {
 		pl->args |= 1u << arg;
+		pl->vars |= 1u << KS_FV_ARG;
+		return (av_t){ AV_INT, (uint8_t)(arg + 1), 0 };
+	}
 	if (fv == KS_FV_EXECNAME) {
 		pl->vars |= 1u << KS_FV_EXECNAME;
 		return mk(AV_PTR, 0);
@@ -197,8 +210,21 @@ static int subr_result(uint32_t subr)
 	}
 }
 
+/* copyinstr(argN), its only argument exactly argN: a string keyed on
+ * (kap_strs); any other copyinstr reads memory the plan cannot know. */
+static int copyinstr_arg(plan_t *pl, const ast_t *s, av_t *v)
+{
+	if (s->ntup != 1 || s->tup[0] != AV_INT || s->tupa[0] == 0 ||
+	    s->tupa[0] > DTRACE_MAXARGS)
+		return 0;
+	pl->vars |= 1u << KS_FV_USTR;
+	pl->strs |= 1u << (s->tupa[0] - 1);
+	*v = mk(AV_PTR, 0);
+	return 1;
+}
+
 /* The tuple stack instructions and CALL on state s; 0 if refused. */
-static int tuple_step(ast_t *s, dif_instr_t in, av_t *v)
+static int tuple_step(plan_t *pl, ast_t *s, dif_instr_t in, av_t *v)
 {
 	int op = DIF_INSTR_OP(in);
 	av_t e = s->r[DIF_INSTR_RS(in)];
@@ -219,9 +245,12 @@ static int tuple_step(ast_t *s, dif_instr_t in, av_t *v)
 		    DIF_INSTR_R1(in) != DIF_TYPE_STRING || e.k != AV_PTR :
 		    !isint(e)))
 			return 0;
+		s->tupa[s->ntup] = e.k == AV_INT ? e.a : 0;
 		s->tup[s->ntup++] = e.k == AV_PTR ? AV_PTR : AV_INT;
 		return 1;
 	default:			/* DIF_OP_CALL */
+		if (DIF_INSTR_SUBR(in) == DIF_SUBR_copyinstr)
+			return copyinstr_arg(pl, s, v);
 		*v = mk(subr_result(DIF_INSTR_SUBR(in)), 0);
 		return v->k != AV_BAD;
 	}
@@ -258,7 +287,7 @@ static int step(const ks_difo_t *dp, plan_t *pl, ast_t *s, dif_instr_t in)
 		if (!isint(s->r[r1]))
 			return 0;
 		v = s->r[r1].k == AV_CONST ? mk(AV_CONST, ~s->r[r1].v) :
-		    s->r[r1];
+		    mk(AV_INT, 0);
 		break;
 	case DIF_OP_OR: case DIF_OP_XOR: case DIF_OP_AND: case DIF_OP_SLL:
 	case DIF_OP_SRL: case DIF_OP_SUB: case DIF_OP_ADD: case DIF_OP_MUL:
@@ -292,9 +321,9 @@ static int step(const ks_difo_t *dp, plan_t *pl, ast_t *s, dif_instr_t in)
 		    NEED_PTR : NEED_INT);
 	case DIF_OP_FLUSHTS: case DIF_OP_POPTS: case DIF_OP_PUSHTV:
 	case DIF_OP_PUSHTR:
-		return tuple_step(s, in, &v);
+		return tuple_step(pl, s, in, &v);
 	case DIF_OP_CALL:
-		if (!tuple_step(s, in, &v))
+		if (!tuple_step(pl, s, in, &v))
 			return 0;
 		break;
 	default:
@@ -401,6 +430,7 @@ void ks_clause_aggplan(ks_clause_t *c)
 	c->kc_aggok = pl.ok ? 1 : -1;
 	c->kc_aggvars = pl.ok ? pl.vars : 0;
 	c->kc_aggargs = pl.ok ? pl.args : 0;
+	c->kc_aggstrs = pl.ok ? pl.strs : 0;
 }
 
 int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
@@ -422,10 +452,11 @@ int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
 		out->kap_ok = c->kc_aggok > 0;
 		out->kap_vars |= c->kc_aggvars;
 		out->kap_args |= c->kc_aggargs;
+		out->kap_strs |= c->kc_aggstrs;
 	}
 	pthread_mutex_unlock(&ks_fire_lock);
 	if (!out->kap_ok)
-		out->kap_vars = out->kap_args = 0;
+		out->kap_vars = out->kap_args = out->kap_strs = 0;
 	return 0;
 }
 

@@ -244,6 +244,7 @@ typedef struct ks_clause {
 					 * -1 no, 0 not analysed; at ENABLE */
 	unsigned kc_aggvars;		/* if so, 1 << KS_FV_* it reads */
 	uint32_t kc_aggargs;		/* and bit N for argN */
+	uint32_t kc_aggstrs;		/* and for copyinstr(argN) */
 } ks_clause_t;
 
 typedef struct ks_ecb {

@@ -203,11 +203,29 @@ static void ret_argmap(prov_bpf_argmap_t *am)
 {
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		am->pba_off[i] = -1;
+	am->pba_ustr = 0;
 	for (int i = 0; i < 2; i++) {
 		am->pba_off[i] = 16;
 		am->pba_size[i] = 8;
 		am->pba_signed[i] = PROV_BPF_ERRRET;
 	}
+}
+
+/* The argument map of an entry record of size bytes whose capture body
+ * copies field stri's string (-1: none): that argument is pba_ustr, so
+ * copyinstr() of it may be counted in the kernel (bpf_agg.c). */
+static void strarg_map(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
+    uint32_t size, int stri)
+{
+	uint32_t off;
+
+	prov_bpf_argmap_fmt(am, fmt, first_arg(fmt), size);
+	if (stri < 0)
+		return;
+	off = fmt->tff_fields[stri].tff_offset;
+	for (int i = 0; i < DTRACE_MAXARGS; i++)
+		if (am->pba_off[i] == (int16_t)off && am->pba_size[i] == 8)
+			am->pba_ustr = (uint8_t)(i + 1);
 }
 
 /* Try the raw_syscalls route (bpf_sys.c). */
@@ -233,7 +251,7 @@ static int raw_on(scprobe_t *sp, dtrace_id_t id)
 	if (sp->sp_return)
 		ret_argmap(&am);
 	else
-		prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt), size);
+		strarg_map(&am, fmt, size, sp->sp_stri);
 	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL | PROV_FV_ONE,
 	    &am);
 	return 0;
@@ -254,7 +272,7 @@ static int capture_on(scprobe_t *sp, dtrace_id_t id)
 	    prov_perf_wants_stack(id), sc_fire_captured, sp);
 	if (sp->sp_capture < 0)
 		return -1;
-	prov_bpf_argmap_fmt(&am, fmt, first_arg(fmt), 64);
+	strarg_map(&am, fmt, 64, sp->sp_stri);
 	prov_bpf_filter_probe(sp->sp_capture, id, PROV_FV_ALL | PROV_FV_ONE,
 	    &am);
 	return 0;

@@ -23,7 +23,20 @@
  * of the same tracepoint in another tool misses the hits, as it misses
  * those our predicate filters drop.  There are two
  * hash maps, one with short keys (KEY_SMALL bytes) and one with long keys
- * (KEY_BIG), so hashing stays cheap for the common short keys.
+ * (KEY_BIG), so hashing stays cheap for the common short keys, and a
+ * third whose keys end in a string (KEY_STR).
+ *
+ * copyinstr(argN) (the plan's kap_strs; only the argument the slot's
+ * record body captures, pba_ustr): the key ends with STRK bytes that
+ * bpf_probe_read_user_str fills from argN's address over zeros, so equal
+ * strings make equal keys.  A string that does not fit (STRK - 1 bytes
+ * with its NUL are read: longer, or exactly that long, it may be cut) or
+ * cannot be read at the event (a bad pointer, a page not yet in) is not
+ * counted: the body jumps to the slot's record body, appended behind it
+ * (prov_bpf_agg_fallback), and that firing goes through the shim as it
+ * would without the plan, with the same capture.  The drain replays a
+ * key with the string captured at argN (kpc_ucap), so the shim's
+ * copyinstr reads exactly it, truncated to strsize as always.
  *
  * The maps hold 65536 keys each (DTUI_AGG_MAXKEYS or
  * prov_bpf_agg_set_maxkeys for tests).
@@ -71,7 +84,10 @@
 #define MAX_PLANS 65536
 #define KEY_SMALL 32
 #define KEY_BIG 128			/* 8 + 8 + 8 + 16 + 8 * MAXARGS + 8 */
-#define KEY_AT (-8 - KEY_BIG)		/* fp offset of the key */
+#define STRK 128			/* string bytes of a key */
+#define KEY_STR (KEY_BIG + STRK)
+#define KEY_MAX KEY_STR
+#define KEY_AT (-8 - KEY_MAX)		/* fp offset of the key */
 #define VAL_AT (KEY_AT - 8)		/* the 0 inserted */
 #define DKEY_AT (VAL_AT - 4)		/* the drops array's key */
 #define DEFAULT_KEYS 65536
@@ -83,10 +99,12 @@ typedef struct aplan {
 	dtrace_id_t ap_probe;
 	unsigned ap_vars;		/* PROV_FV_* of pid tid uid gid comm */
 	uint32_t ap_args;		/* arguments in the key */
-	int ap_big;			/* which map */
+	int ap_big;			/* which map: 0, 1, 2 (string) */
 	prov_bpf_argmap_t ap_am;
 	int16_t ap_pt, ap_ug, ap_comm;	/* key offsets, 0: absent */
 	int16_t ap_arg[DTRACE_MAXARGS];
+	int16_t ap_str;			/* key offset of the string, 0: none */
+	uint8_t ap_strarg;		/* its argument */
 	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
 					 * return value's in the record */
 	int ap_refs;			/* rlk: slots counting under it */
@@ -96,7 +114,7 @@ typedef struct aplan {
 /* The last count read of one key, per CPU. */
 typedef struct last {
 	uint8_t lk_map;
-	uint8_t lk_key[KEY_BIG];
+	uint8_t lk_key[KEY_MAX];
 	uint64_t lk_v[];
 } last_t;
 
@@ -115,7 +133,7 @@ typedef struct agg_state {
 					 * by a release store, freed only at
 					 * shutdown */
 	uint32_t nextplan;		/* plk */
-	int kmaps[2], dropmap;		/* plk: made by maps_start */
+	int kmaps[3], dropmap;		/* plk: made by maps_start */
 	int started;			/* plk for writes: maps made (release
 					 * store, read with acquire) */
 	int ncpu;			/* plk: possible CPUs (maps_start) */
@@ -138,11 +156,12 @@ static agg_state_t agg = {
 	.rlk = PTHREAD_MUTEX_INITIALIZER,
 	.reclaim_ns = RECLAIM_NS,
 	.nextplan = 1,
-	.kmaps = { -1, -1 }, .dropmap = -1,
+	.kmaps = { -1, -1, -1 }, .dropmap = -1,
 	.maxkeys = DEFAULT_KEYS,
 };
 
-static const int ksize[2] = { KEY_SMALL, KEY_BIG };
+#define NMAPS 3
+static const int ksize[NMAPS] = { KEY_SMALL, KEY_BIG, KEY_STR };
 
 /* ---- plans and maps ---- */
 
@@ -154,6 +173,9 @@ int prov_bpf_agg_plan(dtrace_id_t id, ks_aggplan_t *out)
 	memset(out, 0, sizeof(*out));
 	if (fn != NULL)
 		return fn(id, out);
+	if (getenv("DTUI_AGG_KERNEL") != NULL &&	/* tests: the shim's */
+	    strcmp(getenv("DTUI_AGG_KERNEL"), "0") == 0)	/* path only */
+		return 0;
 	return ks_probe_aggplan(id, out);
 }
 
@@ -178,7 +200,8 @@ static int ret_off(const prov_bpf_argmap_t *am)
 int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
     const prov_bpf_argmap_t *am)
 {
-	unsigned known = PROV_FV_ALL | PROV_FV(KS_FV_ERRNO);
+	unsigned known = PROV_FV_ALL | PROV_FV(KS_FV_ERRNO) |
+	    PROV_FV(KS_FV_USTR);
 
 	if (!plan->kap_ok || !(vars & PROV_FV_ONE) ||
 	    (plan->kap_vars & ~known) != 0 ||
@@ -187,6 +210,12 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 	if ((plan->kap_vars & PROV_FV(KS_FV_ERRNO)) &&
 	    (!(vars & PROV_FV(KS_FV_ARG)) || ret_off(am) < 0))
 		return 0;
+	if (((plan->kap_vars & PROV_FV(KS_FV_USTR)) != 0) !=
+	    (plan->kap_strs != 0) || (plan->kap_strs != 0 && (am == NULL ||
+	    am->pba_ustr == 0 || plan->kap_strs != 1u << (am->pba_ustr - 1) ||
+	    !(plan->kap_args & plan->kap_strs))))
+		return 0;		/* only the captured string, keyed with
+					 * its address */
 	if (plan->kap_args == 0)
 		return 1;
 	if (!(vars & PROV_FV(KS_FV_ARG)) || am == NULL)
@@ -205,7 +234,7 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 static void maps_free(agg_state_t *ag)
 {
 	__atomic_store_n(&ag->started, 0, __ATOMIC_RELEASE);
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < NMAPS; m++) {
 		if (ag->kmaps[m] >= 0)
 			close(ag->kmaps[m]);
 		ag->kmaps[m] = -1;
@@ -233,16 +262,17 @@ static int maps_start(agg_state_t *ag)
 	if (getenv("DTUI_AGG_MAXKEYS") != NULL &&	/* tests */
 	    atoi(getenv("DTUI_AGG_MAXKEYS")) > 0)
 		ag->maxkeys = (uint32_t)atoi(getenv("DTUI_AGG_MAXKEYS"));
-	ag->bkeys = malloc((size_t)BATCH * KEY_BIG);
+	ag->bkeys = malloc((size_t)BATCH * KEY_MAX);
 	ag->bvals = malloc((size_t)BATCH * 8 * (size_t)ag->ncpu);
 	ag->dlast = calloc((size_t)ag->ncpu, sizeof(*ag->dlast));
-	for (int m = 0; m < 2; m++)
+	for (int m = 0; m < NMAPS; m++)
 		ag->kmaps[m] = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
 		    (uint32_t)ksize[m], 8, ag->maxkeys, BPF_F_NO_PREALLOC);
 	ag->dropmap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
 	    0);
 	if (ag->bkeys == NULL || ag->bvals == NULL || ag->dlast == NULL ||
-	    ag->kmaps[0] < 0 || ag->kmaps[1] < 0 || ag->dropmap < 0) {
+	    ag->kmaps[0] < 0 || ag->kmaps[1] < 0 || ag->kmaps[2] < 0 ||
+	    ag->dropmap < 0) {
 		maps_free(ag);		/* not shutdown: plk is held */
 		return -1;
 	}
@@ -289,6 +319,11 @@ static void layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 		off += 8;
 	}
 	ap->ap_big = off > KEY_SMALL;
+	if (plan->kap_strs != 0) {	/* one, at the end: prov_bpf_agg_fits */
+		ap->ap_strarg = (uint8_t)(am->pba_ustr - 1);
+		ap->ap_str = KEY_BIG;
+		ap->ap_big = 2;
+	}
 }
 
 static int plan_same(const aplan_t *a, const aplan_t *b)
@@ -296,7 +331,8 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 	return a->ap_probe == b->ap_probe && a->ap_vars == b->ap_vars &&
 	    a->ap_args == b->ap_args && memcmp(&a->ap_am, &b->ap_am,
 	    sizeof(a->ap_am)) == 0 && a->ap_errno == b->ap_errno &&
-	    a->ap_retoff == b->ap_retoff;
+	    a->ap_retoff == b->ap_retoff && a->ap_str == b->ap_str &&
+	    a->ap_strarg == b->ap_strarg;
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
@@ -423,10 +459,20 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
 static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
     const aplan_t *ap, int comm_at)
 {
-	int map = ag->kmaps[ap->ap_big], n = 0, add, drop, out;
+	int map = ag->kmaps[ap->ap_big], n = 0, add, drop, out, fb = 0;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_key(p + n, planid, ap, comm_at);
+	if (ap->ap_str) {		/* 1 <= bytes with the NUL < STRK */
+		n += prov_bpf_emit_arg(p + n, &ap->ap_am, ap->ap_strarg);
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 3, 1, 0, 0);
+		n += emit_fp(p + n, 1, KEY_AT + ap->ap_str);
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, STRK);
+		n += emit_call(p + n, BPF_FUNC_probe_read_user_str);
+		fb = n;
+		p[n++] = ins(BPF_JMP | BPF_JSLT | BPF_K, 0, 0, 0, 1);
+		p[n++] = ins(BPF_JMP | BPF_JSGE | BPF_K, 0, 0, 0, STRK);
+	}
 	p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0, VAL_AT, 0);
 	n += emit_map(p + n, 1, map);
 	n += emit_fp(p + n, 2, KEY_AT);
@@ -457,7 +503,23 @@ static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
 	p[out].off = (int16_t)(n - out - 1);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if (fb > 0) {			/* not counted: the record body */
+		p[fb].off = (int16_t)(n - fb - 1);
+		p[fb + 1].off = (int16_t)(n - fb - 2);
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+	}
 	return n;
+}
+
+int prov_bpf_agg_fallback(int planid)
+{
+	const aplan_t *ap;
+
+	if (planid <= 0 || planid >= MAX_PLANS ||
+	    (ap = __atomic_load_n(&agg.plans[planid], __ATOMIC_ACQUIRE)) ==
+	    NULL)
+		return 0;
+	return ap->ap_str != 0;
 }
 
 int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
@@ -591,15 +653,15 @@ static void queue_dead(agg_state_t *ag, int m, const uint8_t *key)
 {
 	if (ag->ndead == ag->deadcap) {
 		size_t cap = ag->deadcap ? ag->deadcap * 2 : 64;
-		uint8_t *d = realloc(ag->dead, cap * (KEY_BIG + 1));
+		uint8_t *d = realloc(ag->dead, cap * (KEY_MAX + 1));
 
 		if (d == NULL)
 			return;			/* next pass retries */
 		ag->dead = d;
 		ag->deadcap = cap;
 	}
-	ag->dead[ag->ndead * (KEY_BIG + 1)] = (uint8_t)m;
-	memcpy(ag->dead + ag->ndead * (KEY_BIG + 1) + 1, key, (size_t)ksize[m]);
+	ag->dead[ag->ndead * (KEY_MAX + 1)] = (uint8_t)m;
+	memcpy(ag->dead + ag->ndead * (KEY_MAX + 1) + 1, key, (size_t)ksize[m]);
 	ag->ndead++;
 }
 
@@ -610,7 +672,7 @@ static void reclaim(agg_state_t *ag, uint64_t now)
 
 	pthread_mutex_lock(&ag->rlk);
 	for (size_t i = 0; i < ag->ndead; i++) {
-		const uint8_t *e = ag->dead + i * (KEY_BIG + 1);
+		const uint8_t *e = ag->dead + i * (KEY_MAX + 1);
 		uint32_t id;
 
 		memcpy(&id, e + 1, 4);
@@ -631,6 +693,8 @@ static void reclaim(agg_state_t *ag, uint64_t now)
 static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
     int cpu, uint64_t n, uint64_t now, uint64_t wall)
 {
+	char str[STRK + 1];
+	ks_ucapture_t cap;
 	ks_probe_ctx_t ctx;
 	uint64_t w;
 
@@ -658,6 +722,15 @@ static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
 	if (ap->ap_errno) {
 		memcpy(&w, key + ap->ap_errno, 8);
 		ctx.kpc_errno = (int32_t)w;
+	}
+	if (ap->ap_str) {		/* as the record body's capture */
+		memcpy(str, key + ap->ap_str, STRK);
+		str[STRK] = '\0';
+		cap.kuc_addr = ctx.kpc_args[ap->ap_strarg];
+		cap.kuc_len = (uint32_t)strlen(str) + 1;
+		cap.kuc_data = (const uint8_t *)str;
+		ctx.kpc_ucap = &cap;
+		ctx.kpc_nucap = 1;
 	}
 	prov_fire_n(&ctx, n);
 	ag->nfired += n;
@@ -692,7 +765,7 @@ static void take(agg_state_t *ag, int m, const uint8_t *key,
 /* Read map m one key at a time (kernels without batch lookups). */
 static void drain_keys(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
 {
-	uint8_t key[KEY_BIG], next[KEY_BIG];
+	uint8_t key[KEY_MAX], next[KEY_MAX];
 	union bpf_attr at;
 	int first = 1;
 
@@ -716,7 +789,7 @@ static void drain_keys(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
 
 static void drain_map(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
 {
-	uint8_t in[KEY_BIG], out[KEY_BIG];
+	uint8_t in[KEY_MAX], out[KEY_MAX];
 	union bpf_attr at;
 	int first = 1, err;
 
@@ -784,8 +857,8 @@ void prov_bpf_agg_drain(int force)
 		uint64_t wall = ks_getwalltime();
 
 		ag->lastdrain = now;
-		drain_map(ag, 0, now, wall);
-		drain_map(ag, 1, now, wall);
+		for (int m = 0; m < NMAPS; m++)
+			drain_map(ag, m, now, wall);
 		if (ag->ndead > 0)
 			reclaim(ag, now);
 		drain_drops(ag);

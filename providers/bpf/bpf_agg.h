@@ -12,7 +12,7 @@
 #include <linux/bpf.h>
 #include "bpf_filter.h"
 
-#define PROV_BPF_AGGMAX 128		/* instructions of an aggregating body */
+#define PROV_BPF_AGGMAX 192		/* instructions of an aggregating body */
 
 /* The plan of probe id now: the test hook's answer when one is set, else
  * the shim's (0 with kap_ok 0 when the shim has none).  Not from probe
@@ -34,6 +34,11 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
     const ks_aggplan_t *plan, unsigned vars, const prov_bpf_argmap_t *am,
     int comm_at, int *planid);
+/* Does plan planid's body end in a fall-through to the slot's record
+ * body (a firing it cannot count: a string too long or unreadable)?
+ * The caller then appends the record body (without the prefix it shares
+ * with the aggregating body), which expects r1 = ctx, as usual. */
+int prov_bpf_agg_fallback(int planid);
 /* Emit again the body of plan planid (tests); count or 0. */
 int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at);
 

@@ -328,6 +328,7 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
 
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		am->pba_off[i] = -1;
+	am->pba_ustr = 0;
 	for (int i = first; i < fmt->tff_nfields && n < DTRACE_MAXARGS; i++) {
 		const prov_tf_field_t *f = &fmt->tff_fields[i];
 		uint32_t sz = f->tff_size;
@@ -423,19 +424,40 @@ static int filter_reads_comm(const fslot_t *fs, const ks_filter_t *f)
 	return 1;
 }
 
+#define AGG_ROOM (PROV_BPF_AGGMAX + 32 + 256)	/* prefix, body, record
+						 * body behind it */
+
+/* The record body behind an aggregating body of plan that falls through
+ * to it (prov_bpf_agg_fallback), at p; its length, or -1 if it does not
+ * fit in room. */
+static int agg_tail(const fslot_t *fs, int pre, int plan,
+    struct bpf_insn *p, int room)
+{
+	if (!prov_bpf_agg_fallback(plan))
+		return 0;
+	if (fs->fs_n - pre > room)
+		return -1;
+	memcpy(p, fs->fs_body + pre, (size_t)(fs->fs_n - pre) * sizeof(*p));
+	return fs->fs_n - pre;
+}
+
 /* The aggregating body of plan ap for the slot, behind the body's
- * prefix, into p; its length (0: none) and plan id in *plan.  comm: the
- * filter in front leaves the comm at PROV_BPF_COMM_AT. */
+ * prefix, into p (room for AGG_ROOM); its length (0: none) and plan id
+ * in *plan.  comm: the filter in front leaves the comm at
+ * PROV_BPF_COMM_AT. */
 static int agg_body(filt_state_t *fl, const fslot_t *fs, const ks_aggplan_t *ap,
     int comm, struct bpf_insn *p, int *plan)
 {
-	int pre = body_prefix(fl, fs), na;
+	int pre = body_prefix(fl, fs), na, nt;
 
 	memcpy(p, fs->fs_body, (size_t)pre * sizeof(*p));
 	na = prov_bpf_agg_body(p + pre, fs->fs_id, ap, fs->fs_vars,
 	    fs->fs_hasam ? &fs->fs_am : NULL, comm ? PROV_BPF_COMM_AT : 0,
 	    plan);
-	return na > 0 ? na + pre : 0;
+	if (na <= 0 || (nt = agg_tail(fs, pre, *plan, p + pre + na,
+	    AGG_ROOM - pre - na)) < 0)
+		return 0;
+	return na + pre + nt;
 }
 
 /* Load the slot's body (the aggregating one for plan ap if not NULL and
@@ -444,7 +466,7 @@ static int agg_body(filt_state_t *fl, const fslot_t *fs, const ks_aggplan_t *ap,
 static int install(filt_state_t *fl, int slot, fslot_t *fs,
     const ks_filter_t *f, const ks_aggplan_t *ap)
 {
-	static struct bpf_insn abody[PROV_BPF_AGGMAX + 32];
+	static struct bpf_insn abody[AGG_ROOM];
 	int n = 0, na = 0, plan = -1, pfd = -1, rc, comm = 0;
 
 	if (ap != NULL && fs->fs_id != DTRACE_IDNONE) {
@@ -524,7 +546,8 @@ static int same_agg(const fslot_t *fs, const ks_aggplan_t *ap)
 		return ap == NULL && fs->fs_plan < 0;
 	return fs->fs_aggid == fs->fs_id &&
 	    fs->fs_agg.kap_vars == ap->kap_vars &&
-	    fs->fs_agg.kap_args == ap->kap_args;
+	    fs->fs_agg.kap_args == ap->kap_args &&
+	    fs->fs_agg.kap_strs == ap->kap_strs;
 }
 
 static int noop_prog(void);
@@ -882,14 +905,17 @@ int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)
 		n = fs->fs_cur.kf_always ? 0 : prov_bpf_filter_emit(out,
 		    &fs->fs_cur, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
 		    NULL);
-		if (fs->fs_plan > 0 && n + PROV_BPF_AGGMAX + 32 <= max) {
-			int pre = body_prefix(fl, fs);
+		if (fs->fs_plan > 0 && n + AGG_ROOM <= max) {
+			int pre = body_prefix(fl, fs), nt;
 
 			memcpy(out + n, fs->fs_body,
 			    (size_t)pre * sizeof(*out));
 			n += pre;
 			n += prov_bpf_agg_reemit(out + n, fs->fs_plan,
 			    fs->fs_aggcomm ? PROV_BPF_COMM_AT : 0);
+			nt = agg_tail(fs, pre, fs->fs_plan, out + n,
+			    max - n);
+			n += nt > 0 ? nt : 0;
 		}
 		else if (fs->fs_plan <= 0 && n + fs->fs_n <= max) {
 			memcpy(out + n, fs->fs_body,

@@ -20,6 +20,10 @@ typedef struct prov_bpf_argmap {
 	int16_t pba_off[DTRACE_MAXARGS];
 	uint8_t pba_size[DTRACE_MAXARGS];
 	uint8_t pba_signed[DTRACE_MAXARGS];
+	uint8_t pba_ustr;		/* N + 1: the slot's record body
+					 * captures argN's string and its
+					 * firings serve it (kpc_ucap); 0:
+					 * none */
 } prov_bpf_argmap_t;
 
 /* r1 = argument i of am as its 64-bit D value, loaded from the record

@@ -85,9 +85,34 @@ static void expect_ok(const char *body, unsigned vars, uint32_t args)
 		    pl.kap_vars, (unsigned)pl.kap_args, vars, (unsigned)args);
 }
 
+/* copyinstr(argN) alone: keyed on the string (kap_strs). */
+static void expect_strs(const char *body, unsigned vars, uint32_t args,
+    uint32_t strs)
+{
+	ks_aggplan_t pl = plan_of(body);
+
+	expect_ok(body, vars | V(USTR), args);
+	if (pl.kap_strs != strs)
+		fail_msg("<%s>: strs %#x, want %#x", body,
+		    (unsigned)pl.kap_strs, (unsigned)strs);
+}
+
+static void copyinstr_of_an_argument(void **state)
+{
+	(void)state;
+	expect_strs("{ @[copyinstr(arg0)] = count(); }", V(ARG), 0x1, 0x1);
+	expect_strs("/execname == \"w\"/ { @[copyinstr(arg1)] = count(); }",
+	    V(ARG) | V(EXECNAME), 0x2, 0x2);
+	expect_strs("/copyinstr(arg2) != \"x\"/ { @[basename(copyinstr(arg0))]"
+	    " = sum(arg1); }", V(ARG), 0x7, 0x5);
+	expect_ok("{ @[execname] = count(); }", V(EXECNAME), 0);
+}
+
 static void expect_not(const char *body)
 {
 	ks_aggplan_t pl = plan_of(body);
+
+	assert_int_equal(pl.kap_strs, 0);
 
 	if (pl.kap_ok)
 		fail_msg("<%s>: aggregation-only, vars %#x", body,
@@ -157,7 +182,12 @@ static void not_counted(void **state)
 	expect_not("{ a[pid] = 1; @ = count(); }");
 	expect_not("{ printf(\"%d\\n\", arg0); @ = count(); }");
 	expect_not("{ trace(arg0); @ = count(); }");
-	expect_not("{ @[copyinstr(arg0)] = count(); }");
+	expect_not("{ @[copyinstr(arg0 + 1)] = count(); }");
+	expect_not("{ @[copyinstr(arg0, 8)] = count(); }");
+	expect_not("{ @[copyinstr(arg0 | arg1)] = count(); }");
+	expect_not("{ @[copyinstr(~arg0)] = count(); }");
+	expect_not("{ this->p = arg0; @[copyinstr(this->p)] = count(); }");
+	expect_not("{ @[copyinstr(arg0 > 1 ? arg0 : arg1)] = count(); }");
 	expect_not("{ @[stringof(arg0)] = count(); }");
 	expect_not("{ @[*(int *)arg0] = count(); }");
 	expect_not("{ @[stack()] = count(); }");
@@ -262,6 +292,7 @@ int main(void)
 		cmocka_unit_test(histograms),
 		cmocka_unit_test(clause_locals),
 		cmocka_unit_test(not_counted),
+		cmocka_unit_test(copyinstr_of_an_argument),
 		cmocka_unit_test(pure_subroutines),
 		cmocka_unit_test(second_ecb),
 		cmocka_unit_test(enable_in_progress),
