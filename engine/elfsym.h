@@ -93,12 +93,25 @@ void eng_pmap_free(eng_pmap_t *pm);
  * symbols too), unmapped ones go.  1 if the set changed, 0 if not, -1 if
  * the maps could not be read (gone, a zombie: the old set is kept). */
 int eng_pmap_update(eng_pmap_t *pm);
+/* Add one file mapping (start to end, file offset off) to path's object
+ * (made if new); 0, or -1 out of memory.  For mappings reported rather
+ * than read (pmap_watch.c). */
+int eng_pmap_mapped(eng_pmap_t *pm, const char *path, uint64_t start,
+    uint64_t end, uint64_t off);
 /* The object holding addr, or NULL. */
 eng_pobj_t *eng_pmap_find(eng_pmap_t *pm, uint64_t addr);
 /* The object's symbols (loaded on first use), or NULL. */
 eng_elfobj_t *eng_pmap_elf(eng_pmap_t *pm, eng_pobj_t *po);
 /* dtrace's module name of an object: "a.out" for the executable. */
 const char *eng_pmap_modname(const eng_pmap_t *pm, const eng_pobj_t *po);
+
+/* pmap_watch.c: the file mappings a process makes from its exec on, as
+ * the kernel reports them, kept after it exits (NULL if perf events are
+ * refused); fill adds them to pm (1 if objects were added). */
+typedef struct eng_pmwatch eng_pmwatch_t;
+eng_pmwatch_t *eng_pmwatch_open(int pid);
+int eng_pmwatch_fill(eng_pmwatch_t *w, eng_pmap_t *pm);
+void eng_pmwatch_close(eng_pmwatch_t *w);
 
 /* Run fn on the pmap of a live eng_proc_t for pid (proc.c), under the
  * lock that keeps it alive; -1 if pid is no process of ours. */

@@ -170,6 +170,24 @@ int eng_pmap_update(eng_pmap_t *pm)
 	return changed;
 }
 
+int eng_pmap_mapped(eng_pmap_t *pm, const char *path, uint64_t start,
+    uint64_t end, uint64_t off)
+{
+	eng_pobj_t *po = entry(&pm->pm_objs, &pm->pm_nobjs, path);
+
+	if (po == NULL)
+		return -1;
+	if (po->po_end == 0)		/* predicted, or new: mapped now */
+		po->po_gen = pm->pm_gen + 1;
+	if (start < po->po_start)
+		po->po_start = start;
+	if (end > po->po_end)
+		po->po_end = end;
+	if (off == 0 && po->po_base == 0)
+		po->po_base = start;
+	return 0;
+}
+
 eng_pobj_t *eng_pmap_find(eng_pmap_t *pm, uint64_t addr)
 {
 	for (size_t i = 0; i < pm->pm_nobjs; i++)

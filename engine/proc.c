@@ -50,6 +50,8 @@ struct eng_proc {
 	char *ep_exe;			/* what a held process will exec */
 	int ep_predicted;		/* ep_map lists what exe will map */
 	int ep_execd;			/* a -c child is past its exec */
+	int ep_mapsread;		/* its maps were read once */
+	eng_pmwatch_t *ep_watch;	/* -c: its mappings as reported */
 	enum eng_proc_state ep_state;
 	int ep_status;			/* exit code or signal, once known */
 	eng_pmap_t *ep_map;		/* guarded by procs_lock */
@@ -111,7 +113,11 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 				(void)eng_pmap_predict(p->ep_map, p->ep_exe);
 			p->ep_predicted = 1;
 		} else if (p->ep_state != ENG_PROC_HELD && execd(p)) {
-			(void)eng_pmap_update(p->ep_map);
+			if (eng_pmap_update(p->ep_map) >= 0)
+				p->ep_mapsread = 1;
+			else if (!p->ep_mapsread && p->ep_watch != NULL &&
+			    eng_pmwatch_fill(p->ep_watch, p->ep_map) > 0)
+				p->ep_map->pm_gen++;	/* gone at once */
 		}
 		fn(p->ep_map, arg);
 		found = 1;
@@ -348,6 +354,7 @@ eng_proc_t *eng_proc_create(const char *cmd, int flags, const int fds[3],
 	}
 	p->ep_gate = gate[1];
 	p->ep_exe = strdup(exe);
+	p->ep_watch = eng_pmwatch_open((int)pid);
 	enlist(p);
 	if (!(flags & ENG_PROC_SHELL)) {
 		int ipid = (int)pid;
@@ -483,6 +490,7 @@ void eng_proc_release(eng_proc_t *p)
 		}
 	}
 	eng_pmap_free(p->ep_map);
+	eng_pmwatch_close(p->ep_watch);
 	free(p->ep_exe);
 	free(p);
 }

@@ -3,8 +3,8 @@
 # view of its mappings, read at every tick: the a.out by its path, libc,
 # and a dlopen()ed library with a load and then an unload event (base,
 # size, time), in time order; nothing of dtrace's own image (the -c child
-# before its exec).  (A target that exits before the first tick after its
-# exec leaves map.xml empty: mappings are polled, not traced.)
+# before its exec); a target that exits at once, before its maps were ever
+# read, still has its objects listed (from the mappings perf reported).
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -59,4 +59,13 @@ sed -n 's/^<[a-z]* pid="[0-9]*" t="\([0-9.]*\)".*/\1/p' $m > times
 sort -n times | cmp -s - times || { echo "events out of time order:"; cat $m; exit 1; }
 # nothing of dtrace itself (the -c child before its exec)
 ! grep -q 'path="[^"]*/dtrace"' $m || { echo "dtrace's own image in map.xml:"; cat $m; exit 1; }
+# a target that exits at once
+"$DTRACE" -q -x record=q.er -c /bin/true -n 'tick-1s { }' > /dev/null 2> err2 ||
+    { echo "dtrace -c /bin/true: $(cat err2)"; exit 1; }
+for want in '<load .*path="/[^"]*/true"' '<load .*path="/[^"]*/libc\.so[^"]*"'; do
+	grep -q "$want" q.er/map.xml ||
+	    { echo "q.er/map.xml lacks $want:"; cat q.er/map.xml; exit 1; }
+done
+! grep -q 'path="//anon"\|ld\.so\.cache' q.er/map.xml ||
+    { echo "q.er/map.xml lists data or anonymous mappings:"; cat q.er/map.xml; exit 1; }
 exit 0
