@@ -411,25 +411,33 @@ static int binop(struct cg *g, struct eng_node *n)
 	return a;
 }
 
+/*
+ * c ? a : b.  Only the condition's register and one branch's register are
+ * live at a time, so a long ?: chain needs no more registers than one
+ * level (as dtrace does).  The result lives in b's register; the true
+ * branch ends with a MOV into it that is patched in once b's register is
+ * known.  That register was free when the MOV runs: every register live
+ * there is still held while b is generated, so b could not have got it.
+ */
 static int ternary(struct cg *g, struct eng_node *n)
 {
-	int c = expr(g, n->n_left), r, other = newlabel(g), end = newlabel(g);
-	int v;
+	int c = expr(g, n->n_left), a, b;
+	int other = newlabel(g), end = newlabel(g);
+	uint32_t mov;
 
 	emit(g, DIF_INSTR_TST(c));
 	rfree(g, c);
-	r = ralloc(g, n);
 	branch(g, DIF_OP_BE, other);
-	v = expr(g, n->n_right);
-	emit(g, DIF_INSTR_MOV(v, r));
-	rfree(g, v);
+	a = expr(g, n->n_right);
+	mov = g->len;
+	emit(g, DIF_INSTR_NOP);
+	rfree(g, a);
 	branch(g, DIF_OP_BA, end);
 	label(g, other);
-	v = expr(g, n->n_third);
-	emit(g, DIF_INSTR_MOV(v, r));
-	rfree(g, v);
+	b = expr(g, n->n_third);
+	g->buf[mov] = DIF_INSTR_MOV(a, b);
 	label(g, end);
-	return r;
+	return b;
 }
 
 static int load_op(const struct eng_type *t, int user)
