@@ -18,26 +18,6 @@ struct pfval {
 	const struct eng_type *v_type;
 };
 
-/*
- * %s of a char *: the string it points to, as stringof(a) (the node is
- * rewritten in place, so it keeps its place in the argument list).
- * dtrace asks for stringof() here; accepting the pointer is Oracle's.
- */
-static void string_of(struct eng_pcb *pc, struct eng_node *a)
-{
-	struct eng_node *v = eng_node_new(pc, a->n_kind, a->n_line, a->n_col);
-
-	*v = *a;
-	v->n_next = NULL;
-	a->n_kind = N_STRINGOF;
-	a->n_left = v;
-	a->n_right = a->n_third = a->n_args = NULL;
-	a->n_const = 0;
-	a->n_lvalue = 0;
-	a->n_ident = NULL;
-	eng_sema_expr(pc, a);
-}
-
 /* The C name of an integer type as CTF resolves it: fixed-width and
  * other typedef'd names give their base ("int64_t" is "long"). */
 static const char *cname(const struct eng_type *t)
@@ -124,8 +104,9 @@ static int conv_ok(struct eng_pcb *pc, const struct eng_pfdef *d,
 		return (isint || isptr) && pc->pc_args != NULL &&
 		    pc->pc_args->target_pid != 0;
 	case PFC_STR:
-		return eng_type_is_string(t) || is_char_array(t) ||
-		    (isptr && t->t_base != NULL && t->t_base->t_size == 1);
+		/* as dtrace's pfcheck_str: a char * is refused (the
+		 * prototype says "or use stringof") */
+		return eng_type_is_string(t) || is_char_array(t);
 	case PFC_WSTR:
 		return t != NULL && t->t_kind == TY_ARRAY && t->t_base != NULL &&
 		    eng_type_is_int(t->t_base) && t->t_base->t_size == 4;
@@ -243,10 +224,6 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 		if (mut != NULL && d->pd_check == PFC_DINT && v != &aggval &&
 		    is_unsigned(v->v_type))
 			mut[cv.pc_end - 1 - fmt] = 'u';
-		if (d->pd_check == PFC_STR && v->v_node != NULL &&
-		    eng_type_is_ptr(eng_type_resolve((struct eng_type *)
-		    v->v_type)))
-			string_of(pc, v->v_node);
 	}
 	return used;
 }
