@@ -15,7 +15,6 @@
 #include <string.h>
 #include "cc.h"
 
-
 struct cg {
 	struct eng_pcb *pc;
 	dif_instr_t *buf;
@@ -411,18 +410,12 @@ static int binop(struct cg *g, struct eng_node *n)
 	return a;
 }
 
-/*
- * c ? a : b.  Only the condition's register and one branch's register are
- * live at a time, so a long ?: chain needs no more registers than one
- * level (as dtrace does).  The result lives in b's register; the true
- * branch ends with a MOV into it that is patched in once b's register is
- * known.  That register was free when the MOV runs: every register live
- * there is still held while b is generated, so b could not have got it.
- */
+/* c ? a : b, holding no register across a branch (as dtrace): the result
+ * is b's register, and a's MOV into it is patched in once b is known. */
 static int ternary(struct cg *g, struct eng_node *n)
 {
-	int c = expr(g, n->n_left), a, b;
-	int other = newlabel(g), end = newlabel(g);
+	int c = expr(g, n->n_left), a, b, other = newlabel(g);
+	int end = newlabel(g);
 	uint32_t mov;
 
 	emit(g, DIF_INSTR_TST(c));
