@@ -111,6 +111,10 @@ const char *eng_pmap_modname(const eng_pmap_t *pm, const eng_pobj_t *po);
 typedef struct eng_pmwatch eng_pmwatch_t;
 eng_pmwatch_t *eng_pmwatch_open(int pid);
 int eng_pmwatch_fill(eng_pmwatch_t *w, eng_pmap_t *pm);
+/* Take the ring's records; the number held.  Then, once /proc/PID/maps
+ * was read after them, forget the first n: the reading covers them. */
+size_t eng_pmwatch_drain(eng_pmwatch_t *w);
+void eng_pmwatch_forget(eng_pmwatch_t *w, size_t n);
 void eng_pmwatch_close(eng_pmwatch_t *w);
 
 /* Run fn on the pmap of a live eng_proc_t for pid (proc.c), under the

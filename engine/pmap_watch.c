@@ -6,7 +6,10 @@
  * child, enabled at its exec, records every file mapping into a ring that
  * outlives the process; eng_pmwatch_fill turns them into objects.
  * Unmappings are not reported by perf: for a live process the reading of
- * /proc/PID/maps (pmap.c) stays the truth.
+ * /proc/PID/maps (pmap.c) stays the truth.  Records older than a
+ * successful reading are forgotten (eng_pmwatch_forget), so that when the
+ * process is gone the fill adds only what it mapped since it was last
+ * read (a library ld.so mapped after an early reading at the exec).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -132,6 +135,23 @@ static int runs(const eng_pmwatch_t *w, const char *path)
 		if (w->pw_maps[i].x && strcmp(w->pw_maps[i].path, path) == 0)
 			return 1;
 	return 0;
+}
+
+size_t eng_pmwatch_drain(eng_pmwatch_t *w)
+{
+	drain(w);
+	return w->pw_n;
+}
+
+void eng_pmwatch_forget(eng_pmwatch_t *w, size_t n)
+{
+	if (n > w->pw_n)
+		n = w->pw_n;
+	for (size_t i = 0; i < n; i++)
+		free(w->pw_maps[i].path);
+	memmove(w->pw_maps, w->pw_maps + n, (w->pw_n - n) *
+	    sizeof (w->pw_maps[0]));
+	w->pw_n -= n;
 }
 
 int eng_pmwatch_fill(eng_pmwatch_t *w, eng_pmap_t *pm)

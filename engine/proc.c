@@ -50,7 +50,6 @@ struct eng_proc {
 	char *ep_exe;			/* what a held process will exec */
 	int ep_predicted;		/* ep_map lists what exe will map */
 	int ep_execd;			/* a -c child is past its exec */
-	int ep_mapsread;		/* its maps were read once */
 	eng_pmwatch_t *ep_watch;	/* -c: its mappings as reported */
 	enum eng_proc_state ep_state;
 	int ep_status;			/* exit code or signal, once known */
@@ -113,11 +112,17 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 				(void)eng_pmap_predict(p->ep_map, p->ep_exe);
 			p->ep_predicted = 1;
 		} else if (p->ep_state != ENG_PROC_HELD && execd(p)) {
-			if (eng_pmap_update(p->ep_map) >= 0)
-				p->ep_mapsread = 1;
-			else if (!p->ep_mapsread && p->ep_watch != NULL &&
-			    eng_pmwatch_fill(p->ep_watch, p->ep_map) > 0)
-				p->ep_map->pm_gen++;	/* gone at once */
+			size_t seen = p->ep_watch != NULL ?
+			    eng_pmwatch_drain(p->ep_watch) : 0;
+
+			if (eng_pmap_update(p->ep_map) >= 0) {
+				if (p->ep_watch != NULL)
+					eng_pmwatch_forget(p->ep_watch, seen);
+			} else if (p->ep_watch != NULL &&
+			    eng_pmwatch_fill(p->ep_watch, p->ep_map) > 0) {
+				p->ep_map->pm_gen++;	/* gone: what it mapped
+							 * since it was read */
+			}
 		}
 		fn(p->ep_map, arg);
 		found = 1;
