@@ -87,15 +87,17 @@ static int vaddr_offset(Elf *elf, uint64_t v, uint64_t *off)
 	return -1;
 }
 
-/* Look name up in .symtab then .dynsym: lookup callback of args.c. */
-static int sym_lookup(void *arg, const char *name, uint64_t *vaddr)
+/*
+ * Call fn(arg, name, sym) for each defined symbol of .symtab, then of
+ * .dynsym, until it returns non-zero (then that value); 0 at the end.
+ */
+static int walk_syms(Elf *elf, int (*fn)(void *, const char *,
+    const GElf_Sym *), void *arg)
 {
-	Elf *elf = arg;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	GElf_Sym sym;
 	Elf_Data *d;
-	const char *n;
 
 	for (int pass = 0; pass < 2; pass++) {
 		while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -105,58 +107,65 @@ static int sym_lookup(void *arg, const char *name, uint64_t *vaddr)
 			    (d = elf_getdata(scn, NULL)) == NULL)
 				continue;
 			for (size_t i = 0; i < d->d_size / sh.sh_entsize; i++) {
+				const char *n;
+				int rc;
+
 				if (gelf_getsym(d, (int)i, &sym) == NULL ||
-				    sym.st_shndx == SHN_UNDEF)
+				    sym.st_shndx == SHN_UNDEF ||
+				    (n = elf_strptr(elf, sh.sh_link,
+				    sym.st_name)) == NULL)
 					continue;
-				n = elf_strptr(elf, sh.sh_link, sym.st_name);
-				if (n != NULL && strcmp(n, name) == 0) {
-					*vaddr = sym.st_value;
-					return 0;
-				}
+				if ((rc = fn(arg, n, &sym)) != 0)
+					return rc;
 			}
 		}
 	}
-	return -1;
+	return 0;
+}
+
+struct sym_want { const char *name; uint64_t *vaddr; };
+
+static int want_name(void *arg, const char *name, const GElf_Sym *sym)
+{
+	struct sym_want *w = arg;
+
+	if (strcmp(name, w->name) != 0)
+		return 0;
+	*w->vaddr = sym->st_value;
+	return 1;
+}
+
+/* Look name up in .symtab then .dynsym: lookup callback of args.c. */
+static int sym_lookup(void *arg, const char *name, uint64_t *vaddr)
+{
+	struct sym_want w = { name, vaddr };
+
+	return walk_syms(arg, want_name, &w) ? 0 : -1;
+}
+
+/* Give the notes whose pc lies in this FUNC symbol its name. */
+static int name_notes(void *arg, const char *name, const GElf_Sym *sym)
+{
+	reader_t *r = arg;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_size == 0 ||
+	    *name == '\0')
+		return 0;
+	for (int k = 0; k < r->out->un_n; k++) {
+		usdt_note_t *un = &r->out->un_notes[k];
+
+		if (un->un_func == NULL && un->un_pc >= sym->st_value &&
+		    un->un_pc - sym->st_value < sym->st_size)
+			un->un_func = strdup(name);
+	}
+	return 0;
 }
 
 /* Name each note's function: the FUNC symbol whose range holds its pc
  * (.symtab first: it names static functions too). */
 static void name_functions(reader_t *r)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	Elf_Data *d;
-	const char *n;
-
-	for (int pass = 0; pass < 2; pass++) {
-		while ((scn = elf_nextscn(r->elf, scn)) != NULL) {
-			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type !=
-			    (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM) ||
-			    sh.sh_entsize == 0 ||
-			    (d = elf_getdata(scn, NULL)) == NULL)
-				continue;
-			for (size_t i = 0; i < d->d_size / sh.sh_entsize; i++) {
-				if (gelf_getsym(d, (int)i, &sym) == NULL ||
-				    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-				    sym.st_size == 0)
-					continue;
-				for (int k = 0; k < r->out->un_n; k++) {
-					usdt_note_t *un = &r->out->un_notes[k];
-
-					if (un->un_func != NULL ||
-					    un->un_pc < sym.st_value ||
-					    un->un_pc - sym.st_value >=
-					    sym.st_size)
-						continue;
-					n = elf_strptr(r->elf, sh.sh_link,
-					    sym.st_name);
-					if (n != NULL && *n != '\0')
-						un->un_func = strdup(n);
-				}
-			}
-		}
-	}
+	(void)walk_syms(r->elf, name_notes, r);
 	for (int k = 0; k < r->out->un_n; k++)
 		if (r->out->un_notes[k].un_func == NULL)
 			r->out->un_notes[k].un_func = strdup("");
