@@ -113,12 +113,16 @@ static void begin_first(void **state)
 	char *out;
 
 	(void)state;
-	if (ks_ncpus() < 2)
+	if (ks_ncpus() < 2) {
+		print_message("SKIP: one CPU, no order to check\n");
 		skip();
+	}
 	/* BEGIN on the last CPU, the probe on CPU 0: CPU order would put
 	 * "other" first */
-	if ((out = run(last, 0)) == NULL)
+	if ((out = run(last, 0)) == NULL) {
+		print_message("SKIP: cannot pin this thread to a CPU\n");
 		skip();
+	}
 	assert_string_equal(out, "begin\nother\nother\nend\n");
 	free(out);
 }
@@ -128,11 +132,15 @@ static void end_last(void **state)
 	char *out;
 
 	(void)state;
-	if (ks_ncpus() < 2)
+	if (ks_ncpus() < 2) {
+		print_message("SKIP: one CPU, no order to check\n");
 		skip();
+	}
 	/* END on CPU 0, the probe on CPU 1, both buffers read after STOP */
-	if ((out = run(0, 1)) == NULL)
+	if ((out = run(0, 1)) == NULL) {
+		print_message("SKIP: cannot pin this thread to a CPU\n");
 		skip();
+	}
 	assert_string_equal(out, "begin\nother\nother\nend\n");
 	free(out);
 }
