@@ -797,6 +797,24 @@ typedef struct dtrace_status {
 /* dtui's own: illumos can only drop a whole consumer, but an interactive
  * session removes single enablings while it keeps tracing. */
 #define DTRACEIOC_DISABLE	100	/* stop one enabling's ECBs firing */
+/* dtui's own: what each ECB did since it was enabled (the enablings
+ * pane), summed over CPUs. */
+#define DTRACEIOC_ECBSTAT	101	/* per-ECB counters */
+
+typedef struct dtrace_ecbstat {
+	uint64_t dtes_fires;		/* runs: its probe fired while tracing */
+	uint64_t dtes_predfalse;	/* runs its predicate ended (false) */
+	uint64_t dtes_drops;		/* records or aggregation updates lost */
+	uint64_t dtes_errors;		/* runs that faulted */
+} dtrace_ecbstat_t;
+
+/* ECBSTAT's argument: room for dtess_room counters (EPID 1 first) in,
+ * the state's number of ECBs out; min(room, necbs) are copied. */
+typedef struct dtrace_ecbstats {
+	uint32_t dtess_room;		/* in: entries dtess_stats holds */
+	uint32_t dtess_necbs;		/* out: ECBs in the state */
+	dtrace_ecbstat_t *dtess_stats;	/* in: where to copy, by EPID - 1 */
+} dtrace_ecbstats_t;
 
 typedef struct dtrace_conf {
 	uint32_t dtc_difversion;	/* DIF_VERSION */

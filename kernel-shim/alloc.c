@@ -5,6 +5,7 @@
  * from malloc and is released with free().
  */
 #include <stdlib.h>
+#include <string.h>
 #include "ks_impl.h"
 
 static unsigned long fail_at;		/* 0: never; else countdown */
@@ -44,4 +45,17 @@ void *ks_calloc(size_t n, size_t size)
 void *ks_realloc(void *p, size_t n)
 {
 	return injected() ? NULL : realloc(p, n);
+}
+
+/* n zeroed objects of size bytes at an address aligned to align (a power
+ * of two, size a multiple of it): per-CPU counters on lines of their own. */
+void *ks_calloc_aligned(size_t align, size_t n, size_t size)
+{
+	void *p;
+
+	if (injected() || n == 0 || size > (size_t)-1 / n ||
+	    (p = aligned_alloc(align, n * size)) == NULL)
+		return NULL;
+	memset(p, 0, n * size);
+	return p;
 }

@@ -485,9 +485,10 @@ static void record_action(struct ks_state *st, const ks_act_t *a,
 }
 
 /* An aggregation key or increment, or the aggregating action itself. */
-static void agg_action(struct ks_state *st, const ks_clause_t *c,
+static void agg_action(struct ks_state *st, const ks_ecb_t *e,
     const ks_act_t *a, ks_mstate_t *ms, uint64_t *incr, unsigned cpu)
 {
+	const ks_clause_t *c = e->ke_clause;
 	const ks_agg_t *g;
 	uint64_t v;
 
@@ -509,8 +510,10 @@ static void agg_action(struct ks_state *st, const ks_clause_t *c,
 		return;
 	memcpy(st->st_key, &g->kg_id, sizeof(g->kg_id));
 	if (ks_agg_apply_n(&st->st_aggbufs[cpu], g, st->st_key, v, *incr,
-	    ms->kms_weight) != 0)
+	    ms->kms_weight) != 0) {
 		st->st_bufs[cpu].kb_aggdrops += ms->kms_weight;
+		e->ke_cnt[cpu].kec_drops += ms->kms_weight;
+	}
 	memset(st->st_key, 0, g->kg_keysize);
 	*incr = 1;
 }
@@ -552,7 +555,7 @@ static int run_actions(struct ks_state *st, const ks_ecb_t *e,
 		if (a->ka_role == KS_ROLE_RECORD)
 			record_action(st, a, ms, st->st_rec, pd, cpu);
 		else
-			agg_action(st, c, a, ms, &incr, cpu);
+			agg_action(st, e, a, ms, &incr, cpu);
 		if (ms->kms_fault != 0) {
 			if (c->kc_naggs > 0)
 				memset(st->st_key, 0, c->kc_keymax);
@@ -578,9 +581,11 @@ static void commit_record(struct ks_state *st, const ks_ecb_t *e,
 			return;
 		if ((p = ks_buf_reserve(st, b, c->kc_size, 0)) == NULL) {
 			st->st_status.dtst_specdrops++;
+			e->ke_cnt[cpu].kec_drops++;
 			return;
 		}
 	} else if ((p = ks_buf_reserve(st, b, c->kc_size, resv)) == NULL) {
+		e->ke_cnt[cpu].kec_drops++;
 		return;
 	}
 	memcpy(p, st->st_rec, c->kc_size);
@@ -671,8 +676,10 @@ static void run_clause(struct ks_state *st, const ks_ecb_t *e,
 			fire_error(st, e, 0, ms, cpu);
 			return;
 		}
-		if (ok == 0)
+		if (ok == 0) {
+			e->ke_cnt[cpu].kec_predfalse += ms->kms_weight;
 			return;
+		}
 	}
 	if (c->kc_writes) {
 		memset(st->st_rec, 0, c->kc_size);
@@ -760,6 +767,7 @@ static __attribute__((noinline)) void fire_ecbs(struct ks_state *only,
 			continue;
 		if (p->kp_id != KS_PROBE_ERROR)	/* a fault is no new event */
 			st->st_bufs[cpu].kb_fires += n;
+		e->ke_cnt[cpu].kec_fires += n;
 		run_ecb(st, e, ctx, cpu, n);
 	}
 }
@@ -777,6 +785,7 @@ static void fire_error(struct ks_state *st, const ks_ecb_t *e, int act,
 {
 	ks_probe_ctx_t ectx;
 
+	e->ke_cnt[cpu].kec_errors += ms->kms_weight;
 	if (st->st_inerror) {
 		st->st_status.dtst_dblerrors += ms->kms_weight;
 		return;

@@ -118,9 +118,8 @@ static int push_ecb(newecbs_t *ne, ks_state_t *st, ks_probe_t *p,
 		ne->v = v;
 		ne->cap = cap;
 	}
-	if ((e = ks_calloc(1, sizeof(*e))) == NULL)
+	if ((e = ks_ecb_new(st)) == NULL)
 		return -1;
-	e->ke_state = st;
 	e->ke_probe = p;
 	e->ke_clause = c;
 	ne->v[ne->n++] = e;
@@ -135,7 +134,7 @@ static void drop_ecbs(newecbs_t *ne, uint32_t nenabled)
 		if (i < nenabled)
 			ks_probe_disable_ecb(ne->v[i]->ke_probe,
 			    ne->v[i]->ke_clause->kc_needs);
-		free(ne->v[i]);
+		ks_ecb_free(ne->v[i]);
 	}
 	free(ne->v);
 }

@@ -244,6 +244,8 @@ int ks_ioctl(ks_state_t *st, int cmd, void *arg)
 		return do_format(st, arg);
 	case DTRACEIOC_DISABLE:
 		return ks_enable_disable(st, *(uint32_t *)arg);
+	case DTRACEIOC_ECBSTAT:
+		return ks_ecb_stats(st, arg);
 	default:
 		return ks_state_seterr(st, EINVAL, "unknown command %d", cmd);
 	}

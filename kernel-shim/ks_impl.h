@@ -38,6 +38,7 @@ extern pthread_mutex_t ks_fire_lock;
 
 void *ks_malloc(size_t n);
 void *ks_calloc(size_t n, size_t size);
+void *ks_calloc_aligned(size_t align, size_t n, size_t size);
 void *ks_realloc(void *p, size_t n);
 /* Test hook: the nth allocation from now fails (0: none); how many
  * allocations remain before it (0 once it has failed or when off). */
@@ -247,8 +248,16 @@ typedef struct ks_clause {
 	uint32_t kc_aggstrs;		/* and for copyinstr(argN) */
 } ks_clause_t;
 
+/* What one ECB did on one CPU (DTRACEIOC_ECBSTAT).  Written in probe
+ * context under the fire lock by one plain add each, on a line of its own
+ * per CPU so that CPUs do not share it. */
+typedef struct ks_ecbcnt {
+	uint64_t kec_fires, kec_predfalse, kec_drops, kec_errors;
+} __attribute__((aligned(64))) ks_ecbcnt_t;
+
 typedef struct ks_ecb {
 	dtrace_epid_t ke_epid;
+	ks_ecbcnt_t *ke_cnt;		/* per CPU (st_ncpus), never NULL */
 	struct ks_state *ke_state;
 	ks_probe_t *ke_probe;
 	ks_clause_t *ke_clause;
@@ -264,6 +273,11 @@ void ks_clause_free(ks_clause_t *c);
 /* Run the ECBs of one probe in st (NULL: every active state).  Fire lock
  * held. */
 void ks_ecb_fire_locked(struct ks_state *only, const ks_probe_ctx_t *ctx);
+/* A new ECB of st with its counters (NULL: out of memory); freeing it. */
+ks_ecb_t *ks_ecb_new(struct ks_state *st);
+void ks_ecb_free(ks_ecb_t *e);
+/* DTRACEIOC_ECBSTAT: the counters, summed over CPUs. */
+int ks_ecb_stats(struct ks_state *st, dtrace_ecbstats_t *s);
 
 /* dif_fold.c, for filter.c and aggplan.c: fold "x op y" as the emulator
  * computes it (OR XOR AND SUB ADD MUL SLL SRL SRA): 1 with *out set, 0

@@ -393,7 +393,7 @@ void ks_close(ks_state_t *st)
 	unlist(st);
 	detach_ecbs(st);
 	for (i = 0; i < st->st_necbs; i++)
-		free(st->st_ecbs[i]);
+		ks_ecb_free(st->st_ecbs[i]);
 	free(st->st_ecbs);
 	free(st->st_aggs);
 	free(st->st_formats);
