@@ -73,6 +73,11 @@ struct eng_consumer {
 	struct eng_symtab *ec_sym;	/* sym.c */
 	int ec_stdoutfd;		/* output's own fd, saved by freopen */
 	struct eng_export *ec_export;	/* export.c: chrome/folded state */
+	int ec_ecbwatch;		/* ecbstat.c: read them every tick */
+	eng_ecbstat_t *ec_ecbst;	/* ... as of the last one */
+	size_t ec_necbst;
+	dtrace_ecbstat_t *ec_ecbraw;	/* the shim's answer */
+	size_t ec_ecbcap;
 };
 
 /* opt.c: every option at its default. */
@@ -82,6 +87,10 @@ void eng_cons_free(struct eng_consumer *c);
 /* agg.c, sym.c: free their state (NULL is fine). */
 void eng_agg_free(struct eng_aggstate *a);
 void eng_sym_free(struct eng_symtab *s);
+
+/* ecbstat.c: read the per-ECB counters (from eng_work, inside its
+ * mark); 0, or -1 with errmsg. */
+int eng_ecb_poll(eng_hdl_t *h);
 
 /* ---- record.c: one probe firing's records -------------------------- */
 

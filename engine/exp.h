@@ -107,6 +107,9 @@ enum exp_rtype {
 	EXP_R_AGGNAME,		/* an aggregation's name (string) */
 	EXP_R_SYM,		/* symbols: text of (pid, addr, mode) */
 	EXP_R_NORM,		/* symbols: eng_sym_norm of (pid, addr, mode) */
+	EXP_R_ECBSTAT,		/* events: struct exp_ans + struct exp_ecbs +
+				 * es_n dtrace_ecbstat_t (optional: an
+				 * experiment may have none) */
 	EXP_R_NTYPES
 };
 
@@ -133,6 +136,7 @@ struct exp_snap {
 #define EXP_ENC_RAW	0
 #define EXP_ENC_ZRLE	1
 #define EXP_ZRUN	0x80000000u
+struct exp_ecbs { uint32_t es_necbs, es_n; };
 struct exp_key {
 	uint64_t k_a, k_b, k_c;		/* e.g. pid, address, mode */
 	int32_t k_rc, k_errno;		/* the answer's ioctl result */

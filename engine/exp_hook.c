@@ -114,6 +114,20 @@ static void record_answer(eng_hdl_t *h, int cmd, void *arg, int rc, int err,
 			put_snap(h, cmd == DTRACEIOC_BUFSNAP ? EXP_R_BUFSNAP :
 			    EXP_R_AGGSNAP, arg, rc, err);
 		break;
+	case DTRACEIOC_ECBSTAT: {
+		const dtrace_ecbstats_t *s = arg;
+		struct exp_ecbs es = { rc == 0 ? s->dtess_necbs : 0, 0 };
+		char head[sizeof (an) + sizeof (es)];
+
+		if (depth == 0 || (rc == 0 && s->dtess_necbs > (uint32_t)room))
+			break;		/* asked again with more room */
+		es.es_n = es.es_necbs;
+		memcpy(head, &an, sizeof (an));
+		memcpy(head + sizeof (an), &es, sizeof (es));
+		eng_exp_put(h, EXP_R_ECBSTAT, depth, head, sizeof (head),
+		    s->dtess_stats, (size_t)es.es_n * sizeof (dtrace_ecbstat_t));
+		break;
+	}
 	case DTRACEIOC_EPROBE: {
 		const dtrace_eprobedesc_t *d = arg;
 
@@ -177,6 +191,9 @@ int eng_ks_ioctl(eng_hdl_t *h, int cmd, void *arg)
 		break;
 	case DTRACEIOC_FORMAT:
 		in = ((dtrace_fmtdesc_t *)arg)->dtfd_format;
+		break;
+	case DTRACEIOC_ECBSTAT:
+		room = (int)((dtrace_ecbstats_t *)arg)->dtess_room;
 		break;
 	}
 	rc = ks_ioctl(h->eh_ks, cmd, arg);

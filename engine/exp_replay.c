@@ -138,9 +138,10 @@ const struct exp_keyval *eng_exp_keyed(eng_hdl_t *h, int type, uint64_t a,
 	return kv;
 }
 
-/* The next stream answer, which must be of type; not taken. */
-static const struct exp_rhdr *pull(eng_hdl_t *h, int type,
-    const char **body, int *file)
+/* The next stream answer, which must be of type (unless optional: then
+ * NULL without complaint when another comes first); not taken. */
+static const struct exp_rhdr *pull_any(eng_hdl_t *h, int type,
+    const char **body, int *file, int optional)
 {
 	const struct exp_rhdr *rh;
 
@@ -153,10 +154,47 @@ static const struct exp_rhdr *pull(eng_hdl_t *h, int type,
 		    install(h, rh, *body, *file) != 0)
 			break;
 	}
-	if (rh != NULL)
+	if (rh != NULL && !optional)
 		bad(h, *file, "record out of step with the replay");
-	errno = EIO;
+	errno = optional ? ENOENT : EIO;
 	return NULL;
+}
+
+static const struct exp_rhdr *pull(eng_hdl_t *h, int type,
+    const char **body, int *file)
+{
+	return pull_any(h, type, body, file, 0);
+}
+
+/* ECBSTAT: the counters of the tick, if the experiment has them. */
+static int ecbstat(eng_hdl_t *h, dtrace_ecbstats_t *s)
+{
+	const char *body;
+	int f;
+	const struct exp_rhdr *rh = pull_any(h, EXP_R_ECBSTAT, &body, &f, 1);
+	struct exp_ans an;
+	struct exp_ecbs es;
+
+	if (rh == NULL)
+		return -1;
+	if (rh->rh_len < sizeof (an) + sizeof (es))
+		return bad(h, f, "counters record too short");
+	memcpy(&an, body, sizeof (an));
+	memcpy(&es, body + sizeof (an), sizeof (es));
+	if (es.es_n != es.es_necbs || rh->rh_len != sizeof (an) +
+	    sizeof (es) + (size_t)es.es_n * sizeof (dtrace_ecbstat_t))
+		return bad(h, f, "counters record of the wrong size");
+	s->dtess_necbs = es.es_necbs;
+	if (es.es_n > s->dtess_room)
+		return 0;		/* asked again with more room: not taken */
+	if (es.es_n > 0 && s->dtess_stats == NULL)
+		return bad(h, f, "no room for counters");
+	if (es.es_n > 0)
+		memcpy(s->dtess_stats, body + sizeof (an) + sizeof (es),
+		    (size_t)es.es_n * sizeof (dtrace_ecbstat_t));
+	eng_exp_take(h, f);
+	errno = an.an_errno;
+	return an.an_rc;
 }
 
 static int answer(eng_hdl_t *h, int type, void *arg, size_t size)
@@ -295,6 +333,8 @@ int eng_exp_replay_ioctl(eng_hdl_t *h, int cmd, void *arg)
 	}
 	case DTRACEIOC_FORMAT:
 		return format(h, arg);
+	case DTRACEIOC_ECBSTAT:
+		return ecbstat(h, arg);
 	default:
 		return ks_ioctl(h->eh_ks, cmd, arg);
 	}

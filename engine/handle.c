@@ -65,6 +65,8 @@ void eng_cons_free(struct eng_consumer *c)
 	eng_agg_free(c->ec_agg);
 	eng_sym_free(c->ec_sym);
 	eng_export_free(c->ec_export);
+	free(c->ec_ecbst);
+	free(c->ec_ecbraw);
 	if (c->ec_stdoutfd >= 0)
 		close(c->ec_stdoutfd);
 	for (int i = 0; i < 2; i++)

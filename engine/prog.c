@@ -141,6 +141,15 @@ int eng_prog_exec(eng_hdl_t *h, eng_prog_t *prog, unsigned *nmatched)
 	return 0;
 }
 
+int eng_prog_has_clause(const eng_prog_t *prog, uint64_t clause)
+{
+	for (const struct eng_stmt *s = prog != NULL ? prog->p_stmts : NULL;
+	    s != NULL; s = s->s_next)
+		if (s->s_id == clause)
+			return 1;
+	return 0;
+}
+
 int eng_prog_aggonly(const eng_prog_t *prog)
 {
 	int aggs = 0;

@@ -294,6 +294,7 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	}
 	c->ec_nextswitch = t + rate(h, DTRACEOPT_SWITCHRATE);
 	clear_hiwat(h);
+	(void)eng_ecb_poll(h);		/* the enablings pane's counters */
 	eng_pid_follow(h);		/* objects the targets loaded since */
 	if (eng_exp_recording(h))	/* and map.xml, each tick */
 		for (int i = 0; i < c->ec_ntargets; i++)

@@ -299,6 +299,29 @@ int eng_cpustat(eng_hdl_t *h, int cpu, eng_cpustat_t *out);
 /* Global counters since GO. */
 int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
 
+/*
+ * What each enabled probe clause (ECB) did since it was enabled (TUI
+ * enablings pane), as the shim counts it (DTRACEIOC_ECBSTAT): runs of the
+ * clause, runs its predicate ended, records or aggregation updates lost,
+ * faults.  Read at every eng_work while watched (eng_ecbstat_watch) or
+ * recording, so experiments hold them and a replay shows them as they
+ * were at each tick.  eng_ecbstats: the ECBs as of the last eng_work
+ * (the engine's own ERROR clause left out), borrowed until the next one;
+ * NULL with *np = 0 before any.  Firings a provider filtered in the
+ * kernel never reach the shim and are not counted.
+ */
+typedef struct eng_ecbstat {
+	dtrace_epid_t ees_epid;
+	uint64_t ees_clause;		/* the clause's statement id: the ECBs
+					 * of one clause share it */
+	dtrace_probedesc_t ees_probe;	/* its probe (names empty if unknown) */
+	uint64_t ees_fires, ees_predfalse, ees_drops, ees_errors;
+} eng_ecbstat_t;
+int eng_ecbstat_watch(eng_hdl_t *h, int on);
+const eng_ecbstat_t *eng_ecbstats(eng_hdl_t *h, size_t *np);
+/* 1 if clause (an eng_ecbstat_t's ees_clause) is one of prog's. */
+int eng_prog_has_clause(const eng_prog_t *prog, uint64_t clause);
+
 /* ---- aggregations ----------------------------------------------------- */
 
 /* Snapshot and merge every CPU's aggregation buffer (at aggrate). */
