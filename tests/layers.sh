@@ -23,7 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 MODULES="kernel-shim providers engine tui cmd/dtrace"
-TUI_MODEL="model.c probes.c hist.c complete.c save.c mem.c"
+TUI_MODEL="model.c probes.c hist.c complete.c save.c mem.c clauses.c"
 
 # module_dirs ROOT MODULE: the folders whose headers MODULE may include
 # besides include/ (the providers' event-source folders see each other).

@@ -21,7 +21,7 @@ static const struct binding {
 	{ TUI_KEY_F10, TUI_C_QUIT, NULL, NULL },
 	{ TUI_KEY_TAB, TUI_C_NEXT_PANE, "Tab S-Tab", "next / previous pane" },
 	{ TUI_KEY_BTAB, TUI_C_PREV_PANE, NULL, NULL },
-	{ '1', TUI_C_NONE, "1 .. 5", "show that pane (see the tabs)" },
+	{ '1', TUI_C_NONE, "1 .. 6", "show that pane (see the tabs)" },
 	{ ':', TUI_C_PROMPT, ": i", "go to the prompt (Esc leaves it)" },
 	{ 'i', TUI_C_PROMPT, NULL, NULL },
 	{ TUI_KEY_UP, TUI_C_UP, "Up Down k j", "move / scroll" },

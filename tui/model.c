@@ -55,6 +55,7 @@ void tui_model_free(tui_model_t *m)
 	free(m->tm_ens);
 	heat_reset(&m->tm_heat);
 	free(m->tm_msg);
+	free(m->tm_clauses);
 	free(m);
 }
 
@@ -530,6 +531,7 @@ void tui_model_restart(tui_model_t *m)
 	m->tm_errors = m->tm_drops = 0;
 	m->tm_eventps = 0;
 	m->tm_nenabled = 0;
+	tui_clauses_clear(m);
 	tui_model_setcpus(m, 0);
 	m->tm_state = TUI_IDLE;
 }
@@ -552,6 +554,7 @@ tui_enabling_t *tui_model_enabling_add(tui_model_t *m, const char *src,
 	e->te_id = m->tm_nextid++;
 	e->te_nprobes = nprobes;
 	e->te_enabled = 1;
+	e->te_file = 0;
 	e->te_prog = prog;
 	m->tm_nens++;
 	m->tm_nenabled += nprobes;

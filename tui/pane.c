@@ -15,6 +15,7 @@ static const struct tui_pane_ops *const kinds[TUI_NPANES] = {
 	[TUI_P_BUFS] = &tui_pane_bufs_ops,
 	[TUI_P_PROBES] = &tui_pane_probes_ops,
 	[TUI_P_HEAT] = &tui_pane_heat_ops,
+	[TUI_P_ENABS] = &tui_pane_enabs_ops,
 };
 
 tui_pane_t *tui_pane_new(enum tui_panek kind)

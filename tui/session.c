@@ -17,31 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "engine.h"
-#include "tui.h"
+#include "session_impl.h"
 
-#define TICK_MS 100		/* consume and sample at 10 Hz */
 
-struct tui_session {
-	eng_hdl_t *ts_h;
-	tui_model_t *ts_m;
-	double ts_last;		/* time of the last sample, seconds */
-	double ts_lastagg;	/* time of the last aggregation snapshot */
-	double ts_aggrate;	/* seconds between snapshots */
-	uint64_t ts_lastrec;	/* events at the last sample, all CPUs */
-	tui_rate_t ts_evrate;	/* events per second */
-	char ts_theme[64];	/* ":theme NAME" waiting for main.c */
-	int ts_target;		/* $target, 0 if none */
-	int ts_paused;		/* display paused: no aggregation snapshots */
-	struct opt { char *name, *val; } *ts_opts;	/* set so far, for a */
-	int ts_nopts;		/* new engine handle after a stop */
-	int ts_replay;		/* showing an experiment (dtui -r) */
-	int ts_follow;		/* ... while it is being written */
-	int ts_playing;		/* ... its time cursor moving */
-	double ts_t0;		/* wall time at which the experiment's 0 is */
-	double ts_rt;		/* the cursor: time of the last tick shown */
-};
 
-static double now(void)
+double tui_session_now(void)
 {
 	struct timespec ts;
 
@@ -83,11 +63,12 @@ static void on_err(const eng_errdata_t *ed, void *arg)
 }
 
 /* Route the engine's callbacks into the model. */
-static void attach(tui_session_t *s)
+void tui_session_attach(tui_session_t *s)
 {
 	eng_handle_buffered(s->ts_h, on_output, s);
 	eng_handle_drop(s->ts_h, on_drop, s);
 	eng_handle_err(s->ts_h, on_err, s);
+	eng_ecbstat_watch(s->ts_h, 1);		/* the enablings pane */
 	s->ts_m->tm_route = eng_route(s->ts_h);
 }
 
@@ -105,7 +86,7 @@ tui_session_t *tui_session_new(tui_model_t *m, char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
-	attach(s);
+	tui_session_attach(s);
 	tui_session_probes(s);
 	return s;
 }
@@ -263,7 +244,7 @@ static int start(tui_session_t *s)
 		s->ts_aggrate = v / 1e9;
 	if (s->ts_aggrate < 0.1)
 		s->ts_aggrate = 0.1;
-	s->ts_last = s->ts_lastagg = now();
+	s->ts_last = s->ts_lastagg = s->ts_lastclauses = tui_session_now();
 	s->ts_lastrec = 0;
 	s->ts_evrate.tr_n = 0;
 	return 0;
@@ -271,7 +252,7 @@ static int start(tui_session_t *s)
 
 /* Compile src (a script path when file is set); NULL with the
  * diagnostic shown under the prompt. */
-static eng_prog_t *compile(tui_session_t *s, const char *src, int file,
+eng_prog_t *tui_session_compile(tui_session_t *s, const char *src, int file,
     int probespec, int spec_kind)
 {
 	eng_cargs_t args = { 0 };
@@ -321,7 +302,7 @@ static int restart(tui_session_t *s)
 	}
 	eng_close(s->ts_h);
 	s->ts_h = h;
-	attach(s);
+	tui_session_attach(s);
 	if (s->ts_target > 0 && kill(s->ts_target, 0) == 0)
 		eng_target_add(h, s->ts_target);
 	for (int i = 0; i < s->ts_nopts; i++)
@@ -334,7 +315,7 @@ static int restart(tui_session_t *s)
 
 		if (!e->te_enabled)
 			continue;
-		e->te_prog = compile(s, e->te_src, e->te_file == 1,
+		e->te_prog = tui_session_compile(s, e->te_src, e->te_file == 1,
 		    e->te_file == 2, ENG_SPEC_NAME);
 		if (e->te_prog == NULL ||
 		    eng_prog_exec(h, e->te_prog, &np) != 0) {
@@ -387,7 +368,7 @@ int tui_session_enable(tui_session_t *s, const char *src, int probespec,
 	}
 	if (s->ts_m->tm_state == TUI_STOPPED && restart(s) != 0)
 		return -1;
-	return enable(s, compile(s, src, 0, probespec, spec_kind), src,
+	return enable(s, tui_session_compile(s, src, 0, probespec, spec_kind), src,
 	    probespec ? 2 : 0);
 }
 
@@ -395,7 +376,7 @@ int tui_session_enable_file(tui_session_t *s, const char *path)
 {
 	if (s->ts_m->tm_state == TUI_STOPPED && restart(s) != 0)
 		return -1;
-	return enable(s, compile(s, path, 1, 0, 0), path, 1);
+	return enable(s, tui_session_compile(s, path, 1, 0, 0), path, 1);
 }
 
 /* ---- periodic work ------------------------------------------------------ */
@@ -476,7 +457,7 @@ static int walk_ent(const eng_aggent_t *e, void *arg)
 	return 0;
 }
 
-static void snapshot(tui_session_t *s)
+void tui_session_snapshot(tui_session_t *s)
 {
 	struct walk w = { s, NULL };
 
@@ -531,7 +512,8 @@ int tui_session_stop(tui_session_t *s)
 	}
 	eng_stop(s->ts_h);
 	eng_work(s->ts_h, NULL);
-	snapshot(s);
+	tui_session_clauses(s, tui_session_now() - s->ts_lastclauses);
+	tui_session_snapshot(s);
 	s->ts_m->tm_state = TUI_STOPPED;
 	s->ts_m->tm_eventps = 0;	/* no more events: not the last rate */
 	tui_model_message(s->ts_m, 0, "tracing stopped");
@@ -543,104 +525,15 @@ int tui_session_wakefd(tui_session_t *s)
 	return s->ts_m->tm_state == TUI_TRACING ? eng_wakefd(s->ts_h) : -1;
 }
 
-/* ---- replay (dtui -r): a time cursor over an experiment ---------------- */
-
-/* Move the cursor one recorded tick on: its output, aggregation
- * snapshot and buffer figures.  0 at the end (said in a message). */
-static int replay_step(tui_session_t *s)
-{
-	uint64_t ns = 0;
-	int r = eng_replay_step(s->ts_h, NULL, &ns);
-	const char *w;
-
-	if (r > 0) {
-		s->ts_rt = ns / 1e9;
-		snapshot(s);
-		return 1;
-	}
-	if (r == 0 && s->ts_follow) {
-		if (!eng_replay_finished(s->ts_h))
-			return 0;		/* more to come: wait */
-		s->ts_follow = 0;		/* closed: read what is left */
-		eng_replay_follow(s->ts_h, 0);
-		return replay_step(s);
-	}
-	s->ts_m->tm_state = TUI_STOPPED;
-	s->ts_playing = 0;
-	w = eng_replay_warning(s->ts_h);
-	if (r < 0)
-		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
-	else
-		tui_model_message(s->ts_m, w != NULL, "replay ended at %.3f s%s%s",
-		    s->ts_rt, w ? ": " : "", w ? w : "");
-	return 0;
-}
-
-int tui_session_replay(tui_session_t *s, const char *path, char *err,
-    size_t errlen)
-{
-	eng_hdl_t *h = eng_open(ENG_O_NOPROVIDERS, err, errlen);
-
-	if (h == NULL)
-		return -1;
-	if (eng_replay_open(h, path) != 0) {
-		snprintf(err, errlen, "%s", eng_errmsg(h));
-		eng_close(h);
-		return -1;
-	}
-	eng_close(s->ts_h);
-	s->ts_h = h;
-	attach(s);
-	s->ts_m->tm_route = "a recorded experiment";	/* status line */
-	s->ts_replay = s->ts_playing = 1;
-	s->ts_follow = !eng_replay_finished(h) &&
-	    eng_replay_follow(h, 1) == 0;
-	s->ts_t0 = now();
-	s->ts_rt = 0;
-	s->ts_m->tm_state = TUI_TRACING;
-	tui_model_setcpus(s->ts_m, eng_ncpus(h));
-	tui_model_message(s->ts_m, 0, "%s %s (:pause :play :step "
-	    ":jump SECONDS)", s->ts_follow ? "following" : "replaying", path);
-	return 0;
-}
-
-/* :pause, :play, :step, :jump SECONDS (forward); 1 if cmd was one. */
-static int replay_command(tui_session_t *s, const char *cmd, const char *arg)
-{
-	if (strcmp(cmd, "pause") == 0) {
-		s->ts_playing = 0;
-	} else if (strcmp(cmd, "play") == 0) {
-		s->ts_playing = s->ts_m->tm_state == TUI_TRACING;
-		s->ts_t0 = now() - s->ts_rt;
-	} else if (strcmp(cmd, "step") == 0) {
-		s->ts_playing = 0;
-		replay_step(s);
-	} else if (strcmp(cmd, "jump") == 0) {
-		double to = atof(arg);
-
-		while (s->ts_rt < to && s->ts_m->tm_state == TUI_TRACING &&
-		    replay_step(s))
-			;
-		s->ts_t0 = now() - s->ts_rt;
-	} else {
-		return 0;
-	}
-	if (s->ts_m->tm_state == TUI_TRACING)
-		tui_model_message(s->ts_m, 0, "%s at %.3f s", s->ts_playing ?
-		    "playing" : "paused", s->ts_rt);
-	return 1;
-}
-
 int tui_session_tick(tui_session_t *s)
 {
-	double t = now();
+	double t = tui_session_now();
 	enum eng_status st;
 
 	if (s->ts_m->tm_state != TUI_TRACING)
 		return 1000;
 	if (s->ts_replay) {
-		if (s->ts_playing && t - s->ts_t0 >= s->ts_rt)
-			replay_step(s);
+		tui_replay_tick(s, t);
 		return TICK_MS;
 	}
 	st = eng_status(s->ts_h);
@@ -650,8 +543,10 @@ int tui_session_tick(tui_session_t *s)
 	s->ts_last = t;
 	if (eng_work(s->ts_h, NULL) != 0)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+	tui_session_clauses(s, t - s->ts_lastclauses);
+	s->ts_lastclauses = t;
 	if (!s->ts_paused && t - s->ts_lastagg >= s->ts_aggrate) {
-		snapshot(s);
+		tui_session_snapshot(s);
 		s->ts_lastagg = t;
 	}
 	if (st == ENG_STATUS_EXITED || st == ENG_STATUS_STOPPED ||
@@ -667,7 +562,7 @@ void tui_session_pause(tui_session_t *s, int paused)
 	s->ts_paused = paused;
 	if (s->ts_replay && s->ts_m->tm_state == TUI_TRACING) {
 		s->ts_playing = !paused;	/* the time cursor too */
-		s->ts_t0 = now() - s->ts_rt;
+		s->ts_t0 = tui_session_now() - s->ts_rt;
 	}
 }
 
@@ -838,7 +733,7 @@ static void cmd_agg(tui_session_t *s, const char *what, char *arg)
 	}
 	if (what[0] == 'c')
 		tui_model_agg_clear(s->ts_m, nm);
-	snapshot(s);
+	tui_session_snapshot(s);
 	tui_model_message(s->ts_m, 0, "%s %s%s", what[0] == 'c' ? "cleared" :
 	    "truncated", nm ? "@" : "all", nm ? nm : "");
 }
@@ -940,7 +835,7 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		return TUI_REDRAW;
 	if (strcmp(cmd, "quit") == 0 || strcmp(cmd, "q") == 0)
 		return TUI_QUIT;
-	if (s->ts_replay && replay_command(s, cmd, arg))
+	if (s->ts_replay && tui_replay_command(s, cmd, arg))
 		return TUI_REDRAW;
 	if (strcmp(cmd, "list") == 0)
 		cmd_list(s);
@@ -948,6 +843,8 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		cmd_disable(s, arg, 0);
 	else if (strcmp(cmd, "remove") == 0)
 		cmd_disable(s, arg, 1);
+	else if (strcmp(cmd, "enable") == 0)
+		tui_session_cmd_enable(s, arg);
 	else if (strcmp(cmd, "set") == 0)
 		cmd_set(s, arg);
 	else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "trunc") == 0)
@@ -964,7 +861,7 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		snprintf(s->ts_theme, sizeof(s->ts_theme), "%s", arg);
 	else
 		tui_model_message(s->ts_m, 1, "unknown command :%s "
-		    "(:list :disable :remove :set :clear :trunc :save :record "
+		    "(:list :disable :enable :remove :set :clear :trunc :save :record "
 		    ":theme :stop :restart :quit)", cmd);
 	return TUI_REDRAW;
 }

@@ -3,7 +3,8 @@
  * engine, no drawing): output lines, per-CPU buffer figures, aggregation
  * snapshots, the heatmap's columns, the probe tree, enablings, histogram
  * arithmetic, completion words, saving.  The model files (model.c,
- * probes.c, hist.c, complete.c, save.c, mem.c) include only this header;
+ * probes.c, hist.c, complete.c, save.c, mem.c, clauses.c) include only
+ * this header;
  * tests/layers.sh checks that they never include the view's.
  *
  * Every allocation goes through mem.c (tests can fail the Nth).  Errors
@@ -132,6 +133,20 @@ typedef struct tui_enabling {
 	void *te_prog;		/* eng_prog_t, owned by the session */
 } tui_enabling_t;
 
+/* A row of the enablings pane: one enabled clause, its ECBs' counters
+ * summed (the shim counts them per ECB, one per probe it is enabled on). */
+typedef struct tui_clause {
+	uint64_t tcl_id;	/* the clause's statement id */
+	int tcl_enabling;	/* te_id of its enabling, 0 if unknown */
+	char tcl_probe[160];	/* its first probe, prov:mod:func:name */
+	int tcl_nprobes;	/* ECBs: probes it is enabled on */
+	uint64_t tcl_fires, tcl_predfalse, tcl_drops, tcl_errors;
+	double tcl_fireps;	/* runs per second, over the last 2 s */
+	tui_rate_t tcl_rate;
+	uint64_t tcl_lastfires;	/* at the previous tick */
+	int tcl_seen;		/* put since tui_clauses_begin */
+} tui_clause_t;
+
 #define TUI_HEAT_COLS 512	/* refresh columns kept by the heatmap */
 
 typedef struct tui_heat {
@@ -168,6 +183,9 @@ typedef struct tui_model {
 	int tm_nens, tm_nextid;
 	unsigned tm_nenabled;	/* enabled probes */
 	double tm_eventps;	/* events per second, over the last 2 s */
+	/* the enablings pane: clauses in statement order */
+	tui_clause_t *tm_clauses;
+	int tm_nclauses, tm_clausecap;
 	/* the heatmap */
 	tui_heat_t tm_heat;
 	/* the prompt's lines: message under the prompt, probe match hint */
@@ -210,6 +228,16 @@ tui_enabling_t *tui_model_enabling_add(tui_model_t *m, const char *src,
     unsigned nprobes, void *prog);
 tui_enabling_t *tui_model_enabling(tui_model_t *m, int id);
 void tui_model_enabling_remove(tui_model_t *m, int id);
+
+/* Enablings pane (clauses.c): begin a tick, put each ECB's counters
+ * (summed into its clause's row), end the tick dt seconds after the last
+ * (rates; rows with no ECB put are dropped).  Put: 0, or -1 out of
+ * memory. */
+void tui_clauses_begin(tui_model_t *m);
+int tui_clauses_put(tui_model_t *m, uint64_t id, int enabling,
+    const char *probe, const uint64_t counts[4]);
+void tui_clauses_end(tui_model_t *m, double dt);
+void tui_clauses_clear(tui_model_t *m);
 
 /* Heatmap: choose an aggregation (and key), then push one column per
  * refresh from the current snapshot's per-interval counts. */

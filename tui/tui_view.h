@@ -143,7 +143,7 @@ typedef struct tui_pane {
 } tui_pane_t;
 
 enum tui_panek { TUI_P_OUTPUT, TUI_P_AGGS, TUI_P_BUFS, TUI_P_PROBES,
-		 TUI_P_HEAT, TUI_NPANES };
+		 TUI_P_HEAT, TUI_P_ENABS, TUI_NPANES };
 
 tui_pane_t *tui_pane_new(enum tui_panek kind);
 void tui_pane_free(tui_pane_t *p);
@@ -160,7 +160,8 @@ void tui_pane_aggs_select(tui_pane_t *p, int i);
 int tui_pane_probes_selected(const tui_pane_t *p);
 void tui_pane_probes_info(tui_pane_t *p, const char *text);
 extern const struct tui_pane_ops tui_pane_output_ops, tui_pane_aggs_ops,
-    tui_pane_bufs_ops, tui_pane_probes_ops, tui_pane_heat_ops;
+    tui_pane_bufs_ops, tui_pane_probes_ops, tui_pane_heat_ops,
+    tui_pane_enabs_ops;
 /* Shared helper: clamp tp_sel/tp_top for n rows in a pane of h rows. */
 void tui_pane_scroll(tui_pane_t *p, const tui_cmd_t *c, int n, int h);
 /* A sparkline glyph for v out of max. */

@@ -1,0 +1,87 @@
+/*
+ * enablings.c - the engine side of the enablings pane: the counters the
+ * engine read for each ECB at its last work tick (eng_ecbstats) summed
+ * into one model row per clause, with the TUI enabling the clause came
+ * from; and ":enable N", which turns a disabled enabling on again.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session_impl.h"
+
+/* The TUI enabling whose program has clause id (0 if none: a replay,
+ * or the clause of an enabling since removed). */
+static int enabling_of(const tui_model_t *m, uint64_t id)
+{
+	for (int i = 0; i < m->tm_nens; i++)
+		if (eng_prog_has_clause(m->tm_ens[i].te_prog, id))
+			return m->tm_ens[i].te_id;
+	return 0;
+}
+
+void tui_session_clauses(tui_session_t *s, double dt)
+{
+	tui_model_t *m = s->ts_m;
+	size_t n;
+	const eng_ecbstat_t *e = eng_ecbstats(s->ts_h, &n);
+	uint64_t last = 0;
+	int en = 0;
+
+	if (e == NULL)
+		return;
+	tui_clauses_begin(m);
+	for (size_t i = 0; i < n; i++) {
+		const dtrace_probedesc_t *pd = &e[i].ees_probe;
+		uint64_t counts[4] = { e[i].ees_fires, e[i].ees_predfalse,
+		    e[i].ees_drops, e[i].ees_errors };
+		char probe[DTRACE_FULLNAMELEN];
+
+		if (i == 0 || e[i].ees_clause != last)	/* ECBs of a clause */
+			en = enabling_of(m, e[i].ees_clause);	/* come together */
+		last = e[i].ees_clause;
+		snprintf(probe, sizeof(probe), "%s:%s:%s:%s", pd->dtpd_provider,
+		    pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name);
+		if (tui_clauses_put(m, e[i].ees_clause, en, probe, counts) != 0)
+			break;
+	}
+	tui_clauses_end(m, dt);
+}
+
+void tui_session_cmd_enable(tui_session_t *s, const char *arg)
+{
+	tui_model_t *m = s->ts_m;
+	tui_enabling_t *e = tui_model_enabling(m, atoi(arg));
+	eng_prog_t *prog;
+	unsigned np = 0;
+
+	if (e == NULL) {
+		tui_model_message(m, 1, "no enabling %s (see :list)", arg);
+		return;
+	}
+	if (e->te_enabled) {
+		tui_model_message(m, 0, "enabling %d is on", e->te_id);
+		return;
+	}
+	if (m->tm_state != TUI_TRACING) {	/* the next start enables it */
+		e->te_enabled = 1;
+		tui_model_message(m, 0, "enabling %d on at the next start",
+		    e->te_id);
+		return;
+	}
+	prog = tui_session_compile(s, e->te_src, e->te_file == 1,
+	    e->te_file == 2, ENG_SPEC_NAME);
+	if (prog == NULL)
+		return;
+	if (eng_prog_exec(s->ts_h, prog, &np) != 0) {
+		tui_model_message(m, 1, "%s", eng_errmsg(s->ts_h));
+		eng_prog_free(prog);
+		return;
+	}
+	eng_prog_free(e->te_prog);	/* its ECBs stay, disabled, in the */
+	e->te_prog = prog;		/* shim: counted under no enabling */
+	e->te_enabled = 1;
+	e->te_nprobes = np;
+	m->tm_nenabled += np;
+	tui_model_message(m, 0, "enabling %d enabled again: %u probe%s",
+	    e->te_id, np, np == 1 ? "" : "s");
+}

@@ -1,0 +1,102 @@
+/*
+ * replay.c - dtui -r: an experiment shown through the same model as a
+ * live session, with a time cursor (:pause :play :step :jump).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "session_impl.h"
+
+/* Move the cursor one recorded tick on: its output, aggregation
+ * snapshot and buffer figures.  0 at the end (said in a message). */
+static int replay_step(tui_session_t *s)
+{
+	uint64_t ns = 0;
+	int r = eng_replay_step(s->ts_h, NULL, &ns);
+	const char *w;
+
+	if (r > 0) {
+		tui_session_clauses(s, ns / 1e9 - s->ts_rt);
+		s->ts_rt = ns / 1e9;
+		tui_session_snapshot(s);
+		return 1;
+	}
+	if (r == 0 && s->ts_follow) {
+		if (!eng_replay_finished(s->ts_h))
+			return 0;		/* more to come: wait */
+		s->ts_follow = 0;		/* closed: read what is left */
+		eng_replay_follow(s->ts_h, 0);
+		return replay_step(s);
+	}
+	s->ts_m->tm_state = TUI_STOPPED;
+	s->ts_playing = 0;
+	w = eng_replay_warning(s->ts_h);
+	if (r < 0)
+		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
+	else
+		tui_model_message(s->ts_m, w != NULL, "replay ended at %.3f s%s%s",
+		    s->ts_rt, w ? ": " : "", w ? w : "");
+	return 0;
+}
+
+int tui_session_replay(tui_session_t *s, const char *path, char *err,
+    size_t errlen)
+{
+	eng_hdl_t *h = eng_open(ENG_O_NOPROVIDERS, err, errlen);
+
+	if (h == NULL)
+		return -1;
+	if (eng_replay_open(h, path) != 0) {
+		snprintf(err, errlen, "%s", eng_errmsg(h));
+		eng_close(h);
+		return -1;
+	}
+	eng_close(s->ts_h);
+	s->ts_h = h;
+	tui_session_attach(s);
+	s->ts_m->tm_route = "a recorded experiment";	/* status line */
+	s->ts_replay = s->ts_playing = 1;
+	s->ts_follow = !eng_replay_finished(h) &&
+	    eng_replay_follow(h, 1) == 0;
+	s->ts_t0 = tui_session_now();
+	s->ts_rt = 0;
+	s->ts_m->tm_state = TUI_TRACING;
+	tui_model_setcpus(s->ts_m, eng_ncpus(h));
+	tui_model_message(s->ts_m, 0, "%s %s (:pause :play :step "
+	    ":jump SECONDS)", s->ts_follow ? "following" : "replaying", path);
+	return 0;
+}
+
+/* :pause, :play, :step, :jump SECONDS (forward); 1 if cmd was one. */
+int tui_replay_command(tui_session_t *s, const char *cmd, const char *arg)
+{
+	if (strcmp(cmd, "pause") == 0) {
+		s->ts_playing = 0;
+	} else if (strcmp(cmd, "play") == 0) {
+		s->ts_playing = s->ts_m->tm_state == TUI_TRACING;
+		s->ts_t0 = tui_session_now() - s->ts_rt;
+	} else if (strcmp(cmd, "step") == 0) {
+		s->ts_playing = 0;
+		replay_step(s);
+	} else if (strcmp(cmd, "jump") == 0) {
+		double to = atof(arg);
+
+		while (s->ts_rt < to && s->ts_m->tm_state == TUI_TRACING &&
+		    replay_step(s))
+			;
+		s->ts_t0 = tui_session_now() - s->ts_rt;
+	} else {
+		return 0;
+	}
+	if (s->ts_m->tm_state == TUI_TRACING)
+		tui_model_message(s->ts_m, 0, "%s at %.3f s", s->ts_playing ?
+		    "playing" : "paused", s->ts_rt);
+	return 1;
+}
+
+void tui_replay_tick(tui_session_t *s, double t)
+{
+	if (s->ts_playing && t - s->ts_t0 >= s->ts_rt)
+		replay_step(s);
+}
