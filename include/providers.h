@@ -48,6 +48,26 @@ uint32_t prov_pid_probe(const prov_pid_site_t *ps);
  * with the reason in err. */
 int prov_pid_commit(char *err, size_t errlen);
 
+/*
+ * x86-64 instructions (providers/x86/x86_insn.c): the length of the
+ * instruction at code (n bytes readable there) and, for control
+ * transfers, its kind and direct displacement, from the encoding alone
+ * (64-bit mode).  The length, or -1 when the bytes are no instruction
+ * the decoder knows (invalid in 64-bit mode, reserved, truncated): a
+ * caller must then not guess where the next instruction starts.
+ */
+#define PROV_X86_MAXLEN 15
+enum { PROV_X86_OTHER, PROV_X86_RET, PROV_X86_JMP, PROV_X86_JCC,
+	PROV_X86_CALL, PROV_X86_JMPIND, PROV_X86_CALLIND };
+typedef struct prov_x86_insn {
+	uint8_t pxi_len;		/* bytes */
+	uint8_t pxi_kind;		/* PROV_X86_*: ret (C3, C2 iw), direct
+					 * jmp/jcc/call, indirect jmp/call */
+	uint8_t pxi_riprel;		/* has a RIP-relative memory operand */
+	int64_t pxi_rel;		/* direct ones: target - next insn */
+} prov_x86_insn_t;
+int prov_x86_decode(const void *code, size_t n, prov_x86_insn_t *out);
+
 /* The data of that filter's SECCOMP_RET_TRACE (= ENG_SECCOMP_DATA). */
 #define PROV_SECCOMP_DATA 0x0d7u
 
