@@ -11,11 +11,19 @@
  * function symbols and PLT slots (elfsym.c), one probe per address (the
  * preferred alias, or the alias the description names).  Probe names:
  * "entry", "return", and a hex offset into the function (an instruction
- * probe).  A glob in the name field makes entry and return probes (not
- * one per instruction: that needs an instruction decoder, which dtui
- * does not have).  Return probes are uretprobes: the returning
- * instruction is not known, so arg0 is the offset of the function's
- * last byte when that is a ret (0xc3), else 0.
+ * probe).  A glob in the name field makes entry and return probes when
+ * it matches those names and an instruction probe at every instruction
+ * whose hex offset it matches, as dtrace's glob offset probes.
+ *
+ * A function's instructions come from decoding its bytes in the file
+ * (prov_x86_decode, dt_instr_size's role).  Return probes are uprobes
+ * at every returning instruction, as fasttrap's: each ret, and each
+ * jump out of the function (a tail call); arg0 is that instruction's
+ * offset.  An instruction probe must start an instruction (dtrace's
+ * "not aligned" error otherwise).  Where the decoder stops (bytes it
+ * does not know), no instruction probe is planted past that point and
+ * the function's return probe falls back to a uretprobe with arg0 0;
+ * the pid provider notes it (prov_pid_undecoded).
  *
  * Objects loaded later (dlopen) are followed for processes of ours: every
  * 50 ms of eng_work the descriptions seen are walked again when the
@@ -34,14 +42,30 @@
 #include "elfsym.h"
 #include "providers.h"
 
+/* A function's instructions, decoded from its bytes in the file. */
+struct fn {
+	uint32_t *offs;			/* where each instruction starts */
+	size_t noffs;
+	uint64_t *rets;			/* the returning ones (see above) */
+	size_t nrets;
+	int whole;			/* 1: decoded to its last byte */
+	uint64_t stop;			/* else where the decoder stopped */
+	unsigned char *text;		/* its bytes (scratch) */
+	size_t cap;			/* room in offs, rets, text */
+};
+
 struct walk {
 	const dtrace_probedesc_t *pd;
 	int pid;
 	unsigned created;
 	int entry, ret;			/* names to make */
-	int hasoff;
+	int hasoff, globoff;		/* one offset, or offsets by glob */
 	uint64_t off;			/* instruction probe offset */
 	unsigned gen;			/* the pmap's generation walked */
+	int fd;				/* the object being walked, or -1 */
+	int err;			/* -1: an error was reported */
+	eng_hdl_t *h;
+	struct fn fn;
 };
 
 static int matches(const char *pat, const char *s)
@@ -57,29 +81,139 @@ static int names(struct walk *w)
 
 	w->entry = matches(n, "entry");
 	w->ret = matches(n, "return");
-	if (n[0] != '\0' && strpbrk(n, "*?[\\") == NULL && !w->entry &&
-	    !w->ret) {
+	w->globoff = n[0] == '\0' || strpbrk(n, "*?[\\") != NULL;
+	if (!w->globoff && !w->entry && !w->ret) {
 		errno = 0;
 		w->off = strtoull(n, &end, 16);
 		if (errno != 0 || *end != '\0')
 			return -1;
 		w->hasoff = 1;
 	}
-	return w->entry || w->ret || w->hasoff ? 0 : -1;
+	return w->entry || w->ret || w->hasoff || w->globoff ? 0 : -1;
 }
 
-/* arg0 of a return probe: see the comment at the top. */
-static uint64_t ret_offset(const char *path, uint64_t foff, uint64_t size)
+/* Room for n instructions and bytes in f; 0 or -1. */
+static int fn_room(struct fn *f, size_t n)
 {
-	unsigned char c = 0;
-	int fd;
+	uint32_t *o;
+	uint64_t *r;
+	unsigned char *t;
 
-	if (size == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (n <= f->cap)
 		return 0;
-	if (pread(fd, &c, 1, (off_t)(foff + size - 1)) != 1)
-		c = 0;
-	close(fd);
-	return c == 0xc3 ? size - 1 : 0;
+	if ((o = realloc(f->offs, n * sizeof (*o))) != NULL)
+		f->offs = o;
+	if ((r = realloc(f->rets, n * sizeof (*r))) != NULL)
+		f->rets = r;
+	if ((t = realloc(f->text, n)) != NULL)
+		f->text = t;
+	if (o == NULL || r == NULL || t == NULL)
+		return -1;
+	f->cap = n;
+	return 0;
+}
+
+static void fn_free(struct fn *f)
+{
+	free(f->offs);
+	free(f->rets);
+	free(f->text);
+	memset(f, 0, sizeof (*f));
+}
+
+/*
+ * Decode the size bytes at file offset foff of fd into w->fn: every
+ * instruction's offset, and the returning ones: ret, and a direct jump
+ * whose target is outside the function (a tail call), as fasttrap's
+ * return probes.  0, or -1 when the bytes cannot be read.
+ */
+static int decode(struct walk *w, uint64_t foff, uint64_t size)
+{
+	struct fn *f = &w->fn;
+	uint64_t i = 0;
+
+	f->noffs = f->nrets = 0;
+	f->whole = 0;
+	f->stop = 0;
+	if (w->fd < 0 || size == 0 || size > (64u << 20) ||
+	    fn_room(f, (size_t)size) != 0 ||
+	    pread(w->fd, f->text, (size_t)size, (off_t)foff) != (ssize_t)size)
+		return -1;
+	while (i < size) {
+		prov_x86_insn_t in;
+		int64_t to;
+
+		if (prov_x86_decode(f->text + i, (size_t)(size - i), &in) <= 0)
+			break;
+		f->offs[f->noffs++] = (uint32_t)i;
+		to = (int64_t)(i + in.pxi_len) + in.pxi_rel;
+		if (in.pxi_kind == PROV_X86_RET || (in.pxi_kind ==
+		    PROV_X86_JMP && (to < 0 || (uint64_t)to >= size)))
+			f->rets[f->nrets++] = i;
+		i += in.pxi_len;
+	}
+	f->whole = i == size;
+	f->stop = i;
+	return 0;
+}
+
+/* Is off where an instruction of the decoded function starts? */
+static int starts_insn(const struct fn *f, uint64_t off)
+{
+	size_t lo = 0, hi = f->noffs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->offs[mid] == off)
+			return 1;
+		if (f->offs[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The instruction probes the name field asks for, in a decoded
+ * function (ps filled but for the offset). */
+static void make_offsets(struct walk *w, const prov_pid_site_t *fps,
+    uint64_t foff, const eng_elfsym_t *s)
+{
+	const struct fn *f = &w->fn;
+	prov_pid_site_t site = *fps, *ps = &site;
+	char off[32];
+
+	ps->pps_kind = PROV_PID_OFFSET;
+	ps->pps_name = off;
+	if (w->hasoff) {
+		if (w->off != 0 && w->off >= s->es_size)
+			return;
+		if (w->off != 0 && !starts_insn(f, w->off)) {
+			if (!f->whole && w->off >= f->stop)
+				prov_pid_undecoded(ps->pps_mod, ps->pps_func,
+				    f->stop);
+			else if (strpbrk(w->pd->dtpd_func, "*?[\\") == NULL &&
+			    w->err == 0)
+				w->err = eng_error(w->h, "offset 0x%llx is not "
+				    "aligned on an instruction",
+				    (unsigned long long)w->off);
+			return;
+		}
+		snprintf(off, sizeof (off), "%llx", (unsigned long long)w->off);
+		ps->pps_foff = foff + w->off;
+		w->created += prov_pid_probe(ps) != DTRACE_IDNONE;
+		return;
+	}
+	for (size_t i = 0; i < f->noffs; i++) {
+		snprintf(off, sizeof (off), "%x", f->offs[i]);
+		if (!matches(w->pd->dtpd_name, off))
+			continue;
+		ps->pps_foff = foff + f->offs[i];
+		w->created += prov_pid_probe(ps) != DTRACE_IDNONE;
+	}
+	if (!f->whole)
+		prov_pid_undecoded(ps->pps_mod, ps->pps_func, f->stop);
 }
 
 static void make(struct walk *w, const char *mod, const char *path,
@@ -87,8 +221,8 @@ static void make(struct walk *w, const char *mod, const char *path,
 {
 	prov_pid_site_t ps = { .pps_pid = w->pid, .pps_mod = mod,
 	    .pps_func = func, .pps_path = path };
-	char off[32];
 	uint64_t foff;
+	int decoded = 0;
 
 	if (eng_elf_foff(eo, s->es_value, &foff) != 0)
 		return;
@@ -98,19 +232,28 @@ static void make(struct walk *w, const char *mod, const char *path,
 		ps.pps_foff = foff;
 		w->created += prov_pid_probe(&ps) != DTRACE_IDNONE;
 	}
-	if (w->ret) {
+	if (w->ret || w->globoff || (w->hasoff && w->off != 0))
+		decoded = decode(w, foff, s->es_size) == 0;
+	if (w->ret && (!decoded || !w->fn.whole || w->fn.nrets > 0)) {
+		/* (a function that never returns has no return probe) */
 		ps.pps_kind = PROV_PID_RETURN;
 		ps.pps_name = "return";
 		ps.pps_foff = foff;
-		ps.pps_retoff = ret_offset(path, foff, s->es_size);
+		ps.pps_rets = decoded && w->fn.whole ? w->fn.rets : NULL;
+		ps.pps_nrets = decoded && w->fn.whole ? w->fn.nrets : 0;
+		if (ps.pps_rets == NULL && s->es_size > 0)
+			prov_pid_undecoded(mod, func, decoded ? w->fn.stop : 0);
 		w->created += prov_pid_probe(&ps) != DTRACE_IDNONE;
+		ps.pps_rets = NULL;
+		ps.pps_nrets = 0;
 	}
-	if (w->hasoff && (w->off == 0 || w->off < s->es_size)) {
-		snprintf(off, sizeof (off), "%llx", (unsigned long long)w->off);
+	if (w->hasoff && w->off == 0) {
 		ps.pps_kind = PROV_PID_OFFSET;
-		ps.pps_name = off;
-		ps.pps_foff = foff + w->off;
+		ps.pps_name = "0";
+		ps.pps_foff = foff;
 		w->created += prov_pid_probe(&ps) != DTRACE_IDNONE;
+	} else if ((w->hasoff || w->globoff) && decoded) {
+		make_offsets(w, &ps, foff, s);
 	}
 }
 
@@ -150,7 +293,11 @@ static void walk_map(eng_pmap_t *pm, void *arg)
 		if (!matches(w->pd->dtpd_mod, mod) ||
 		    (eo = eng_pmap_elf(pm, po)) == NULL)
 			continue;
+		w->fd = open(po->po_path, O_RDONLY | O_CLOEXEC);
 		walk_object(w, mod, po->po_path, eo);
+		if (w->fd >= 0)
+			close(w->fd);
+		w->fd = -1;
 	}
 }
 
@@ -257,11 +404,14 @@ int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd)
 
 	memset(&w, 0, sizeof (w));
 	w.pd = pd;
+	w.h = h;
+	w.fd = -1;
 	if ((w.pid = pid_of(pd->dtpd_provider)) == 0 || names(&w) != 0)
 		return 0;
 	if (eng_proc_with_pmap(w.pid, walk_map, &w) == 0) {
+		fn_free(&w.fn);
 		remember(h, pd, w.gen);
-		return 0;
+		return w.err;
 	}
 	/* not one of ours: as dtrace grabs it, see it as it is now */
 	if (kill(w.pid, 0) != 0 && errno != EPERM)
@@ -276,6 +426,7 @@ int eng_pid_provide(eng_hdl_t *h, const dtrace_probedesc_t *pd)
 		    EPERM : errno));
 	}
 	walk_map(pm, &w);
+	fn_free(&w.fn);
 	eng_pmap_free(pm);
-	return 0;
+	return w.err;
 }

@@ -31,8 +31,11 @@ int prov_target_syscalls(int *nrs, int max);
  * and symbols and creates each probe pid<PID>:mod:func:name here, at
  * file offset pps_foff of object pps_path (absolute; the kernel resolves
  * it to its inode, so the object need not be mapped yet).  Entry and
- * offset probes take arg0..arg5 from the calling convention's registers;
- * return probes (uretprobes) arg0 = pps_retoff, arg1 = the return value.
+ * offset probes take arg0..arg5 from the calling convention's registers.
+ * A return probe fires at each of its function's returning instructions
+ * (pps_nrets offsets pps_rets into the function at pps_foff, copied),
+ * with arg0 = that offset and arg1 = the return value; with none given
+ * (the function could not be decoded) it is a uretprobe with arg0 0.
  * Enabling needs uprobes (root or CAP_PERFMON); the reason is given when
  * they are not there.  The probe's id, or DTRACE_IDNONE.
  */
@@ -40,9 +43,15 @@ enum { PROV_PID_ENTRY, PROV_PID_RETURN, PROV_PID_OFFSET };
 typedef struct prov_pid_site {
 	int pps_pid, pps_kind;
 	const char *pps_mod, *pps_func, *pps_name, *pps_path;
-	uint64_t pps_foff, pps_retoff;
+	uint64_t pps_foff;
+	const uint64_t *pps_rets;	/* return: offsets in the function */
+	size_t pps_nrets;
 } prov_pid_site_t;
 uint32_t prov_pid_probe(const prov_pid_site_t *ps);
+/* The instruction decoder stopped at mod`func+off (bytes it does not
+ * know): no instruction probes past it, the return probe a uretprobe.
+ * Counted and said in the route's notes (prov_route()). */
+void prov_pid_undecoded(const char *mod, const char *func, uint64_t off);
 /* Attach the pid probes enabled since the last call, a file's probes
  * together (one uprobe_multi link).  Called after each ENABLE.  0, or -1
  * with the reason in err. */

@@ -13,7 +13,11 @@
  * that process's hits; the firing's arguments follow the x86_64 calling
  * convention: entry and offset probes arg0..arg5 = rdi, rsi, rdx, rcx,
  * r8, r9; return probes arg0 = the offset of the returning instruction
- * in the function (as given by the engine) and arg1 = rax.
+ * in the function and arg1 = rax.  A return probe is a uprobe at each
+ * returning instruction the engine found (fasttrap's way: it fires at
+ * the ret, before it pops the return address), or, for a function the
+ * engine could not decode, a uretprobe (fires at the return address,
+ * arg0 0).
  *
  * Locking: the state is one pid_state_t (below), whose fields say
  * what guards them; hits run on the perf drain thread and read only what
@@ -29,10 +33,21 @@
 #include "prov_impl.h"
 #include "uprobe/uprobe.h"
 
+struct pidprobe;
+
+/* One probed instruction of a probe: a uprobe site's cookie. */
+typedef struct pidsite {
+	struct pidprobe *ps_pp;
+	uint64_t ps_off;		/* from pp_foff; a return's arg0 */
+} pidsite_t;
+
 typedef struct pidprobe {
 	int pp_pid, pp_kind;
-	uint64_t pp_foff;		/* file offset of the instruction */
-	uint64_t pp_retoff;		/* return: arg0 */
+	int pp_uret;			/* return probe by uretprobe */
+	uint64_t pp_foff;		/* file offset of the instruction, or
+					 * of the function (return) */
+	pidsite_t *pp_sites;		/* where it fires */
+	int pp_nsites;
 	char *pp_path;
 	dtrace_id_t pp_id;
 	int pp_flags;			/* PROV_SAMPLE_*, PROV_UPROBE_RETURN */
@@ -95,49 +110,29 @@ static void entry_frames(pid_state_t *pst, ks_probe_ctx_t *ctx,
 	ctx->kpc_ucaller = ret;
 }
 
-/*
- * A return probe whose hit says its function's address
- * (prov_uprobe_probed): as fasttrap's return probes, the firing is at
- * the returning instruction (function + arg0): that is uregs[R_PC] and
- * the top frame, above the caller the kernel's frame walk starts from
- * (the return address, also ucaller).  uregs is pst->uregs.
- */
-static void return_frames(pid_state_t *pst, ks_probe_ctx_t *ctx,
-    uint64_t at)
-{
-	uint32_t n = ctx->kpc_nustack;
-
-	ctx->kpc_ucaller = pst->uregs[PROV_UREG_RIP];
-	pst->uregs[PROV_UREG_RIP] = at;
-	ctx->kpc_uregs = pst->uregs;
-	ctx->kpc_nuregs = PROV_UREG_COUNT;
-	if (n == 0)
-		return;
-	pst->frames[0] = at;
-	for (uint32_t i = 0; i < n && i + 1 < MAXFRAMES; i++)
-		pst->frames[i + 1] = ctx->kpc_ustack[i];
-	ctx->kpc_ustack = pst->frames;
-	ctx->kpc_nustack = n + 1 < MAXFRAMES ? n + 1 : MAXFRAMES;
-}
-
 /* A hit: arguments by the probe's kind, from the sampled registers. */
 static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 {
 	static const int argregs[6] = { PROV_UREG_RDI, PROV_UREG_RSI,
 	    PROV_UREG_RDX, PROV_UREG_RCX, PROV_UREG_R8, PROV_UREG_R9 };
-	const pidprobe_t *pp = (const pidprobe_t *)(uintptr_t)cookie;
+	const pidsite_t *site = (const pidsite_t *)(uintptr_t)cookie;
+	const pidprobe_t *pp = site->ps_pp;
 	pid_state_t *pst = arg;
-	uint64_t fn = prov_uprobe_probed(s);
 	ks_probe_ctx_t ctx;
 
 	prov_uprobe_ctx(&ctx, pp->pp_id, s);
 	for (int i = 0; i < PROV_UREG_COUNT; i++)
 		pst->uregs[i] = prov_perf_ureg(s, i);
 	if (pp->pp_kind == PROV_PID_RETURN) {
-		ctx.kpc_args[0] = pp->pp_retoff;
+		ctx.kpc_args[0] = site->ps_off;
 		ctx.kpc_args[1] = pst->uregs[PROV_UREG_RAX];
-		if (fn != 0)
-			return_frames(pst, &ctx, fn + pp->pp_retoff);
+		/* at a ret (or tail jump) the frame is gone: the return
+		 * address is at the stack pointer, as at an entry; after a
+		 * uretprobe's return it is where we are */
+		if (pp->pp_uret)
+			ctx.kpc_ucaller = pst->uregs[PROV_UREG_RIP];
+		else
+			entry_frames(pst, &ctx, s, pst->uregs[PROV_UREG_RSP]);
 	} else {
 		for (int i = 0; i < 6; i++)
 			ctx.kpc_args[i] = pst->uregs[argregs[i]];
@@ -155,9 +150,9 @@ static int pid_enable(void *parg, dtrace_id_t id, void *arg)
 
 	if (!prov_uprobe_available())
 		return -1;		/* the reason is in ks_provider_error */
-	if (pp->pp_kind == PROV_PID_RETURN)
+	if (pp->pp_uret)
 		flags |= PROV_UPROBE_RETURN;
-	else if (flags & PROV_SAMPLE_CHAIN)
+	else if (pp->pp_kind != PROV_PID_OFFSET && (flags & PROV_SAMPLE_CHAIN))
 		flags |= PROV_SAMPLE_USTACK;	/* entry_frames reads there */
 	pthread_mutex_lock(&pst->lock);
 	if (!pp->pp_wanted) {
@@ -212,8 +207,13 @@ static void pid_disable(void *parg, dtrace_id_t id, void *arg)
  */
 static int attach(pid_state_t *pst, pidprobe_t **v, int n, int *bad)
 {
-	prov_uprobe_site_t *sites = calloc((size_t)n, sizeof (*sites));
+	prov_uprobe_site_t *sites;
 	batch_t *b = calloc(1, sizeof (*b));
+	int nsites = 0, k = 0;
+
+	for (int i = 0; i < n; i++)
+		nsites += v[i]->pp_nsites;
+	sites = calloc((size_t)nsites, sizeof (*sites));
 
 	if (sites == NULL || b == NULL ||
 	    (b->b_members = malloc((size_t)n * sizeof (*v))) == NULL) {
@@ -222,11 +222,14 @@ static int attach(pid_state_t *pst, pidprobe_t **v, int n, int *bad)
 		ks_provider_error("pid provider: out of memory");
 		return -1;
 	}
-	for (int i = 0; i < n; i++) {
-		sites[i].pus_offset = v[i]->pp_foff;
-		sites[i].pus_cookie = (uint64_t)(uintptr_t)v[i];
-	}
-	b->b_up = prov_uprobe_attach(v[0]->pp_path, sites, n, v[0]->pp_pid,
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < v[i]->pp_nsites; j++, k++) {
+			sites[k].pus_offset = v[i]->pp_foff +
+			    v[i]->pp_sites[j].ps_off;
+			sites[k].pus_cookie =
+			    (uint64_t)(uintptr_t)&v[i]->pp_sites[j];
+		}
+	b->b_up = prov_uprobe_attach(v[0]->pp_path, sites, nsites, v[0]->pp_pid,
 	    v[0]->pp_flags, on_hit, pst);
 	free(sites);
 	if (b->b_up == NULL) {
@@ -284,7 +287,7 @@ int prov_pid_commit(char *err, size_t errlen)
 	if (rc != 0)
 		snprintf(err, errlen, "%s", ks_provider_errmsg());
 	else if (bad > 0)
-		prov_note("pid provider: %d probe%s at instructions uprobes "
+		prov_note("pid provider: %d site%s at instructions uprobes "
 		    "cannot probe", bad, bad == 1 ? "" : "s");
 	return rc;
 }
@@ -317,6 +320,7 @@ static void pid_destroy(void *parg, dtrace_id_t id, void *arg)
 	if (pp->pp_batch != NULL)	/* its site would name freed memory */
 		batch_free(pp->pp_batch);
 	pthread_mutex_unlock(&pst->lock);
+	free(pp->pp_sites);
 	free(pp->pp_path);
 	free(pp);
 }
@@ -354,6 +358,45 @@ static int provider(int pid, ks_provider_id_t *id)
 	return rc;
 }
 
+/* A probe's state and sites from the engine's description; NULL if
+ * out of memory. */
+static pidprobe_t *probe_new(const prov_pid_site_t *ps)
+{
+	int n = ps->pps_kind == PROV_PID_RETURN && ps->pps_nrets > 0 ?
+	    (int)ps->pps_nrets : 1;
+	pidprobe_t *pp = calloc(1, sizeof (*pp));
+
+	if (pp == NULL || (pp->pp_sites = calloc((size_t)n,
+	    sizeof (pidsite_t))) == NULL ||
+	    (pp->pp_path = strdup(ps->pps_path)) == NULL) {
+		if (pp != NULL)
+			free(pp->pp_sites);
+		free(pp);
+		return NULL;
+	}
+	pp->pp_pid = ps->pps_pid;
+	pp->pp_kind = ps->pps_kind;
+	pp->pp_foff = ps->pps_foff;
+	pp->pp_uret = ps->pps_kind == PROV_PID_RETURN && ps->pps_nrets == 0;
+	pp->pp_nsites = n;
+	for (int i = 0; i < n; i++) {
+		pp->pp_sites[i].ps_pp = pp;
+		pp->pp_sites[i].ps_off = pp->pp_uret ||
+		    ps->pps_kind != PROV_PID_RETURN ? 0 : ps->pps_rets[i];
+	}
+	return pp;
+}
+
+void prov_pid_undecoded(const char *mod, const char *func, uint64_t off)
+{
+	static int said;	/* once: a library may have many */
+
+	if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED) == 0)
+		prov_note("pid provider: instructions not decoded from "
+		    "%.24s`%.32s+0x%llx on (uretprobe returns there)", mod,
+		    func, (unsigned long long)off);
+}
+
 uint32_t prov_pid_probe(const prov_pid_site_t *ps)
 {
 	ks_provider_id_t prov;
@@ -365,19 +408,13 @@ uint32_t prov_pid_probe(const prov_pid_site_t *ps)
 	if ((id = ks_probe_lookup(prov, ps->pps_mod, ps->pps_func,
 	    ps->pps_name)) != DTRACE_IDNONE)
 		return id;
-	if ((pp = calloc(1, sizeof (*pp))) == NULL ||
-	    (pp->pp_path = strdup(ps->pps_path)) == NULL) {
-		free(pp);
+	if ((pp = probe_new(ps)) == NULL)
 		return DTRACE_IDNONE;
-	}
-	pp->pp_pid = ps->pps_pid;
-	pp->pp_kind = ps->pps_kind;
-	pp->pp_foff = ps->pps_foff;
-	pp->pp_retoff = ps->pps_retoff;
 	/* no artificial frames: the uprobe fires in user context */
 	id = ks_probe_create(prov, ps->pps_mod, ps->pps_func, ps->pps_name, 0,
 	    pp);
 	if (id == DTRACE_IDNONE) {
+		free(pp->pp_sites);
 		free(pp->pp_path);
 		free(pp);
 		return DTRACE_IDNONE;
