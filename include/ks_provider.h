@@ -55,6 +55,19 @@ int ks_provider_register_meta(const char *name, const ks_provider_ops_t *ops,
     void *parg, ks_provider_id_t *idp);
 
 /*
+ * Unregister a provider whose probes can no longer fire (the process
+ * they were made for is gone): its probes stop matching descriptions
+ * and its name and registry slot may be registered again (a reused pid),
+ * so that the registry's KS_MAXPROVIDERS limit counts live providers
+ * only.  Probes and their ECBs are not freed (probes never are): an
+ * enabled one is still disabled through the provider's ops when its
+ * consumer lets go, so its probe_arg must stay valid until then.  Its
+ * id must not be used for new probes afterwards.  0, or -1 with errno
+ * (ENOENT: no such provider; EINVAL: a meta provider).
+ */
+int ks_provider_unregister(ks_provider_id_t id);
+
+/*
  * Create a probe.  Returns its id, or DTRACE_IDNONE on failure.  Creating a
  * probe that exists returns the existing id.  aframes: artificial frames
  * to skip in stack().  probe_arg is handed back to the provider's ops.

@@ -28,8 +28,9 @@ static int probe_next(ks_state_t *st, dtrace_probedesc_t *d, int match)
 	for (id = d->dtpd_id < 1 ? 1 : d->dtpd_id; id <= n; id++) {
 		ks_probe_t *p = ks_probe_get(id);
 
-		if (p == NULL || (match && !ks_probe_matches(p, &want)))
-			continue;
+		if (p == NULL || __atomic_load_n(&p->kp_prov->kv_defunct,
+		    __ATOMIC_ACQUIRE) || (match && !ks_probe_matches(p, &want)))
+			continue;		/* (unregistered: gone) */
 		ks_probe_describe(p, d);
 		return 0;
 	}

@@ -53,6 +53,8 @@ typedef struct ks_provider {
 	ks_provider_ops_t kv_ops;
 	void *kv_arg;
 	int kv_meta;			/* provides for every description */
+	int kv_defunct;			/* unregistered: its probes match
+					 * nothing, its slot is reusable */
 } ks_provider_t;
 
 struct ks_ecb;

@@ -14,7 +14,9 @@
  * kp_nstack and kp_nuregs count the enabled ECBs whose clause needs call
  * chains or user registers, for ks_probe_wants; they change with
  * kp_nenabled.  nvtime counts enabled ECBs (all probes) that load
- * vtimestamp, for ks_wants_vtime.
+ * vtimestamp, for ks_wants_vtime.  An unregistered provider stays
+ * allocated (its probes point to it) but leaves the name hash and its
+ * slot in providers[], which the next registration reuses (same id).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -85,15 +87,22 @@ static int add(const char *name, const ks_provider_ops_t *ops,
 		errno = EINVAL;
 		return -1;
 	}
+	unsigned slot = KS_MAXPROVIDERS;
+
 	pthread_mutex_lock(&reg_lock);
 	for (i = 0; i < nproviders; i++) {
-		if (strcmp(providers[i]->kv_name, name) == 0) {
+		if (providers[i]->kv_defunct) {
+			if (slot == KS_MAXPROVIDERS)
+				slot = i;
+		} else if (strcmp(providers[i]->kv_name, name) == 0) {
 			pthread_mutex_unlock(&reg_lock);
 			errno = EEXIST;
 			return -1;
 		}
 	}
-	if (nproviders == KS_MAXPROVIDERS ||
+	if (slot == KS_MAXPROVIDERS && nproviders < KS_MAXPROVIDERS)
+		slot = nproviders;
+	if (slot == KS_MAXPROVIDERS ||
 	    (pv = ks_calloc(1, sizeof(*pv))) == NULL) {
 		pthread_mutex_unlock(&reg_lock);
 		errno = ENOMEM;
@@ -103,9 +112,11 @@ static int add(const char *name, const ks_provider_ops_t *ops,
 	pv->kv_ops = *ops;
 	pv->kv_arg = parg;
 	pv->kv_meta = meta;
-	pv->kv_id = nproviders + 1;
-	providers[nproviders] = pv;
-	__atomic_store_n(&nproviders, nproviders + 1, __ATOMIC_RELEASE);
+	pv->kv_id = slot + 1;
+	__atomic_store_n(&providers[slot], pv, __ATOMIC_RELEASE);
+	if (slot == nproviders)
+		__atomic_store_n(&nproviders, nproviders + 1,
+		    __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&reg_lock);
 	if (idp != NULL)
 		*idp = pv->kv_id;
@@ -115,8 +126,12 @@ static int add(const char *name, const ks_provider_ops_t *ops,
 static ks_provider_t *provider_get(ks_provider_id_t id)
 {
 	unsigned n = __atomic_load_n(&nproviders, __ATOMIC_ACQUIRE);
+	ks_provider_t *pv;
 
-	return id >= 1 && id <= n ? providers[id - 1] : NULL;
+	if (id < 1 || id > n)
+		return NULL;
+	pv = __atomic_load_n(&providers[id - 1], __ATOMIC_ACQUIRE);
+	return pv->kv_defunct ? NULL : pv;
 }
 
 static uint32_t name_hash(const ks_provider_t *pv, const char *mod,
@@ -242,6 +257,28 @@ dtrace_id_t ks_probe_lookup(ks_provider_id_t prov, const char *mod,
 	return p != NULL ? p->kp_id : DTRACE_IDNONE;
 }
 
+int ks_provider_unregister(ks_provider_id_t id)
+{
+	ks_provider_t *pv;
+
+	pthread_mutex_lock(&reg_lock);
+	if ((pv = provider_get(id)) == NULL || pv->kv_meta) {
+		pthread_mutex_unlock(&reg_lock);
+		errno = pv == NULL ? ENOENT : EINVAL;
+		return -1;
+	}
+	/* out of the name hash: lookups and creation no longer find them */
+	for (unsigned h = 0; h < KS_HASH; h++)
+		for (ks_probe_t **pp = &hash[h]; *pp != NULL; )
+			if ((*pp)->kp_prov == pv)
+				*pp = (*pp)->kp_hnext;
+			else
+				pp = &(*pp)->kp_hnext;
+	__atomic_store_n(&pv->kv_defunct, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&reg_lock);
+	return 0;
+}
+
 ks_probe_t *ks_probe_get(dtrace_id_t id)
 {
 	ks_probe_t **ch;
@@ -277,7 +314,7 @@ void ks_probe_provide(const dtrace_probedesc_t *desc)
 	 * below */
 	n = __atomic_load_n(&nproviders, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++)
-		if (providers[i]->kv_meta &&
+		if (!providers[i]->kv_defunct && providers[i]->kv_meta &&
 		    providers[i]->kv_ops.kpo_provide != NULL)
 			providers[i]->kv_ops.kpo_provide(providers[i]->kv_arg,
 			    desc);
@@ -285,7 +322,8 @@ void ks_probe_provide(const dtrace_probedesc_t *desc)
 	for (i = 0; i < n; i++) {
 		ks_provider_t *pv = providers[i];
 
-		if (pv->kv_ops.kpo_provide == NULL || pv->kv_meta)
+		if (pv->kv_ops.kpo_provide == NULL || pv->kv_meta ||
+		    pv->kv_defunct)
 			continue;
 		if (desc != NULL && !ks_glob_match(desc->dtpd_provider,
 		    pv->kv_name))
@@ -296,6 +334,8 @@ void ks_probe_provide(const dtrace_probedesc_t *desc)
 
 int ks_probe_matches(const ks_probe_t *p, const dtrace_probedesc_t *desc)
 {
+	if (__atomic_load_n(&p->kp_prov->kv_defunct, __ATOMIC_ACQUIRE))
+		return 0;
 	return ks_glob_match(desc->dtpd_provider, p->kp_prov->kv_name) &&
 	    ks_glob_match(desc->dtpd_mod, p->kp_mod) &&
 	    ks_glob_match(desc->dtpd_func, p->kp_func) &&

@@ -1,10 +1,14 @@
 /*
  * test_probe.c - the probe registry: dtrace provider ids, create/lookup,
- * glob matching, PROBES/PROBEMATCH/PROBEARG/CONF, lazy kpo_provide and
- * thread-safe registration.
+ * glob matching, PROBES/PROBEMATCH/PROBEARG/CONF, lazy kpo_provide,
+ * thread-safe registration, and unregistration (a gone process's
+ * provider: its probes unmatched, its name and slot reusable, past the
+ * registry's limit).
  */
+#include <errno.h>
 #include <pthread.h>
 #include "ks_test.h"
+#include "ks_impl.h"
 
 int ks_glob_match(const char *pat, const char *s);	/* kernel-shim/glob.c */
 
@@ -218,6 +222,67 @@ static void concurrent_registration(void **state)
 	}
 }
 
+/* How many probes PROBEMATCH finds for a provider-field pattern. */
+static int count_matches(ks_state_t *st, const char *prov)
+{
+	dtrace_probedesc_t d;
+	dtrace_id_t next = 1;
+	int n = 0;
+
+	for (;; n++) {
+		memset(&d, 0, sizeof(d));
+		snprintf(d.dtpd_provider, sizeof(d.dtpd_provider), "%s", prov);
+		d.dtpd_id = next;
+		if (ks_ioctl(st, DTRACEIOC_PROBEMATCH, &d) != 0)
+			return n;
+		next = d.dtpd_id + 1;
+	}
+}
+
+static void unregister(void **state)
+{
+	static const ks_provider_ops_t ops = { 0 };
+	ks_state_t *st = ks_open();
+	ks_provider_id_t id, id2;
+	dtrace_id_t p1, p2;
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(ks_provider_register("gone123", &ops, NULL, &id), 0);
+	p1 = ks_probe_create(id, "a.out", "main", "tick", 0, NULL);
+	assert_int_not_equal(p1, DTRACE_IDNONE);
+	assert_int_equal(count_matches(st, "gone123"), 1);
+	assert_int_equal(ks_provider_unregister(id), 0);
+	assert_int_equal(count_matches(st, "gone123"), 0);
+	assert_int_equal(count_matches(st, "gone*"), 0);
+	assert_int_equal(ks_probe_lookup(id, "a.out", "main", "tick"),
+	    DTRACE_IDNONE);
+	assert_non_null(ks_probe_get(p1));	/* still there for its ECBs */
+	assert_int_equal(ks_provider_unregister(id), -1);
+	assert_int_equal(errno, ENOENT);
+	/* the name again (a reused pid), in the freed slot: new probes */
+	assert_int_equal(ks_provider_register("gone123", &ops, NULL, &id2), 0);
+	assert_int_equal(id2, id);
+	p2 = ks_probe_create(id2, "a.out", "main", "tick", 0, NULL);
+	assert_true(p2 != DTRACE_IDNONE && p2 != p1);
+	assert_int_equal(count_matches(st, "gone123"), 1);
+	assert_int_equal(ks_provider_unregister(id2), 0);
+	/* many more than the registry holds at once, one at a time */
+	for (int i = 0; i < 3000; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "churn%d", i);
+		assert_int_equal(ks_provider_register(name, &ops, NULL, &id),
+		    0);
+		assert_int_not_equal(ks_probe_create(id, "m", "f", "n", 0,
+		    NULL), DTRACE_IDNONE);
+		assert_int_equal(ks_provider_unregister(id), 0);
+	}
+	assert_int_equal(count_matches(st, "churn*"), 0);
+	assert_int_equal(count_matches(st, "dtrace"), 3);
+	ks_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +293,7 @@ int main(void)
 		cmocka_unit_test(lazy_and_args),
 		cmocka_unit_test(conf),
 		cmocka_unit_test(concurrent_registration),
+		cmocka_unit_test(unregister),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
