@@ -366,6 +366,18 @@ void prov_pcache_args(int32_t tid, int32_t pid, const char *psargs,
 /* Call fn(pid) for every exec seen from now on (drain thread; fn must
  * not block long).  One watcher; NULL stops.  Any thread. */
 void prov_pcache_exec_watch(void (*fn)(int32_t pid));
+/* Call fn for every executable file mapping made from now on (the
+ * object at path, device maj:min, inode ino, mapped by pid), and exit
+ * for every process whose main thread exited (drain thread; fns must
+ * not block long).  One watcher each; NULL stops.  Any thread. */
+typedef void prov_map_watch_t(int32_t pid, uint32_t maj, uint32_t min,
+    uint64_t ino, const char *path);
+void prov_pcache_map_watch(prov_map_watch_t *fn);
+void prov_pcache_exit_watch(void (*fn)(int32_t pid));
+/* perf.c: a MMAP2 record of an executable mapping, an EXIT record. */
+void prov_pcache_map(int32_t pid, uint32_t maj, uint32_t min, uint64_t ino,
+    const char *path);
+void prov_pcache_exit(int32_t pid, int32_t tid);
 /* The thread exec'd (a COMM record of an exec): keep the arguments
  * captured for it, else read them from /proc (empty if it is gone). */
 void prov_pcache_exec(int32_t tid, int32_t pid);

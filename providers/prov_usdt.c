@@ -16,6 +16,15 @@
  * BEGIN of every script) look at no process: reading every process's
  * objects for them would cost every script.
  *
+ * The descriptions seen are remembered (watch) and followed: a process
+ * that execs later (a glob's), and every executable object a process
+ * maps later (its libraries after the exec, a dlopen: perf's MMAP2
+ * records) get their probes made for them, which the consumer matches
+ * against its enablings (prov_probes_added, ks_enable_retained).  When a
+ * process exits, its providers are unregistered (ks_provider_unregister)
+ * and its probes' uprobes detached, so that a long -Z session does not
+ * pile up the providers of processes long gone.
+ *
  * Enabling a probe attaches a uprobe at each site with the note's
  * semaphore, which the kernel increments in the process while the probe
  * is enabled and decrements after (python fires nothing otherwise).
@@ -27,6 +36,7 @@
 #include <dirent.h>
 #include <fnmatch.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +82,21 @@ typedef struct upredict {		/* a -c command held before exec */
 typedef struct uprov {			/* a registered <provider><pid> */
 	struct uprov *uv_next;
 	char uv_name[DTRACE_PROVNAMELEN];
+	int uv_pid;
 	ks_provider_id_t uv_id;
 } uprov_t;
+
+/* What the drain thread tells the watcher (a queue entry). */
+enum { EV_EXEC, EV_MAP, EV_EXIT };
+typedef struct uevent {
+	int32_t ue_pid;
+	int ue_kind;			/* EV_* */
+	uint32_t ue_maj, ue_min;	/* EV_MAP: the object */
+	uint64_t ue_ino;
+	char ue_path[256];
+} uevent_t;
+
+#define QLEN 512
 
 /* The provider's state.  Provide runs on the consumer's thread, enable
  * and disable too; firings (drain thread) read only a probe's immutable
@@ -91,17 +114,22 @@ static struct {
 	pthread_t wthread;		/* it (lk) */
 	pthread_mutex_t wlk;		/* guards what follows */
 	pthread_cond_t wcv;		/* the watcher waits on it */
-	int32_t q[64];			/* pids that exec'd, to read (wlk) */
+	uevent_t q[QLEN];		/* for the watcher (wlk) */
 	int nq;				/* (wlk) */
+	int lost;			/* events dropped: q was full (wlk) */
 	int wstop;			/* the watcher must end (wlk) */
 	int added;			/* probes made since prov_probes_added
 					 * was last asked (atomic) */
-} usdt = { PTHREAD_MUTEX_INITIALIZER, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0,
-	PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, { 0 }, 0, 0, 0 };
+} usdt = { .lk = PTHREAD_MUTEX_INITIALIZER,
+	.wlk = PTHREAD_MUTEX_INITIALIZER, .wcv = PTHREAD_COND_INITIALIZER };
 
 static int usdt_enable(void *parg, dtrace_id_t id, void *arg);
 static void *watcher(void *arg);
 static void on_exec(int32_t pid);
+static void on_map(int32_t pid, uint32_t maj, uint32_t min, uint64_t ino,
+    const char *path);
+static void on_exit_(int32_t pid);
+static int sweep(void);
 static void watch(const dtrace_probedesc_t *desc);
 static void usdt_disable(void *parg, dtrace_id_t id, void *arg);
 static void usdt_getargdesc(void *parg, dtrace_id_t id, void *arg,
@@ -134,8 +162,9 @@ static const usdt_notes_t *file_notes(const char *path, const char *dev,
 	return &f->uf_notes;
 }
 
-/* The id of provider name, registering it (lk held); 0 if impossible. */
-static ks_provider_id_t provider(const char *name)
+/* The id of provider name of process pid, registering it (lk held); 0
+ * if impossible. */
+static ks_provider_id_t provider(const char *name, int pid)
 {
 	uprov_t *v;
 
@@ -145,7 +174,10 @@ static ks_provider_id_t provider(const char *name)
 	if ((v = calloc(1, sizeof(*v))) == NULL)
 		return 0;
 	snprintf(v->uv_name, sizeof(v->uv_name), "%s", name);
-	if (ks_provider_register(name, &proc_ops, NULL, &v->uv_id) != 0) {
+	v->uv_pid = pid;
+	if (ks_provider_register(name, &proc_ops, NULL, &v->uv_id) != 0 &&
+	    (errno != ENOMEM || sweep() == 0 ||	/* full: drop the gone */
+	    ks_provider_register(name, &proc_ops, NULL, &v->uv_id) != 0)) {
 		free(v);
 		return 0;
 	}
@@ -204,7 +236,7 @@ static void add_note(const dtrace_probedesc_t *desc, int pid,
 	if (!allows(desc->dtpd_provider, prov) ||
 	    !allows(desc->dtpd_mod, mod) ||
 	    !allows(desc->dtpd_func, un->un_func) ||
-	    !allows(desc->dtpd_name, name) || (pv = provider(prov)) == 0)
+	    !allows(desc->dtpd_name, name) || (pv = provider(prov, pid)) == 0)
 		return;
 	id = ks_probe_lookup(pv, mod, un->un_func, name);
 	for (i = 0; i < *nfresh && fresh[i] != id; i++)
@@ -377,10 +409,10 @@ static void usdt_provide(void *parg, const dtrace_probedesc_t *desc)
 	if ((fresh = malloc(sizeof(*fresh) * MAXFRESH)) == NULL)
 		return;
 	pthread_mutex_lock(&usdt.lk);
+	watch(desc);	/* objects mapped later, processes started later */
 	if (!prov_is_glob(pr)) {
 		provide_pid(desc, split_pid(pr, &plen), fresh);
 	} else {
-		watch(desc);		/* and the processes that start later */
 		if ((d = opendir("/proc")) != NULL) {
 			while ((de = readdir(d)) != NULL) {
 				pid = atoi(de->d_name);
@@ -396,8 +428,9 @@ static void usdt_provide(void *parg, const dtrace_probedesc_t *desc)
 
 /* ---- processes that start later ---- */
 
-/* Remember a glob description (lk held): each process that execs from
- * now on is matched against it (on_exec, watcher). */
+/* Remember a description (lk held): each process that execs from now
+ * on, and each object a process maps, is matched against it (on_exec,
+ * on_map, watcher). */
 static void watch(const dtrace_probedesc_t *desc)
 {
 	dtrace_probedesc_t *v;
@@ -414,45 +447,163 @@ static void watch(const dtrace_probedesc_t *desc)
 	    pthread_create(&usdt.wthread, NULL, watcher, NULL) == 0) {
 		usdt.wrun = 1;
 		prov_pcache_exec_watch(on_exec);	/* execs from now on */
+		prov_pcache_map_watch(on_map);
+		prov_pcache_exit_watch(on_exit_);
 	}
+}
+
+/* Drain thread: queue ev for the watcher (dropped when the queue is
+ * full, a burst of process starts: the watcher then sweeps, see
+ * resync). */
+static void post(const uevent_t *ev)
+{
+	if (ev->ue_pid == (int32_t)getpid())
+		return;
+	pthread_mutex_lock(&usdt.wlk);
+	if (usdt.nq < QLEN)
+		usdt.q[usdt.nq++] = *ev;
+	else
+		usdt.lost = 1;
+	pthread_cond_signal(&usdt.wcv);
+	pthread_mutex_unlock(&usdt.wlk);
 }
 
 /* Drain thread: a process exec'd; the watcher reads it. */
 static void on_exec(int32_t pid)
 {
-	pthread_mutex_lock(&usdt.wlk);
-	if (usdt.nq < (int)(sizeof(usdt.q) / sizeof(usdt.q[0])))
-		usdt.q[usdt.nq++] = pid;
-	pthread_cond_signal(&usdt.wcv);
-	pthread_mutex_unlock(&usdt.wlk);
+	uevent_t ev = { .ue_pid = pid, .ue_kind = EV_EXEC };
+
+	post(&ev);
 }
 
-/* The new process's probes that a remembered description names, made
- * for the consumer to match against its enablings (prov_probes_added,
- * ks_enable_retained). */
-static void provide_new(int32_t pid)
+/* Drain thread: pid mapped an executable object. */
+static void on_map(int32_t pid, uint32_t maj, uint32_t min, uint64_t ino,
+    const char *path)
 {
-	dtrace_id_t *fresh = malloc(sizeof(*fresh) * MAXFRESH);
-	int n;
+	uevent_t ev = { .ue_pid = pid, .ue_kind = EV_MAP, .ue_maj = maj,
+	    .ue_min = min, .ue_ino = ino };
 
-	if (fresh == NULL || pid == (int32_t)getpid()) {
-		free(fresh);
+	if (path[0] != '/' || strlen(path) >= sizeof(ev.ue_path))
 		return;
+	strcpy(ev.ue_path, path);
+	post(&ev);
+}
+
+/* Drain thread: a process exited. */
+static void on_exit_(int32_t pid)
+{
+	uevent_t ev = { .ue_pid = pid, .ue_kind = EV_EXIT };
+
+	post(&ev);
+}
+
+/* The probes that a remembered description names in a process that
+ * exec'd (ev->ue_path empty: all it maps) or in the object it mapped,
+ * made for the consumer to match against its enablings
+ * (prov_probes_added, ks_enable_retained).  lk held. */
+static void provide_new(const uevent_t *ev, dtrace_id_t *fresh)
+{
+	const usdt_notes_t *ns = NULL;
+	char dev[16];
+	int n = 0;
+
+	if (ev->ue_kind == EV_MAP) {
+		/* the key /proc/PID/maps gives: "fe:00", inode */
+		snprintf(dev, sizeof(dev), "%02x:%02x", ev->ue_maj, ev->ue_min);
+		ns = file_notes(ev->ue_path, dev, (unsigned long)ev->ue_ino);
+		if (ns == NULL || ns->un_n == 0)
+			return;
 	}
-	pthread_mutex_lock(&usdt.lk);
 	for (int i = 0; i < usdt.nwatch; i++) {
-		n = provide_pid(&usdt.watch[i], pid, fresh);
-		if (n > 0)
-			__atomic_store_n(&usdt.added, 1, __ATOMIC_RELEASE);
+		const char *pr = usdt.watch[i].dtpd_provider;
+		size_t plen;
+		int nfresh = 0;
+
+		if (!prov_is_glob(pr) && split_pid(pr, &plen) != ev->ue_pid)
+			continue;	/* another process's */
+		if (ns == NULL) {
+			n += provide_pid(&usdt.watch[i], ev->ue_pid, fresh);
+			continue;
+		}
+		for (int k = 0; k < ns->un_n; k++)
+			add_note(&usdt.watch[i], ev->ue_pid, ev->ue_path,
+			    &ns->un_notes[k], fresh, &nfresh, MAXFRESH);
+		n += nfresh;
 	}
-	pthread_mutex_unlock(&usdt.lk);
-	free(fresh);
+	if (n > 0)
+		__atomic_store_n(&usdt.added, 1, __ATOMIC_RELEASE);
+}
+
+/* A process exited (lk held): unregister its providers and detach its
+ * probes' uprobes.  The probes stay allocated: the shim may still
+ * disable them (usdt_disable then finds nothing attached). */
+static void forget(int32_t pid)
+{
+	uprov_t **vp = &usdt.provs, *v;
+	int any = 0;
+
+	while ((v = *vp) != NULL) {
+		if (v->uv_pid != pid) {
+			vp = &v->uv_next;
+			continue;
+		}
+		*vp = v->uv_next;
+		(void)ks_provider_unregister(v->uv_id);
+		free(v);
+		any = 1;
+	}
+	if (!any)
+		return;
+	for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next)
+		if (p->up_pid == pid && p->up_att != NULL) {
+			prov_uprobe_detach(p->up_att);
+			p->up_att = NULL;
+		}
+}
+
+/* Forget the providers of processes gone whose exit was not seen (lk
+ * held); how many processes. */
+static int sweep(void)
+{
+	int n = 0;
+	uprov_t *v = usdt.provs;
+
+	while (v != NULL) {
+		if (v->uv_pid > 0 && kill(v->uv_pid, 0) != 0 &&
+		    errno == ESRCH) {
+			forget(v->uv_pid);	/* frees v, maybe others */
+			n++;
+			v = usdt.provs;
+		} else {
+			v = v->uv_next;
+		}
+	}
+	return n;
+}
+
+/* After events were dropped (lk held): forget the processes gone, and
+ * look at every process again for what the descriptions name. */
+static void resync(dtrace_id_t *fresh)
+{
+	uevent_t ev = { .ue_kind = EV_EXEC };
+	struct dirent *de;
+	DIR *d;
+
+	(void)sweep();
+	if ((d = opendir("/proc")) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if ((ev.ue_pid = atoi(de->d_name)) > 0 &&
+		    ev.ue_pid != (int32_t)getpid())
+			provide_new(&ev, fresh);
+	closedir(d);
 }
 
 static void *watcher(void *arg)
 {
-	int32_t q[64];
-	int n;
+	static uevent_t q[QLEN];	/* this thread's copy */
+	dtrace_id_t *fresh = malloc(sizeof(*fresh) * MAXFRESH);
+	int n, lost;
 
 	pthread_mutex_lock(&usdt.wlk);
 	while (!usdt.wstop) {
@@ -463,12 +614,23 @@ static void *watcher(void *arg)
 		n = usdt.nq;
 		memcpy(q, usdt.q, sizeof(q[0]) * (size_t)n);
 		usdt.nq = 0;
+		lost = usdt.lost;
+		usdt.lost = 0;
 		pthread_mutex_unlock(&usdt.wlk);
-		for (int i = 0; i < n; i++)
-			provide_new(q[i]);
+		pthread_mutex_lock(&usdt.lk);
+		for (int i = 0; i < n && fresh != NULL; i++) {
+			if (q[i].ue_kind == EV_EXIT)
+				forget(q[i].ue_pid);
+			else
+				provide_new(&q[i], fresh);
+		}
+		if (lost && fresh != NULL)
+			resync(fresh);
+		pthread_mutex_unlock(&usdt.lk);
 		pthread_mutex_lock(&usdt.wlk);
 	}
 	pthread_mutex_unlock(&usdt.wlk);
+	free(fresh);
 	return NULL;
 }
 
@@ -487,6 +649,8 @@ void prov_usdt_shutdown(void)
 	usdt.wrun = 0;
 	pthread_mutex_unlock(&usdt.lk);
 	prov_pcache_exec_watch(NULL);
+	prov_pcache_map_watch(NULL);
+	prov_pcache_exit_watch(NULL);
 	pthread_mutex_lock(&usdt.wlk);
 	usdt.wstop = 1;
 	pthread_cond_signal(&usdt.wcv);

@@ -168,6 +168,36 @@ void prov_pcache_exec(int32_t tid, int32_t pid)
 	p->ppi_argv_new = 0;
 }
 
+static prov_map_watch_t *map_watch;	/* atomic */
+static void (*exit_watch)(int32_t pid);	/* atomic */
+
+void prov_pcache_map_watch(prov_map_watch_t *fn)
+{
+	__atomic_store_n(&map_watch, fn, __ATOMIC_RELEASE);
+}
+
+void prov_pcache_exit_watch(void (*fn)(int32_t pid))
+{
+	__atomic_store_n(&exit_watch, fn, __ATOMIC_RELEASE);
+}
+
+void prov_pcache_map(int32_t pid, uint32_t maj, uint32_t min, uint64_t ino,
+    const char *path)
+{
+	prov_map_watch_t *fn = __atomic_load_n(&map_watch, __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		fn(pid, maj, min, ino, path);
+}
+
+void prov_pcache_exit(int32_t pid, int32_t tid)
+{
+	void (*fn)(int32_t) = __atomic_load_n(&exit_watch, __ATOMIC_ACQUIRE);
+
+	if (fn != NULL && pid == tid)	/* the process, not a thread */
+		fn(pid);
+}
+
 void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 {
 	prov_pinfo_t *p = &cache[(uint32_t)tid % SLOTS];

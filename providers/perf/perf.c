@@ -228,6 +228,8 @@ static int ring_open(perf_state_t *pf, ring_t *r, int cpu, int task)
 	a.comm = task;
 	a.comm_exec = task;
 	a.task = task;
+	a.mmap = task;			/* executable mappings (not data): */
+	a.mmap2 = task;			/* usdt follows libraries */
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(kb * 1024 / 4);
 	r->rg_fd = perf_open(&a, cpu, -1);
@@ -599,6 +601,31 @@ static void on_sample(perf_state_t *pf, const uint8_t *rec, uint32_t len)
 	s->ps_cb(s->ps_arg, &smp);
 }
 
+/* A MMAP2 record's body (n bytes): u32 pid, tid; u64 addr, len,
+ * pgoff; u32 maj, min; u64 ino, ino_generation; u32 prot, flags; the
+ * file name, NUL-padded; the sample id fields. */
+static void on_mmap2(const struct perf_event_header *h, const uint8_t *body,
+    uint32_t n)
+{
+	uint32_t pid, maj, min;
+	uint64_t ino;
+	char path[512];
+	size_t k;
+
+	if (n <= 64 || (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return;			/* (no device and inode then) */
+	memcpy(&pid, body, 4);
+	memcpy(&maj, body + 32, 4);
+	memcpy(&min, body + 36, 4);
+	memcpy(&ino, body + 40, 8);
+	for (k = 0; k < n - 64 && k < sizeof(path) - 1 && body[64 + k]; k++)
+		path[k] = (char)body[64 + k];
+	if (k == sizeof(path) - 1 || k == n - 64)
+		return;			/* too long, or cut */
+	path[k] = '\0';
+	prov_pcache_map((int32_t)pid, maj, min, ino, path);
+}
+
 /* One record of ring i (events of CPU i, or CPU i - ncpu's task
  * records); lost task records are not probe drops. */
 static void on_record(perf_state_t *pf, int i, const uint8_t *rec, uint32_t len)
@@ -652,9 +679,15 @@ static void on_record(perf_state_t *pf, int i, const uint8_t *rec, uint32_t len)
 		break;
 	case PERF_RECORD_EXIT:		/* u32 pid, ppid, tid, ptid */
 		if (len >= sizeof(*h) + 16) {
-			memcpy(v, body + 8, 4);
-			prov_vtime_forget((int32_t)v[0]);
+			uint32_t e[4];
+
+			memcpy(e, body, 16);
+			prov_vtime_forget((int32_t)e[2]);
+			prov_pcache_exit((int32_t)e[0], (int32_t)e[2]);
 		}
+		break;
+	case PERF_RECORD_MMAP2:
+		on_mmap2(h, body, len - (uint32_t)sizeof(*h));
 		break;
 	default:
 		break;
