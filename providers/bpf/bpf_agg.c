@@ -78,79 +78,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "bpf_agg.h"
+#include "bpf_agg_impl.h"
 #include "bpf_util.h"
 
-#define MAX_PLANS 65536
-#define KEY_SMALL 32
-#define KEY_BIG 128			/* 8 + 8 + 8 + 16 + 8 * MAXARGS + 8 */
-#define STRK 128			/* string bytes of a key */
-#define KEY_STR (KEY_BIG + STRK)
-#define KEY_MAX KEY_STR
-#define KEY_AT (-8 - KEY_MAX)		/* fp offset of the key */
-#define VAL_AT (KEY_AT - 8)		/* the 0 inserted */
-#define DKEY_AT (VAL_AT - 4)		/* the drops array's key */
-#define DEFAULT_KEYS 65536
-#define BATCH 256
-#define DRAIN_NS 100000000ULL
-#define RECLAIM_NS 1000000000ULL
 
-typedef struct aplan {
-	dtrace_id_t ap_probe;
-	unsigned ap_vars;		/* PROV_FV_* of pid tid uid gid comm */
-	uint32_t ap_args;		/* arguments in the key */
-	int ap_big;			/* which map: 0, 1, 2 (string) */
-	prov_bpf_argmap_t ap_am;
-	int16_t ap_pt, ap_ug, ap_comm;	/* key offsets, 0: absent */
-	int16_t ap_arg[DTRACE_MAXARGS];
-	int16_t ap_str;			/* key offset of the string, 0: none */
-	uint8_t ap_strarg;		/* its argument */
-	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
-					 * return value's in the record */
-	int ap_refs;			/* rlk: slots counting under it */
-	uint64_t ap_idle;		/* rlk: ns since unheld (0: held) */
-} aplan_t;
-
-/* The last count read of one key, per CPU. */
-typedef struct last {
-	uint8_t lk_map;
-	uint8_t lk_key[KEY_MAX];
-	uint64_t lk_v[];
-} last_t;
-
-/*
- * The state of bpf_agg.c: one instance (agg), passed to the helpers
- * below.  Each field names what guards it (the locks are described at
- * the top); "tests" fields are set by tests before the maps start.
- */
-typedef struct agg_state {
-	pthread_mutex_t plk;		/* plans, maps; under bpf_filter.c's
-					 * flk, never the other way */
-	pthread_mutex_t dlk;		/* the drain: held while firing */
-	pthread_mutex_t rlk;		/* plans' ap_refs, ap_idle; reclaim */
-	uint64_t reclaim_ns;		/* rlk */
-	aplan_t *plans[MAX_PLANS];	/* plk for writes; entries published
-					 * by a release store, freed only at
-					 * shutdown */
-	uint32_t nextplan;		/* plk */
-	int kmaps[3], dropmap;		/* plk: made by maps_start */
-	int started;			/* plk for writes: maps made (release
-					 * store, read with acquire) */
-	int ncpu;			/* plk: possible CPUs (maps_start) */
-	uint32_t maxkeys;		/* plk, or tests */
-	int (*plan_hook)(dtrace_id_t, ks_aggplan_t *);	/* atomic; tests */
-	last_t **ltab;			/* dlk: last values read, by key */
-	size_t lcap, lcount;		/* dlk */
-	uint64_t *dlast;		/* dlk: per CPU, drops read */
-	uint64_t lastdrain;		/* dlk: ns of the last drain */
-	uint64_t nfired, ncalls, ndrops;	/* dlk: statistics */
-	uint8_t *bkeys;			/* dlk: batch lookup buffers */
-	uint64_t *bvals;		/* dlk */
-	uint8_t *dead;			/* dlk: keys to reclaim after a pass */
-	size_t ndead, deadcap;		/* dlk */
-} agg_state_t;
-
-static agg_state_t agg = {
+agg_state_t prov_bpf_aggs = {
 	.plk = PTHREAD_MUTEX_INITIALIZER,
 	.dlk = PTHREAD_MUTEX_INITIALIZER,
 	.rlk = PTHREAD_MUTEX_INITIALIZER,
@@ -160,15 +92,14 @@ static agg_state_t agg = {
 	.maxkeys = DEFAULT_KEYS,
 };
 
-#define NMAPS 3
-static const int ksize[NMAPS] = { KEY_SMALL, KEY_BIG, KEY_STR };
+const int prov_bpf_agg_ksize[NMAPS] = { KEY_SMALL, KEY_BIG, KEY_STR };
 
 /* ---- plans and maps ---- */
 
 int prov_bpf_agg_plan(dtrace_id_t id, ks_aggplan_t *out)
 {
 	int (*fn)(dtrace_id_t, ks_aggplan_t *) =
-	    __atomic_load_n(&agg.plan_hook, __ATOMIC_ACQUIRE);
+	    __atomic_load_n(&prov_bpf_aggs.plan_hook, __ATOMIC_ACQUIRE);
 
 	memset(out, 0, sizeof(*out));
 	if (fn != NULL)
@@ -229,9 +160,7 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 	return 1;
 }
 
-/* Close the maps and free the drain's buffers (plk held; dlk too, or the
- * maps were never started). */
-static void maps_free(agg_state_t *ag)
+void prov_bpf_agg_maps_free(agg_state_t *ag)
 {
 	__atomic_store_n(&ag->started, 0, __ATOMIC_RELEASE);
 	for (int m = 0; m < NMAPS; m++) {
@@ -273,7 +202,7 @@ static int maps_start(agg_state_t *ag)
 	if (ag->bkeys == NULL || ag->bvals == NULL || ag->dlast == NULL ||
 	    ag->kmaps[0] < 0 || ag->kmaps[1] < 0 || ag->kmaps[2] < 0 ||
 	    ag->dropmap < 0) {
-		maps_free(ag);		/* not shutdown: plk is held */
+		prov_bpf_agg_maps_free(ag);		/* not shutdown: plk is held */
 		return -1;
 	}
 	__atomic_store_n(&ag->started, 1, __ATOMIC_RELEASE);
@@ -516,7 +445,7 @@ int prov_bpf_agg_fallback(int planid)
 	const aplan_t *ap;
 
 	if (planid <= 0 || planid >= MAX_PLANS ||
-	    (ap = __atomic_load_n(&agg.plans[planid], __ATOMIC_ACQUIRE)) ==
+	    (ap = __atomic_load_n(&prov_bpf_aggs.plans[planid], __ATOMIC_ACQUIRE)) ==
 	    NULL)
 		return 0;
 	return ap->ap_str != 0;
@@ -526,7 +455,7 @@ int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
     const ks_aggplan_t *plan, unsigned vars, const prov_bpf_argmap_t *am,
     int comm_at, int *planid)
 {
-	agg_state_t *ag = &agg;
+	agg_state_t *ag = &prov_bpf_aggs;
 	aplan_t want;
 	int pid, n = 0;
 
@@ -544,7 +473,7 @@ int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
 
 int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at)
 {
-	agg_state_t *ag = &agg;
+	agg_state_t *ag = &prov_bpf_aggs;
 	int n = 0;
 
 	pthread_mutex_lock(&ag->plk);
@@ -553,422 +482,4 @@ int prov_bpf_agg_reemit(struct bpf_insn *p, int planid, int comm_at)
 		n = emit(ag, p, planid, ag->plans[planid], comm_at);
 	pthread_mutex_unlock(&ag->plk);
 	return n;
-}
-
-/* ---- draining ---- */
-
-static uint64_t key_hash(int m, const uint8_t *key)
-{
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)m;
-
-	for (int i = 0; i < ksize[m]; i++)
-		h = (h ^ key[i]) * 1099511628211ULL;
-	return h;
-}
-
-static int ltab_grow(agg_state_t *ag)
-{
-	size_t cap = ag->lcap ? ag->lcap * 2 : 1024;
-	last_t **t = calloc(cap, sizeof(*t));
-
-	if (t == NULL)
-		return -1;
-	for (size_t i = 0; i < ag->lcap; i++) {
-		size_t j;
-
-		if (ag->ltab[i] == NULL)
-			continue;
-		j = key_hash(ag->ltab[i]->lk_map, ag->ltab[i]->lk_key) &
-		    (cap - 1);
-		while (t[j] != NULL)
-			j = (j + 1) & (cap - 1);
-		t[j] = ag->ltab[i];
-	}
-	free(ag->ltab);
-	ag->ltab = t;
-	ag->lcap = cap;
-	return 0;
-}
-
-/* The last values of (m, key), made zero if new; NULL without memory. */
-static last_t *last_get(agg_state_t *ag, int m, const uint8_t *key)
-{
-	size_t j;
-
-	if ((ag->lcount + 1) * 2 > ag->lcap && ltab_grow(ag) != 0)
-		return NULL;
-	j = key_hash(m, key) & (ag->lcap - 1);
-	for (; ag->ltab[j] != NULL; j = (j + 1) & (ag->lcap - 1))
-		if (ag->ltab[j]->lk_map == m &&
-		    memcmp(ag->ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
-			return ag->ltab[j];
-	ag->ltab[j] = calloc(1, sizeof(last_t) + 8 * (size_t)ag->ncpu);
-	if (ag->ltab[j] == NULL)
-		return NULL;
-	ag->ltab[j]->lk_map = (uint8_t)m;
-	memcpy(ag->ltab[j]->lk_key, key, (size_t)ksize[m]);
-	ag->lcount++;
-	return ag->ltab[j];
-}
-
-/* Forget (m, key): backward-shift deletion keeps every other key
- * reachable from its home slot. */
-static void last_del(agg_state_t *ag, int m, const uint8_t *key)
-{
-	size_t j, k, h;
-
-	if (ag->lcap == 0)
-		return;
-	j = key_hash(m, key) & (ag->lcap - 1);
-	for (; ag->ltab[j] != NULL; j = (j + 1) & (ag->lcap - 1))
-		if (ag->ltab[j]->lk_map == m &&
-		    memcmp(ag->ltab[j]->lk_key, key, (size_t)ksize[m]) == 0)
-			break;
-	if (ag->ltab[j] == NULL)
-		return;
-	free(ag->ltab[j]);
-	ag->ltab[j] = NULL;
-	ag->lcount--;
-	for (k = (j + 1) & (ag->lcap - 1); ag->ltab[k] != NULL;
-	    k = (k + 1) & (ag->lcap - 1)) {
-		h = key_hash(ag->ltab[k]->lk_map, ag->ltab[k]->lk_key) &
-		    (ag->lcap - 1);
-		if (j < k ? (h <= j || h > k) : (h <= j && h > k)) {
-			ag->ltab[j] = ag->ltab[k];
-			ag->ltab[k] = NULL;
-			j = k;
-		}
-	}
-}
-
-/* May plan ap's keys go (rlk, or a hint without it)? */
-static int reclaimable(agg_state_t *ag, const aplan_t *ap, uint64_t now)
-{
-	return ap->ap_refs == 0 && ap->ap_idle != 0 &&
-	    now - ap->ap_idle >= ag->reclaim_ns;
-}
-
-/* Queue key of map m for reclaim() after this pass. */
-static void queue_dead(agg_state_t *ag, int m, const uint8_t *key)
-{
-	if (ag->ndead == ag->deadcap) {
-		size_t cap = ag->deadcap ? ag->deadcap * 2 : 64;
-		uint8_t *d = realloc(ag->dead, cap * (KEY_MAX + 1));
-
-		if (d == NULL)
-			return;			/* next pass retries */
-		ag->dead = d;
-		ag->deadcap = cap;
-	}
-	ag->dead[ag->ndead * (KEY_MAX + 1)] = (uint8_t)m;
-	memcpy(ag->dead + ag->ndead * (KEY_MAX + 1) + 1, key, (size_t)ksize[m]);
-	ag->ndead++;
-}
-
-/* Delete the queued keys whose plans are still unheld (dlk held). */
-static void reclaim(agg_state_t *ag, uint64_t now)
-{
-	union bpf_attr at;
-
-	pthread_mutex_lock(&ag->rlk);
-	for (size_t i = 0; i < ag->ndead; i++) {
-		const uint8_t *e = ag->dead + i * (KEY_MAX + 1);
-		uint32_t id;
-
-		memcpy(&id, e + 1, 4);
-		if (ag->plans[id] == NULL ||
-		    !reclaimable(ag, ag->plans[id], now))
-			continue;
-		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)ag->kmaps[e[0]];
-		at.key = (uint64_t)(uintptr_t)(e + 1);
-		(void)prov_bpf_call(BPF_MAP_DELETE_ELEM, &at);
-		last_del(ag, e[0], e + 1);
-	}
-	pthread_mutex_unlock(&ag->rlk);
-	ag->ndead = 0;
-}
-
-/* Fire n firings of key's plan on cpu. */
-static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
-    int cpu, uint64_t n, uint64_t now, uint64_t wall)
-{
-	char str[STRK + 1];
-	ks_ucapture_t cap;
-	ks_probe_ctx_t ctx;
-	uint64_t w;
-
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.kpc_id = ap->ap_probe;
-	ctx.kpc_cpu = (uint32_t)cpu;
-	ctx.kpc_timestamp = now;
-	ctx.kpc_walltimestamp = wall;
-	if (ap->ap_pt) {
-		memcpy(&w, key + ap->ap_pt, 8);
-		ctx.kpc_pid = (int32_t)(w >> 32);
-		ctx.kpc_tid = (int32_t)(uint32_t)w;
-	}
-	if (ap->ap_ug) {
-		memcpy(&w, key + ap->ap_ug, 8);
-		ctx.kpc_gid = (uint32_t)(w >> 32);
-		ctx.kpc_uid = (uint32_t)w;
-	}
-	if (ap->ap_comm)
-		memcpy(ctx.kpc_execname, key + ap->ap_comm, 16);
-	ctx.kpc_execname[15] = '\0';
-	for (int i = 0; i < DTRACE_MAXARGS; i++)
-		if (ap->ap_args & (1u << i))
-			memcpy(&ctx.kpc_args[i], key + ap->ap_arg[i], 8);
-	if (ap->ap_errno) {
-		memcpy(&w, key + ap->ap_errno, 8);
-		ctx.kpc_errno = (int32_t)w;
-	}
-	if (ap->ap_str) {		/* as the record body's capture */
-		memcpy(str, key + ap->ap_str, STRK);
-		str[STRK] = '\0';
-		cap.kuc_addr = ctx.kpc_args[ap->ap_strarg];
-		cap.kuc_len = (uint32_t)strlen(str) + 1;
-		cap.kuc_data = (const uint8_t *)str;
-		ctx.kpc_ucap = &cap;
-		ctx.kpc_nucap = 1;
-	}
-	prov_fire_n(&ctx, n);
-	ag->nfired += n;
-	ag->ncalls++;
-}
-
-/* One entry read from map m: fire what each CPU gained. */
-static void take(agg_state_t *ag, int m, const uint8_t *key,
-    const uint64_t *vals, uint64_t now, uint64_t wall)
-{
-	uint32_t id;
-	const aplan_t *ap;
-	last_t *lk;
-
-	memcpy(&id, key, 4);
-	if (id == 0 || id >= MAX_PLANS ||
-	    (ap = __atomic_load_n(&ag->plans[id], __ATOMIC_ACQUIRE)) == NULL ||
-	    (lk = last_get(ag, m, key)) == NULL)
-		return;
-	for (int c = 0; c < ag->ncpu; c++) {
-		uint64_t d = vals[c] - lk->lk_v[c];
-
-		if (d == 0)
-			continue;
-		lk->lk_v[c] = vals[c];
-		fire(ag, ap, key, c, d, now, wall);
-	}
-	if (reclaimable(ag, ap, now))
-		queue_dead(ag, m, key);
-}
-
-/* Read map m one key at a time (kernels without batch lookups). */
-static void drain_keys(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
-{
-	uint8_t key[KEY_MAX], next[KEY_MAX];
-	union bpf_attr at;
-	int first = 1;
-
-	for (;;) {
-		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)ag->kmaps[m];
-		at.key = first ? 0 : (uint64_t)(uintptr_t)key;
-		at.next_key = (uint64_t)(uintptr_t)next;
-		if (prov_bpf_call(BPF_MAP_GET_NEXT_KEY, &at) != 0)
-			return;
-		first = 0;
-		memcpy(key, next, (size_t)ksize[m]);
-		memset(&at, 0, sizeof(at));
-		at.map_fd = (uint32_t)ag->kmaps[m];
-		at.key = (uint64_t)(uintptr_t)key;
-		at.value = (uint64_t)(uintptr_t)ag->bvals;
-		if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) == 0)
-			take(ag, m, key, ag->bvals, now, wall);
-	}
-}
-
-static void drain_map(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
-{
-	uint8_t in[KEY_MAX], out[KEY_MAX];
-	union bpf_attr at;
-	int first = 1, err;
-
-	for (;;) {
-		memset(&at, 0, sizeof(at));
-		at.batch.map_fd = (uint32_t)ag->kmaps[m];
-		at.batch.in_batch = first ? 0 : (uint64_t)(uintptr_t)in;
-		at.batch.out_batch = (uint64_t)(uintptr_t)out;
-		at.batch.keys = (uint64_t)(uintptr_t)ag->bkeys;
-		at.batch.values = (uint64_t)(uintptr_t)ag->bvals;
-		at.batch.count = BATCH;
-		err = prov_bpf_call(BPF_MAP_LOOKUP_BATCH, &at) == 0 ? 0 : errno;
-		if (err != 0 && err != ENOENT) {
-			if (first)		/* no batches here */
-				drain_keys(ag, m, now, wall);
-			return;
-		}
-		for (uint32_t i = 0; i < at.batch.count && i < BATCH; i++)
-			take(ag, m, ag->bkeys + (size_t)i * (size_t)ksize[m],
-			    ag->bvals + (size_t)i * (size_t)ag->ncpu, now,
-			    wall);
-		if (err == ENOENT)
-			return;
-		memcpy(in, out, sizeof(in));
-		first = 0;
-	}
-}
-
-/* Report the map-full drops each CPU gained. */
-static void drain_drops(agg_state_t *ag)
-{
-	union bpf_attr at;
-	uint32_t key = 0;
-
-	memset(&at, 0, sizeof(at));
-	at.map_fd = (uint32_t)ag->dropmap;
-	at.key = (uint64_t)(uintptr_t)&key;
-	at.value = (uint64_t)(uintptr_t)ag->bvals;
-	if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) != 0)
-		return;
-	for (int c = 0; c < ag->ncpu; c++) {
-		uint64_t d = ag->bvals[c] - ag->dlast[c];
-
-		if (d == 0)
-			continue;
-		ag->dlast[c] = ag->bvals[c];
-		ag->ndrops += d;
-		ks_provider_aggdrops((uint32_t)c, d);
-	}
-}
-
-void prov_bpf_agg_drain(int force)
-{
-	agg_state_t *ag = &agg;
-	uint64_t now;
-
-	if (!__atomic_load_n(&ag->started, __ATOMIC_ACQUIRE))
-		return;
-	if (force)
-		pthread_mutex_lock(&ag->dlk);
-	else if (pthread_mutex_trylock(&ag->dlk) != 0)
-		return;			/* a flush is draining */
-	now = ks_gethrtime();
-	if (ag->started && (force || now - ag->lastdrain >= DRAIN_NS)) {
-		uint64_t wall = ks_getwalltime();
-
-		ag->lastdrain = now;
-		for (int m = 0; m < NMAPS; m++)
-			drain_map(ag, m, now, wall);
-		if (ag->ndead > 0)
-			reclaim(ag, now);
-		drain_drops(ag);
-	}
-	pthread_mutex_unlock(&ag->dlk);
-}
-
-/* ---- the rest ---- */
-
-void prov_bpf_agg_shutdown(void)
-{
-	agg_state_t *ag = &agg;
-
-	pthread_mutex_lock(&ag->plk);
-	pthread_mutex_lock(&ag->dlk);
-	maps_free(ag);
-	for (size_t i = 0; i < ag->lcap; i++)
-		free(ag->ltab[i]);
-	free(ag->ltab);
-	ag->ltab = NULL;
-	ag->lcap = ag->lcount = 0;
-	for (uint32_t i = 1; i < ag->nextplan && i < MAX_PLANS; i++) {
-		free(ag->plans[i]);	/* ids stay used: nextplan stays */
-		ag->plans[i] = NULL;
-	}
-	pthread_mutex_unlock(&ag->dlk);
-	pthread_mutex_unlock(&ag->plk);
-}
-
-/* Plan planid, published (NULL if none). */
-static aplan_t *plan_at(agg_state_t *ag, int planid)
-{
-	if (planid <= 0 || planid >= MAX_PLANS)
-		return NULL;
-	return __atomic_load_n(&ag->plans[planid], __ATOMIC_ACQUIRE);
-}
-
-void prov_bpf_agg_hold(int planid)
-{
-	agg_state_t *ag = &agg;
-	aplan_t *ap;
-
-	if ((ap = plan_at(ag, planid)) == NULL)
-		return;
-	pthread_mutex_lock(&ag->rlk);
-	ap->ap_refs++;
-	ap->ap_idle = 0;
-	pthread_mutex_unlock(&ag->rlk);
-}
-
-void prov_bpf_agg_release(int planid)
-{
-	agg_state_t *ag = &agg;
-	aplan_t *ap;
-
-	if ((ap = plan_at(ag, planid)) == NULL)
-		return;
-	pthread_mutex_lock(&ag->rlk);
-	if (ap->ap_refs > 0 && --ap->ap_refs == 0)
-		ap->ap_idle = ks_gethrtime() | 1;
-	pthread_mutex_unlock(&ag->rlk);
-}
-
-void prov_bpf_agg_set_reclaim(uint64_t ns)
-{
-	agg_state_t *ag = &agg;
-
-	pthread_mutex_lock(&ag->rlk);
-	ag->reclaim_ns = ns ? ns : RECLAIM_NS;
-	pthread_mutex_unlock(&ag->rlk);
-}
-
-size_t prov_bpf_agg_nkeys(int planid)
-{
-	agg_state_t *ag = &agg;
-	size_t n = 0;
-	uint32_t id;
-
-	pthread_mutex_lock(&ag->dlk);
-	for (size_t i = 0; i < ag->lcap; i++) {
-		if (ag->ltab[i] == NULL)
-			continue;
-		memcpy(&id, ag->ltab[i]->lk_key, 4);
-		n += planid == 0 || id == (uint32_t)planid;
-	}
-	pthread_mutex_unlock(&ag->dlk);
-	return n;
-}
-
-void prov_bpf_agg_set_maxkeys(uint32_t n)
-{
-	agg_state_t *ag = &agg;
-
-	ag->maxkeys = n ? n : DEFAULT_KEYS;
-}
-
-void prov_bpf_agg_set_plan_hook(int (*fn)(dtrace_id_t id, ks_aggplan_t *out))
-{
-	agg_state_t *ag = &agg;
-
-	__atomic_store_n(&ag->plan_hook, fn, __ATOMIC_RELEASE);
-}
-
-void prov_bpf_agg_stats(uint64_t *fired, uint64_t *calls, uint64_t *drops)
-{
-	agg_state_t *ag = &agg;
-
-	pthread_mutex_lock(&ag->dlk);
-	*fired = ag->nfired;
-	*calls = ag->ncalls;
-	*drops = ag->ndrops;
-	pthread_mutex_unlock(&ag->dlk);
 }
