@@ -46,6 +46,14 @@ int prov_bpf_emit_arg(struct bpf_insn *p, const prov_bpf_argmap_t *am,
 int prov_bpf_filter_emit(struct bpf_insn *p, const ks_filter_t *f,
     unsigned vars, const prov_bpf_argmap_t *am);
 
+/* bpf_fgen.c, for bpf_filter.c: can the program compute atom a's value
+ * as the provider does (vars, am as above)?  Does every term of f keep
+ * at least one comparison the program can make? */
+int prov_bpf_atom_ok(const ks_filter_atom_t *a, unsigned vars,
+    const prov_bpf_argmap_t *am);
+int prov_bpf_filterable(const ks_filter_t *f, unsigned vars,
+    const prov_bpf_argmap_t *am);
+
 /* The argument map of format fields from index first (common fields
  * skipped), as prov_tp_args numbers them; only integer fields inside the
  * first reclen bytes (what the provider's record holds) are mapped. */
