@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include "dtrace_abi.h"
+#include "ks_ktls.h"
 
 #define KS_FILTER_MAXTERMS 8		/* ORed conjunctions */
 #define KS_FILTER_MAXATOMS 8		/* ANDed comparisons per term */
@@ -142,6 +143,13 @@ void ks_filter_changed(void);
  * and it replays the counts with the same capture, at argN's address.
  * A provider refuses a plan with bits it cannot key on.
  *
+ * kap_nkc > 0: kernel clauses (ks_ktls.h) run on the probe besides: a
+ * provider keys on the plan's values AND on each kernel clause's result
+ * (kkc_pred, then the VALUE steps), runs their self-> variables in the
+ * kernel for consumer kap_tlsstate (at most kap_tlscap of them: the
+ * consumer's dynvarsize in the shim's blocks), and replays with kpc_kres;
+ * a provider that cannot must refuse the plan and call ks_tls_veto.
+ *
  * The plan changes exactly when the filter does (ks_filter_gen(),
  * ks_filter_watch(); during an ENABLE every plan reads kap_ok = 0), so a
  * provider installs plan and filter together from the same watcher.
@@ -152,6 +160,10 @@ typedef struct ks_aggplan {
 	uint32_t kap_args;		/* bit N: argN read */
 	uint32_t kap_strs;		/* bit N: copyinstr(argN) read */
 	uint64_t kap_gen;		/* ks_filter_gen() it was made at */
+	int kap_nkc;			/* kernel clauses (ks_ktls.h) */
+	uint32_t kap_tlsstate;		/* their consumer's serial */
+	uint32_t kap_tlscap;		/* its room for self-> variables */
+	ks_kclause_t kap_kc[KS_KT_MAXCLAUSES];
 } ks_aggplan_t;
 
 /* The plan of probe id now.  0, or -1 if no such probe (out->kap_ok 0).

@@ -140,6 +140,10 @@ typedef struct ks_probe_ctx {
 	 * process was first seen); NULL and 0 if unknown. */
 	const char *kpc_psargs;
 	uint32_t kpc_argc;
+	/* A replay of firings counted in the kernel under a plan with
+	 * kernel clauses (ks_ktls.h): their results, by kkr_id. */
+	const struct ks_kresult *kpc_kres;
+	uint32_t kpc_nkres;
 } ks_probe_ctx_t;
 
 /*

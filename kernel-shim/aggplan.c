@@ -419,6 +419,19 @@ static int act_ok(const ks_act_t *a, plan_t *pl)
 	}
 }
 
+int ks_act_aggok(const ks_act_t *a, unsigned *vars, uint32_t *args,
+    uint32_t *strs)
+{
+	plan_t pl = { .ok = 1 };
+
+	if (!act_ok(a, &pl))
+		return 0;
+	*vars |= pl.vars;
+	*args |= pl.args;
+	*strs |= pl.strs;
+	return 1;
+}
+
 void ks_clause_aggplan(ks_clause_t *c)
 {
 	plan_t pl = { .ok = 1 };
@@ -449,23 +462,28 @@ int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
 	for (e = p->kp_ecbs; e != NULL && out->kap_ok; e = e->ke_pnext) {
 		const ks_clause_t *c = e->ke_clause;
 
-		out->kap_ok = c->kc_aggok > 0;
+		out->kap_ok = c->kc_aggok > 0 || c->kc_ktls > 0;
 		out->kap_vars |= c->kc_aggvars;
 		out->kap_args |= c->kc_aggargs;
 		out->kap_strs |= c->kc_aggstrs;
 	}
+	if (out->kap_ok && ks_tls_probe_plan_locked(p, out) != 0)
+		out->kap_ok = 0;	/* self-> stays in the shim */
 	pthread_mutex_unlock(&ks_fire_lock);
-	if (!out->kap_ok)
+	if (!out->kap_ok) {
 		out->kap_vars = out->kap_args = out->kap_strs = 0;
+		out->kap_nkc = 0;
+	}
 	return 0;
 }
 
-int ks_probe_aggonly_locked(const ks_probe_t *p)
+int ks_probe_aggonly_locked(const ks_probe_t *p, int kres)
 {
 	const ks_ecb_t *e;
 
 	for (e = p->kp_ecbs; e != NULL; e = e->ke_pnext)
-		if (e->ke_clause->kc_aggok <= 0)
+		if (e->ke_clause->kc_aggok <= 0 &&
+		    !(kres && e->ke_clause->kc_ktls > 0))
 			return 0;
 	return 1;
 }

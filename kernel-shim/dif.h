@@ -122,6 +122,11 @@ int ks_vstate_declare(ks_vstate_t *vs, const ks_difo_t *dp, char *err,
     size_t errlen);
 /* Drop counters. */
 uint64_t ks_vstate_dyndrops(const ks_vstate_t *vs);
+/* Count n drops made elsewhere (self-> variables held in the kernel). */
+void ks_vstate_add_dyndrops(ks_vstate_t *vs, uint64_t n);
+/* How many integer self-> variables the arena holds when it holds
+ * nothing else (the kernel's map gets that room). */
+uint64_t ks_vstate_tls_capacity(const ks_vstate_t *vs);
 /* Bytes of dynamic variable space in use (memory-bound tests). */
 uint64_t ks_vstate_used(const ks_vstate_t *vs);
 /* The strsize the storage was created with. */

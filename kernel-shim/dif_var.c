@@ -165,6 +165,20 @@ uint64_t ks_vstate_dyndrops(const ks_vstate_t *vs)
 	return vs->kvs_dyndrops;
 }
 
+void ks_vstate_add_dyndrops(ks_vstate_t *vs, uint64_t n)
+{
+	vs->kvs_dyndrops += n;
+}
+
+/* A block of one integer thread-local: header, key (head and tid), value;
+ * as dyn_insert sizes it. */
+uint64_t ks_vstate_tls_capacity(const ks_vstate_t *vs)
+{
+	uint64_t bsize = (sizeof(dent_t) + 16 + 8 + BLK - 1) / BLK * BLK;
+
+	return vs->kvs_dynsize / bsize;
+}
+
 uint64_t ks_vstate_used(const ks_vstate_t *vs)
 {
 	return vs->kvs_used;

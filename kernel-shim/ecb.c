@@ -262,6 +262,7 @@ void ks_clause_free(ks_clause_t *c)
 	free(c->kc_aggs);
 	free(c->kc_recs);
 	free(c->kc_acts);
+	free(c->kc_kclause);
 	free(c);
 }
 
@@ -505,7 +506,9 @@ static void agg_action(struct ks_state *st, const ks_ecb_t *e,
 		return;
 	}
 	g = &c->kc_aggs[a->ka_agg];
-	v = eval(a, ms);
+	/* a replay of a kernel clause: the kernel computed the value */
+	v = st->st_kres != NULL && a->ka_kstep > 0 ?
+	    st->st_kres->kkr_vals[a->ka_kstep - 1] : eval(a, ms);
 	if (ms->kms_fault != 0)
 		return;
 	memcpy(st->st_key, &g->kg_id, sizeof(g->kg_id));
@@ -552,6 +555,9 @@ static int run_actions(struct ks_state *st, const ks_ecb_t *e,
 	for (i = 0; i < c->kc_nacts; i++) {
 		const ks_act_t *a = &c->kc_acts[i];
 
+		if (a->ka_role == KS_ROLE_RECORD && st->st_kres != NULL &&
+		    a->ka_kstep > 0)
+			continue;	/* the kernel made the stores */
 		if (a->ka_role == KS_ROLE_RECORD)
 			record_action(st, a, ms, st->st_rec, pd, cpu);
 		else
@@ -669,7 +675,18 @@ static void run_clause(struct ks_state *st, const ks_ecb_t *e,
 	uint64_t ts = ctx->kpc_timestamp ? ctx->kpc_timestamp : ks_gethrtime();
 	dtrace_rechdr_t hdr;
 
-	if (c->kc_pred != NULL) {
+	st->st_kres = NULL;
+	if (ctx->kpc_nkres > 0 && c->kc_ktls > 0) {
+		/* a replay of firings counted in the kernel: the predicate
+		 * was run there (tlsplan.c) */
+		for (uint32_t i = 0; i < ctx->kpc_nkres; i++)
+			if (ctx->kpc_kres[i].kkr_id == c->kc_kclause->kkc_id)
+				st->st_kres = &ctx->kpc_kres[i];
+		if (st->st_kres == NULL || st->st_kres->kkr_pred == 0) {
+			st->st_kres = NULL;
+			return;
+		}
+	} else if (c->kc_pred != NULL) {
 		uint64_t ok = ks_dif_emulate(c->kc_pred, ms);
 
 		if (ms->kms_fault != 0) {
@@ -688,8 +705,11 @@ static void run_clause(struct ks_state *st, const ks_ecb_t *e,
 		hdr.dtrh_timestamp_lo = (uint32_t)ts;
 		memcpy(st->st_rec, &hdr, sizeof(hdr));
 	}
-	if (run_actions(st, e, ms, &pd, cpu) != 0)
+	if (run_actions(st, e, ms, &pd, cpu) != 0) {
+		st->st_kres = NULL;
 		return;
+	}
+	st->st_kres = NULL;
 	if (c->kc_writes)
 		commit_record(st, e, &pd, cpu);
 	after_clause(st, &pd, ctx);
@@ -847,7 +867,7 @@ void ks_probe_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
 	    __ATOMIC_RELAXED) == 0)
 		return;
 	pthread_mutex_lock(&ks_fire_lock);
-	if (ks_probe_aggonly_locked(p)) {
+	if (ks_probe_aggonly_locked(p, ctx->kpc_nkres > 0)) {
 		fire_ecbs(NULL, ctx, n);
 		pthread_mutex_unlock(&ks_fire_lock);
 		return;

@@ -395,8 +395,10 @@ int ks_enable_add(ks_state_t *st, ks_enabling_t *en, uint32_t *nmatched)
 	for (int i = 0; i < en->en_nclauses; i++) {
 		en->en_clauses[i]->kc_needs =
 		    ks_clause_needs(en->en_clauses[i]);
-		if (en->en_clauses[i]->kc_aggok == 0)
+		if (en->en_clauses[i]->kc_aggok == 0) {
 			ks_clause_aggplan(en->en_clauses[i]);
+			ks_clause_tlsplan(en->en_clauses[i]);
+		}
 	}
 	if (ks_state_opt(st, DTRACEOPT_BUFPOLICY) == DTRACEOPT_BUFPOLICY_FILL &&
 	    st->st_endreserve + end_bytes(&ne) >

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include "ks.h"
 #include "ks_provider.h"
+#include "ks_filter.h"
 #include "dif.h"
 
 #define KS_ERRLEN		256
@@ -68,6 +69,8 @@ typedef struct ks_probe {
 	struct ks_probe *kp_hnext;	/* hash chain (ks_reg_lock) */
 	struct ks_ecb *kp_ecbs;		/* ECBs of every state (fire lock) */
 	uint32_t kp_nenabled;		/* ECBs enabled (fire lock; atomic rd) */
+	int kp_kplan;			/* its provider runs kernel clauses
+					 * (ks_probe_kplan_able; fire lock) */
 	uint32_t kp_nstack;		/* of them, ECBs that need call chains
 					 * (ks_probe_wants_stack; atomic rd) */
 	uint32_t kp_nuregs;		/* of them, ECBs that read uregs[]
@@ -222,6 +225,8 @@ typedef struct ks_act {
 	uint32_t ka_size;
 	const char *ka_fmt;		/* printf-like format (enabling) */
 	int ka_agg;			/* index of ks_clause.kc_aggs */
+	uint8_t ka_kstep;		/* kernel step index + 1 (tlsplan.c),
+					 * 0: run by the shim at a replay */
 } ks_act_t;
 
 typedef struct ks_clause {
@@ -248,6 +253,9 @@ typedef struct ks_clause {
 	unsigned kc_aggvars;		/* if so, 1 << KS_FV_* it reads */
 	uint32_t kc_aggargs;		/* and bit N for argN */
 	uint32_t kc_aggstrs;		/* and for copyinstr(argN) */
+	int kc_ktls;			/* self-> variables (tlsplan.c): 0 none,
+					 * 1 kernel-able, -1 shim only */
+	ks_kclause_t *kc_kclause;	/* if kernel-able: its lowering */
 } ks_clause_t;
 
 /* What one ECB did on one CPU (DTRACEIOC_ECBSTAT).  Written in probe
@@ -292,7 +300,19 @@ int ks_dif_fold_fvar(uint32_t id, uint8_t *arg);
  * (ks_filter.h says what aggregation-only means); is every ECB on p
  * aggregation-only (fire lock held)? */
 void ks_clause_aggplan(ks_clause_t *c);
-int ks_probe_aggonly_locked(const ks_probe_t *p);
+/* ... and with kernel clauses taken as aggregation-only (a replay with
+ * their results) when kres. */
+int ks_probe_aggonly_locked(const ks_probe_t *p, int kres);
+/* aggplan.c, for tlsplan.c: is action a aggregation-only?  Adds what it
+ * reads (1 << KS_FV_*, argN bits, copyinstr(argN) bits). */
+int ks_act_aggok(const ks_act_t *a, unsigned *vars, uint32_t *args,
+    uint32_t *strs);
+/* tlsplan.c: analyse c's self-> variables (after ks_clause_aggplan) into
+ * kc_ktls and kc_kclause; add the kernel clauses of probe p to out (fire
+ * lock held): 0, or -1 when an ECB of p that touches self-> variables
+ * cannot run in the kernel now. */
+void ks_clause_tlsplan(ks_clause_t *c);
+int ks_tls_probe_plan_locked(const ks_probe_t *p, ks_aggplan_t *out);
 /* ks_filter_pending (is an ENABLE in progress?) is in ks_filter.h. */
 
 /* ---- enablings (dof_load.c) ------------------------------------------- */
@@ -387,8 +407,15 @@ struct ks_state {
 	struct ks_state *st_next;	/* every open state (fire lock) */
 	int st_wakefd;			/* eventfd: a buffer passed its
 					 * high-water mark (ks_wakefd) */
+	uint32_t st_serial;		/* unique in the process, from 1 */
+	int st_ktls_veto;		/* self-> variables stay in the shim
+					 * (ks_tls_veto; fire lock) */
+	const ks_kresult_t *st_kres;	/* the kernel's results for the
+					 * clause being replayed, or NULL */
 };
 
+/* The open state with this st_serial, or NULL (fire lock held). */
+struct ks_state *ks_state_by_serial(uint32_t serial);
 /* Size of the record that starts with epid in st, 0 if unknown. */
 uint32_t ks_state_recsize(const struct ks_state *st, dtrace_epid_t epid);
 int ks_state_seterr(struct ks_state *st, int err, const char *fmt, ...)

@@ -94,6 +94,9 @@ unsigned ks_ncpus(void)
 	return v;
 }
 
+/* ks_state.st_serial: names a consumer's kernel-held self-> variables. */
+static uint32_t state_serials;
+
 ks_state_t *ks_open(void)
 {
 	ks_state_t *st = ks_calloc(1, sizeof(*st));
@@ -108,12 +111,22 @@ ks_state_t *ks_open(void)
 		st->st_opts[i] = DTRACEOPT_UNSET;
 	st->st_ncpus = ks_ncpus();
 	st->st_activity = KS_ST_INACTIVE;
+	st->st_serial = __atomic_add_fetch(&state_serials, 1,
+	    __ATOMIC_RELAXED);
 	st->st_wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	pthread_mutex_lock(&ks_fire_lock);
 	st->st_next = states;
 	states = st;
 	pthread_mutex_unlock(&ks_fire_lock);
 	return st;
+}
+
+ks_state_t *ks_state_by_serial(uint32_t serial)
+{
+	for (ks_state_t *st = states; st != NULL; st = st->st_next)
+		if (st->st_serial == serial)
+			return st;
+	return NULL;
 }
 
 /* Take st off the list of open states. */
