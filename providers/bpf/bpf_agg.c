@@ -138,6 +138,9 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 	    (plan->kap_vars & ~known) != 0 ||
 	    (key_vars(plan) & ~vars) != 0)
 		return 0;
+	if (plan->kap_nkc > 0 && (!(vars & PROV_FV(KS_FV_TID)) ||
+	    plan->kap_strs != 0))
+		return 0;		/* self-> is keyed on the task's tid */
 	if ((plan->kap_vars & PROV_FV(KS_FV_ERRNO)) &&
 	    (!(vars & PROV_FV(KS_FV_ARG)) || ret_off(am) < 0))
 		return 0;
@@ -209,8 +212,32 @@ static int maps_start(agg_state_t *ag)
 	return 0;
 }
 
-/* Lay the key out for plan: offsets of the parts it needs. */
-static void layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
+/* The key words of plan's kernel clauses from off on (pks_* are fp
+ * offsets); the offset after them. */
+static int16_t layout_kc(aplan_t *ap, const ks_aggplan_t *plan, int16_t off)
+{
+	ap->ap_nkc = plan->kap_nkc;
+	ap->ap_tlsstate = plan->kap_tlsstate;
+	ap->ap_tlscap = plan->kap_tlscap;
+	for (int c = 0; c < plan->kap_nkc && c < KS_KT_MAXCLAUSES; c++) {
+		const ks_kclause_t *kc = &plan->kap_kc[c];
+
+		ap->ap_kc[c] = *kc;
+		ap->ap_ks[c].pks_pred = (int16_t)(KEY_AT + off);
+		off += 8;
+		for (int i = 0; i < kc->kkc_nsteps; i++) {
+			if (kc->kkc_steps[i].kks_kind != KS_KSTEP_VALUE)
+				continue;
+			ap->ap_ks[c].pks_val[i] = (int16_t)(KEY_AT + off);
+			off += 8;
+		}
+	}
+	return off;
+}
+
+/* Lay the key out for plan: offsets of the parts it needs.  0, or -1
+ * when they do not fit. */
+static int layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
     const prov_bpf_argmap_t *am)
 {
 	int16_t off = 8;
@@ -221,6 +248,8 @@ static void layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 	ap->ap_args = plan->kap_args;
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		ap->ap_am.pba_off[i] = -1;
+	if (plan->kap_nkc > 0 && am != NULL)	/* kernel clauses read any */
+		ap->ap_am = *am;
 	if (ap->ap_vars & (PROV_FV(KS_FV_PID) | PROV_FV(KS_FV_TID))) {
 		ap->ap_pt = off;
 		off += 8;
@@ -247,12 +276,28 @@ static void layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 		ap->ap_retoff = (int16_t)ret_off(am);
 		off += 8;
 	}
+	off = layout_kc(ap, plan, off);
+	if (off > KEY_BIG)
+		return -1;
 	ap->ap_big = off > KEY_SMALL;
 	if (plan->kap_strs != 0) {	/* one, at the end: prov_bpf_agg_fits */
 		ap->ap_strarg = (uint8_t)(am->pba_ustr - 1);
 		ap->ap_str = KEY_BIG;
 		ap->ap_big = 2;
 	}
+	return 0;
+}
+
+/* The same kernel clauses (a clause's lowering never changes: its id
+ * says it all) for the same consumer? */
+static int kc_same(const aplan_t *a, const aplan_t *b)
+{
+	if (a->ap_nkc != b->ap_nkc || a->ap_tlsstate != b->ap_tlsstate)
+		return 0;
+	for (int c = 0; c < a->ap_nkc; c++)
+		if (a->ap_kc[c].kkc_id != b->ap_kc[c].kkc_id)
+			return 0;
+	return 1;
 }
 
 static int plan_same(const aplan_t *a, const aplan_t *b)
@@ -261,7 +306,7 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 	    a->ap_args == b->ap_args && memcmp(&a->ap_am, &b->ap_am,
 	    sizeof(a->ap_am)) == 0 && a->ap_errno == b->ap_errno &&
 	    a->ap_retoff == b->ap_retoff && a->ap_str == b->ap_str &&
-	    a->ap_strarg == b->ap_strarg;
+	    a->ap_strarg == b->ap_strarg && kc_same(a, b);
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
@@ -388,10 +433,17 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
 static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
     const aplan_t *ap, int comm_at)
 {
-	int map = ag->kmaps[ap->ap_big], n = 0, add, drop, out, fb = 0;
+	int map = ag->kmaps[ap->ap_big], n = 0, add, drop, out, fb = 0, nk;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_key(p + n, planid, ap, comm_at);
+	if (ap->ap_nkc > 0) {		/* their results in the key */
+		nk = prov_bpf_tls_emit(p + n, ap->ap_kc, ap->ap_nkc,
+		    ap->ap_tlsstate, ap->ap_tlscap, &ap->ap_am, ap->ap_ks);
+		if (nk < 0)
+			return 0;
+		n += nk;
+	}
 	if (ap->ap_str) {		/* 1 <= bytes with the NUL < STRK */
 		n += prov_bpf_emit_arg(p + n, &ap->ap_am, ap->ap_strarg);
 		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 3, 1, 0, 0);
@@ -459,9 +511,9 @@ int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
 	aplan_t want;
 	int pid, n = 0;
 
-	if (!prov_bpf_agg_fits(plan, vars, am))
+	if (!prov_bpf_agg_fits(plan, vars, am) ||
+	    layout(&want, id, plan, am) != 0)
 		return 0;
-	layout(&want, id, plan, am);
 	pthread_mutex_lock(&ag->plk);
 	if (maps_start(ag) == 0 && (pid = plan_get(ag, &want)) > 0) {
 		n = emit(ag, p, pid, ag->plans[pid], comm_at);

@@ -12,7 +12,9 @@
 #include <linux/bpf.h>
 #include "bpf_filter.h"
 
-#define PROV_BPF_AGGMAX 192		/* instructions of an aggregating body */
+#define PROV_BPF_AGGMAX (192 + 640)	/* instructions of an aggregating
+					 * body, kernel clauses included
+					 * (PROV_BPF_TLSMAX) */
 
 /* The plan of probe id now: the test hook's answer when one is set, else
  * the shim's (0 with kap_ok 0 when the shim has none).  Not from probe

@@ -152,6 +152,7 @@ static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
 	char str[STRK + 1];
 	ks_ucapture_t cap;
 	ks_probe_ctx_t ctx;
+	ks_kresult_t kres[KS_KT_MAXCLAUSES];
 	uint64_t w;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -187,6 +188,21 @@ static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
 		cap.kuc_data = (const uint8_t *)str;
 		ctx.kpc_ucap = &cap;
 		ctx.kpc_nucap = 1;
+	}
+	for (int c = 0; c < ap->ap_nkc; c++) {	/* kernel clauses' results */
+		const prov_bpf_kslots_t *ks = &ap->ap_ks[c];
+
+		memset(&kres[c], 0, sizeof(kres[c]));
+		kres[c].kkr_id = ap->ap_kc[c].kkc_id;
+		memcpy(&kres[c].kkr_pred, key + ks->pks_pred - KEY_AT, 8);
+		for (int i = 0; i < KS_KT_MAXSTEPS; i++)
+			if (ks->pks_val[i] != 0)
+				memcpy(&kres[c].kkr_vals[i],
+				    key + ks->pks_val[i] - KEY_AT, 8);
+	}
+	if (ap->ap_nkc > 0) {
+		ctx.kpc_kres = kres;
+		ctx.kpc_nkres = (uint32_t)ap->ap_nkc;
 	}
 	prov_fire_n(&ctx, n);
 	ag->nfired += n;
@@ -318,6 +334,7 @@ void prov_bpf_agg_drain(int force)
 		if (ag->ndead > 0)
 			reclaim(ag, now);
 		drain_drops(ag);
+		prov_bpf_tls_drain();
 	}
 	pthread_mutex_unlock(&ag->dlk);
 }
@@ -331,6 +348,7 @@ void prov_bpf_agg_shutdown(void)
 	pthread_mutex_lock(&ag->plk);
 	pthread_mutex_lock(&ag->dlk);
 	prov_bpf_agg_maps_free(ag);
+	prov_bpf_tls_shutdown();
 	for (size_t i = 0; i < ag->lcap; i++)
 		free(ag->ltab[i]);
 	free(ag->ltab);

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include "bpf_agg.h"
+#include "bpf_tls.h"
 
 #define MAX_PLANS 65536
 #define KEY_SMALL 32
@@ -36,6 +37,10 @@ typedef struct aplan {
 	uint8_t ap_strarg;		/* its argument */
 	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
 					 * return value's in the record */
+	int ap_nkc;			/* kernel clauses (bpf_tls.c) */
+	uint32_t ap_tlsstate, ap_tlscap;	/* their consumer, its room */
+	prov_bpf_kslots_t ap_ks[KS_KT_MAXCLAUSES];	/* their key words */
+	ks_kclause_t ap_kc[KS_KT_MAXCLAUSES];
 	int ap_refs;			/* rlk: slots counting under it */
 	uint64_t ap_idle;		/* rlk: ns since unheld (0: held) */
 } aplan_t;

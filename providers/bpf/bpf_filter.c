@@ -81,6 +81,7 @@
 #include <sys/syscall.h>
 #include "bpf_filter.h"
 #include "bpf_agg.h"
+#include "bpf_tls.h"
 #include "bpf_util.h"
 
 #define MAX_FSLOTS 4096
@@ -150,10 +151,11 @@ static int array_set(int map, int slot, int pfd)
 static int load_behind(const fslot_t *fs, const ks_filter_t *f,
     const struct bpf_insn *body, int nb, int *np)
 {
-	static struct bpf_insn prog[PROV_BPF_FMAX + 512];
+	static struct bpf_insn prog[PROV_BPF_FMAX + PROV_BPF_AGGMAX + 288];
 	int n = 0, pfd = -1;
 
-	if (f != NULL && fs->fs_id != DTRACE_IDNONE && nb <= 512)
+	if (f != NULL && fs->fs_id != DTRACE_IDNONE &&
+	    nb <= PROV_BPF_AGGMAX + 288)
 		n = prov_bpf_filter_emit(prog, f, fs->fs_vars,
 		    fs->fs_hasam ? &fs->fs_am : NULL);
 	if (n > 0) {
@@ -266,6 +268,8 @@ static int install(filt_state_t *fl, int slot, fslot_t *fs,
 		}
 	}
 	if (pfd < 0) {
+		if (ap != NULL && ap->kap_nkc > 0)	/* self-> to the shim */
+			prov_bpf_tls_veto_later(ap->kap_tlsstate);
 		na = 0;
 		comm = 0;
 		pfd = load_behind(fs, f, fs->fs_body, fs->fs_n, &n);
@@ -372,7 +376,7 @@ static int refilter(filt_state_t *fl, int slot)
 	fslot_t *fs = fl->fslots[slot];
 	ks_aggplan_t ap;
 	ks_filter_t f;
-	int agg, was;
+	int agg, was, planned;
 
 	if (fs == NULL)
 		return 0;
@@ -386,10 +390,12 @@ static int refilter(filt_state_t *fl, int slot)
 	else if (fs->fs_id == DTRACE_IDNONE ||
 	    ks_probe_filter(fs->fs_id, &f) != 0)
 		f.kf_always = 1;
-	agg = fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
-	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0 &&
-	    prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ? &fs->fs_am :
-	    NULL);
+	planned = fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
+	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0;
+	agg = planned && prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ?
+	    &fs->fs_am : NULL);
+	if (planned && !agg && ap.kap_ok && ap.kap_nkc > 0)
+		prov_bpf_tls_veto_later(ap.kap_tlsstate);
 	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
 		return 0;
 	was = fs->fs_plan;
@@ -418,6 +424,7 @@ static void watch(void)
 	pthread_mutex_unlock(&fl->flk);
 	if (stopped)
 		prov_bpf_agg_drain(1);
+	prov_bpf_tls_veto_flush();
 }
 
 static void fstart(void)
@@ -625,6 +632,12 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
 		return;
 	pthread_mutex_lock(&fl->flk);
 	if ((fs = fl->fslots[att]) != NULL) {
+		if (fs->fs_nmulti == 0 && fs->fs_id != id)
+			ks_probe_kplan_able(fs->fs_id, 0);
+		/* kernel clauses need every hit to fire the probe once, with
+		 * the task's tid (bpf_tls.c keys self-> on it) */
+		ks_probe_kplan_able(id, (vars & PROV_FV_ONE) &&
+		    (vars & PROV_FV(KS_FV_TID)));
 		free(fs->fs_multi);
 		fs->fs_multi = NULL;
 		fs->fs_nmulti = 0;
@@ -636,6 +649,7 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
 		refilter(fl, att);
 	}
 	pthread_mutex_unlock(&fl->flk);
+	prov_bpf_tls_veto_flush();
 }
 
 void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
@@ -654,6 +668,8 @@ void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
 		memcpy(copy, p, (size_t)n * sizeof(*p));
 	pthread_mutex_lock(&fl->flk);
 	if ((fs = fl->fslots[att]) != NULL) {
+		if (fs->fs_nmulti == 0)
+			ks_probe_kplan_able(fs->fs_id, 0);
 		free(fs->fs_multi);
 		fs->fs_multi = copy;
 		fs->fs_nmulti = n;
@@ -666,6 +682,7 @@ void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
 	}
 	pthread_mutex_unlock(&fl->flk);
 	free(copy);
+	prov_bpf_tls_veto_flush();
 }
 
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)

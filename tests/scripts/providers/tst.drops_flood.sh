@@ -22,12 +22,13 @@ drops() {
 }
 
 # attempt: one run of each form; 0 if both are exact, else 1 with $why.
-# The count clause also stores a thread-local, so its firings travel as
-# records through the rings (aggregations alone are counted in the kernel,
+# The count clause also stores a thread-local string (the kernel keeps
+# integer thread-locals only, tlsplan.c), so its firings travel as records
+# through the rings (aggregations alone are counted in the kernel,
 # bpf_agg.c: the last form, exact with no drops at all).
 attempt() {
 	$DTRACE -q -c "$W/flood $N" -n '
-	syscall::getcpu:entry /pid == $target/ { @ = count(); self->n++; }
+	syscall::getcpu:entry /pid == $target/ { @ = count(); self->s = execname; }
 	END { printa("kept %@d\n", @); }' > "$W/out1" 2> "$W/err1" ||
 	    fail "dtrace failed: $(cat "$W/err1")"
 	kept=$(sed -n 's/^kept //p' "$W/out1")

@@ -1,0 +1,101 @@
+/*
+ * test_bpf_tls.c - the value a kernel clause's quantize()/lquantize()
+ * keys on (providers/bpf/bpf_tls.c, prov_bpf_tls_bucket, which the
+ * emitted BPF computes the same way; tst.tls_kernel.sh runs the BPF):
+ * for every value tried, the key's value falls in the same bucket as the
+ * value itself, so the shim's replay builds the same distribution.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "bpf_tls.h"
+#include "ks_impl.h"
+
+/* Values around every power of two, both signs, and the extremes. */
+static int values(int64_t *v)
+{
+	int n = 0;
+
+	v[n++] = 0;
+	v[n++] = INT64_MIN;
+	v[n++] = INT64_MAX;
+	for (int k = 0; k < 63; k++) {
+		int64_t p = (int64_t)1 << k;
+
+		v[n++] = p;
+		v[n++] = p - 1;
+		v[n++] = p + 1;
+		v[n++] = -p;
+		v[n++] = -p + 1;
+		v[n++] = -p - 1;
+	}
+	return n;
+}
+
+static void quantize_same_bucket(void **state)
+{
+	int64_t v[3 + 63 * 6];
+	int n = values(v);
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		int64_t k = prov_bpf_tls_bucket(DTRACEAGG_QUANTIZE, 0, v[i]);
+
+		if (ks_agg_quantize_bucket(k) != ks_agg_quantize_bucket(v[i]))
+			fail_msg("%lld keyed as %lld", (long long)v[i],
+			    (long long)k);
+	}
+	assert_int_equal(prov_bpf_tls_bucket(DTRACEAGG_QUANTIZE, 0, 1000),
+	    512);
+	assert_int_equal(prov_bpf_tls_bucket(DTRACEAGG_QUANTIZE, 0, -3), -2);
+}
+
+/* lquantize's bucket as DTrace numbers them: 0 below base, 1 + the
+ * level, levels + 1 at and above the top. */
+static int64_t lbucket(int64_t base, int64_t levels, int64_t step,
+    int64_t v)
+{
+	if (v < base)
+		return 0;
+	if (v >= base + levels * step)
+		return levels + 1;
+	return 1 + (v - base) / step;
+}
+
+static void lquantize_same_bucket(void **state)
+{
+	static const int64_t p[][3] = { { 0, 100, 10 }, { -50, 7, 13 },
+		{ 1000, 1, 1 }, { INT32_MIN, 65535, 65535 } };
+	int64_t v[3 + 63 * 6];
+	int n = values(v);
+
+	(void)state;
+	for (size_t j = 0; j < sizeof(p) / sizeof(p[0]); j++) {
+		uint64_t arg = (uint64_t)p[j][2] << DTRACE_LQUANTIZE_STEPSHIFT |
+		    (uint64_t)p[j][1] << DTRACE_LQUANTIZE_LEVELSHIFT |
+		    (uint32_t)p[j][0];
+
+		for (int i = 0; i < n; i++) {
+			int64_t x = v[i] / 4 + p[j][0];	/* near the base too */
+			int64_t k = prov_bpf_tls_bucket(DTRACEAGG_LQUANTIZE,
+			    arg, x);
+
+			if (lbucket(p[j][0], p[j][1], p[j][2], k) !=
+			    lbucket(p[j][0], p[j][1], p[j][2], x))
+				fail_msg("lquantize %zu: %lld keyed as %lld", j,
+				    (long long)x, (long long)k);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quantize_same_bucket),
+		cmocka_unit_test(lquantize_same_bucket),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
