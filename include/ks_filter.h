@@ -43,7 +43,8 @@ enum ks_fvar {
 	KS_FV_ARG,			/* kfa_arg: 0 .. DTRACE_MAXARGS - 1 */
 	KS_FV_EXECNAME,			/* kfa_str; only EQ and NE */
 	KS_FV_ERRNO,			/* kap_vars only: no filter atom */
-	KS_FV_USTR			/* kap_vars only: kap_strs is set */
+	KS_FV_USTR,			/* kap_vars only: kap_strs is set */
+	KS_FV_KSTR			/* kap_vars only: kap_kstrs is set */
 };
 
 enum ks_fop { KS_FOP_EQ = 1, KS_FOP_NE, KS_FOP_LT, KS_FOP_LE, KS_FOP_GT,
@@ -141,6 +142,11 @@ void ks_filter_changed(void);
  * firing's effect depends on; a provider may key on it only if its
  * firings serve that string from a capture made at the event (kpc_ucap)
  * and it replays the counts with the same capture, at argN's address.
+ * With KS_FV_KSTR, kap_kstrs has bit N for each args[N] used as a
+ * string key (args[N] typed string: its text is in provider memory,
+ * kpc_kmem, as a tracepoint's char[] fields are); a provider may key on
+ * that text if it reads it at the event as its firings would, and
+ * replays with the text in kpc_kmem at kpc_args[N].
  * A provider refuses a plan with bits it cannot key on.
  *
  * kap_nkc > 0: kernel clauses (ks_ktls.h) run on the probe besides: a
@@ -159,6 +165,7 @@ typedef struct ks_aggplan {
 	unsigned kap_vars;		/* 1 << KS_FV_* */
 	uint32_t kap_args;		/* bit N: argN read */
 	uint32_t kap_strs;		/* bit N: copyinstr(argN) read */
+	uint32_t kap_kstrs;		/* bit N: args[N] a string key */
 	uint64_t kap_gen;		/* ks_filter_gen() it was made at */
 	int kap_nkc;			/* kernel clauses (ks_ktls.h) */
 	uint32_t kap_tlsstate;		/* their consumer's serial */

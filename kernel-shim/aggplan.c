@@ -25,7 +25,10 @@
  * An AV_INT that is exactly argN as loaded (ldgs argN, moved, pushed) is
  * marked (av_t.a = N + 1): copyinstr of it alone is allowed, its text
  * read at argN's address, a value the plan keys on (kap_strs) when the
- * provider captured it at the event.
+ * provider captured it at the event.  One that is exactly args[N] (N a
+ * constant) is marked too (av_t.s = N + 1): a key DIF that returns it as
+ * a string (args[N] typed string: a tracepoint's char[] field, served
+ * from provider memory) keys on its text (kap_kstrs).
  * Integers may be combined by any ALU operation (a division by zero
  * faults the same way in each of n identical firings, and ecb.c repeats
  * the fault n times); a pointer may only be moved, compared as a string,
@@ -51,6 +54,7 @@ enum { AV_CONST, AV_INT, AV_PTR, AV_BAD };
 typedef struct av {
 	uint8_t k;			/* AV_* */
 	uint8_t a;			/* exactly argN: N + 1, else 0 */
+	uint8_t s;			/* exactly args[N]: N + 1, else 0 */
 	uint64_t v;			/* AV_CONST value */
 } av_t;
 
@@ -73,18 +77,19 @@ typedef struct plan {
 	unsigned vars;			/* 1 << KS_FV_* */
 	uint32_t args;
 	uint32_t strs;			/* copyinstr(argN) read */
+	uint32_t kstrs;			/* args[N] as a string key */
 } plan_t;
 
 static av_t mk(int k, uint64_t v)
 {
-	av_t a = { (uint8_t)k, 0, v };
+	av_t a = { (uint8_t)k, 0, 0, v };
 
 	return a;
 }
 
 static av_t meet(av_t a, av_t b)
 {
-	if (a.k == AV_INT && b.k == AV_INT && a.a == b.a)
+	if (a.k == AV_INT && b.k == AV_INT && a.a == b.a && a.s == b.s)
 		return a;
 	if (a.k == AV_CONST && b.k == AV_CONST)
 		return a.v == b.v ? a : mk(AV_INT, 0);
@@ -133,7 +138,7 @@ static av_t builtin(plan_t *pl, uint32_t id)
 	if (fv == KS_FV_ARG) {
 		pl->args |= 1u << arg;
 		pl->vars |= 1u << KS_FV_ARG;
-		return (av_t){ AV_INT, (uint8_t)(arg + 1), 0 };
+		return (av_t){ AV_INT, (uint8_t)(arg + 1), 0, 0 };
 	}
 	if (fv == KS_FV_EXECNAME) {
 		pl->vars |= 1u << KS_FV_EXECNAME;
@@ -159,11 +164,14 @@ static av_t builtin(plan_t *pl, uint32_t id)
 static av_t args_elem(plan_t *pl, av_t ndx)
 {
 	if (ndx.k == AV_CONST) {
+		av_t v = mk(AV_INT, 0);
+
 		if (ndx.v < DTRACE_MAXARGS) {
 			pl->vars |= 1u << KS_FV_ARG;
 			pl->args |= 1u << ndx.v;
+			v.s = (uint8_t)(ndx.v + 1);
 		}
-		return mk(AV_INT, 0);
+		return v;
 	}
 	if (ndx.k != AV_INT)
 		return mk(AV_BAD, 0);
@@ -336,6 +344,17 @@ static int step(const ks_difo_t *dp, plan_t *pl, ast_t *s, dif_instr_t in)
 	return 1;
 }
 
+/* A string key that is exactly args[N] (a string-typed argument, text
+ * from provider memory): keyed on its text (kap_kstrs). */
+static int kstr_key(plan_t *pl, av_t a, int need)
+{
+	if (need != NEED_PTR || a.k != AV_INT || a.s == 0)
+		return 0;
+	pl->vars |= 1u << KS_FV_KSTR;
+	pl->kstrs |= 1u << (a.s - 1);
+	return 1;
+}
+
 /* Is dp allowed, its result used as need?  Adds what it reads to pl. */
 static int dif_ok(const ks_difo_t *dp, int need, plan_t *pl)
 {
@@ -357,7 +376,8 @@ static int dif_ok(const ks_difo_t *dp, int need, plan_t *pl)
 		s = st[pc];
 		if (op == DIF_OP_RET) {
 			ok = DIF_INSTR_RD(in) < DIF_DIR_NREGS &&
-			    ret_ok(s.r[DIF_INSTR_RD(in)], need);
+			    (ret_ok(s.r[DIF_INSTR_RD(in)], need) ||
+			    kstr_key(pl, s.r[DIF_INSTR_RD(in)], need));
 			continue;
 		}
 		if (op >= DIF_OP_BA && op <= DIF_OP_BLEU) {
@@ -420,7 +440,7 @@ static int act_ok(const ks_act_t *a, plan_t *pl)
 }
 
 int ks_act_aggok(const ks_act_t *a, unsigned *vars, uint32_t *args,
-    uint32_t *strs)
+    uint32_t *strs, uint32_t *kstrs)
 {
 	plan_t pl = { .ok = 1 };
 
@@ -429,6 +449,7 @@ int ks_act_aggok(const ks_act_t *a, unsigned *vars, uint32_t *args,
 	*vars |= pl.vars;
 	*args |= pl.args;
 	*strs |= pl.strs;
+	*kstrs |= pl.kstrs;
 	return 1;
 }
 
@@ -444,6 +465,7 @@ void ks_clause_aggplan(ks_clause_t *c)
 	c->kc_aggvars = pl.ok ? pl.vars : 0;
 	c->kc_aggargs = pl.ok ? pl.args : 0;
 	c->kc_aggstrs = pl.ok ? pl.strs : 0;
+	c->kc_aggkstrs = pl.ok ? pl.kstrs : 0;
 }
 
 int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
@@ -466,12 +488,14 @@ int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
 		out->kap_vars |= c->kc_aggvars;
 		out->kap_args |= c->kc_aggargs;
 		out->kap_strs |= c->kc_aggstrs;
+		out->kap_kstrs |= c->kc_aggkstrs;
 	}
 	if (out->kap_ok && ks_tls_probe_plan_locked(p, out) != 0)
 		out->kap_ok = 0;	/* self-> stays in the shim */
 	pthread_mutex_unlock(&ks_fire_lock);
 	if (!out->kap_ok) {
 		out->kap_vars = out->kap_args = out->kap_strs = 0;
+		out->kap_kstrs = 0;
 		out->kap_nkc = 0;
 	}
 	return 0;

@@ -253,6 +253,7 @@ typedef struct ks_clause {
 	unsigned kc_aggvars;		/* if so, 1 << KS_FV_* it reads */
 	uint32_t kc_aggargs;		/* and bit N for argN */
 	uint32_t kc_aggstrs;		/* and for copyinstr(argN) */
+	uint32_t kc_aggkstrs;		/* and for args[N] as a string key */
 	int kc_ktls;			/* self-> variables (tlsplan.c): 0 none,
 					 * 1 kernel-able, -1 shim only */
 	ks_kclause_t *kc_kclause;	/* if kernel-able: its lowering */
@@ -306,7 +307,7 @@ int ks_probe_aggonly_locked(const ks_probe_t *p, int kres);
 /* aggplan.c, for tlsplan.c: is action a aggregation-only?  Adds what it
  * reads (1 << KS_FV_*, argN bits, copyinstr(argN) bits). */
 int ks_act_aggok(const ks_act_t *a, unsigned *vars, uint32_t *args,
-    uint32_t *strs);
+    uint32_t *strs, uint32_t *kstrs);
 /* tlsplan.c: analyse c's self-> variables (after ks_clause_aggplan) into
  * kc_ktls and kc_kclause; add the kernel clauses of probe p to out (fire
  * lock held): 0, or -1 when an ECB of p that touches self-> variables

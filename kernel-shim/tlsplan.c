@@ -220,7 +220,7 @@ static int lower_act(ks_act_t *a, ks_kclause_t *kc, ks_clause_t *c)
 			return 0;
 		s->kks_kind = KS_KSTEP_STORE;
 	} else if (ks_act_aggok(a, &c->kc_aggvars, &c->kc_aggargs,
-	    &c->kc_aggstrs)) {
+	    &c->kc_aggstrs, &c->kc_aggkstrs)) {
 		return 1;		/* the shim computes it at the replay */
 	} else {
 		if (a->ka_role != KS_ROLE_AGG ||
@@ -251,14 +251,15 @@ void ks_clause_tlsplan(ks_clause_t *c)
 	if (c->kc_writes || c->kc_aggok > 0 ||
 	    (kc = calloc(1, sizeof(*kc))) == NULL)
 		return;
-	c->kc_aggvars = c->kc_aggargs = c->kc_aggstrs = 0;
+	c->kc_aggvars = c->kc_aggargs = c->kc_aggstrs = c->kc_aggkstrs = 0;
 	ok = lower(c->kc_pred, &kc->kkc_pred);
 	for (int i = 0; i < c->kc_nacts && ok; i++)
 		ok = lower_act(&c->kc_acts[i], kc, c);
-	if (!ok || c->kc_aggstrs != 0) {
+	if (!ok || c->kc_aggstrs != 0 || c->kc_aggkstrs != 0) {
 		for (int i = 0; i < c->kc_nacts; i++)
 			c->kc_acts[i].ka_kstep = 0;
 		c->kc_aggvars = c->kc_aggargs = c->kc_aggstrs = 0;
+		c->kc_aggkstrs = 0;
 		free(kc);
 		return;
 	}
@@ -284,7 +285,7 @@ static int probe_ok(const ks_probe_t *p, const ks_state_t *st)
 		} else if (c->kc_aggok <= 0) {
 			return 0;
 		}
-		if (c->kc_aggstrs != 0)
+		if (c->kc_aggstrs != 0 || c->kc_aggkstrs != 0)
 			return 0;
 	}
 	return 1;

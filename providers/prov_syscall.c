@@ -201,9 +201,9 @@ int prov_syscall_strarg(const prov_tf_format_t *fmt)
  * return value at offset 16 (sys_exit_X and raw_syscalls:sys_exit). */
 static void ret_argmap(prov_bpf_argmap_t *am)
 {
+	memset(am, 0, sizeof(*am));
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		am->pba_off[i] = -1;
-	am->pba_ustr = 0;
 	for (int i = 0; i < 2; i++) {
 		am->pba_off[i] = 16;
 		am->pba_size[i] = 8;

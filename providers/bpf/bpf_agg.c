@@ -132,7 +132,8 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
     const prov_bpf_argmap_t *am)
 {
 	unsigned known = PROV_FV_ALL | PROV_FV(KS_FV_ERRNO) |
-	    PROV_FV(KS_FV_USTR);
+	    PROV_FV(KS_FV_USTR) | PROV_FV(KS_FV_KSTR);
+	uint32_t kstr = plan->kap_kstrs;
 
 	if (!plan->kap_ok || !(vars & PROV_FV_ONE) ||
 	    (plan->kap_vars & ~known) != 0 ||
@@ -150,12 +151,18 @@ int prov_bpf_agg_fits(const ks_aggplan_t *plan, unsigned vars,
 	    !(plan->kap_args & plan->kap_strs))))
 		return 0;		/* only the captured string, keyed with
 					 * its address */
+	if (((plan->kap_vars & PROV_FV(KS_FV_KSTR)) != 0) != (kstr != 0) ||
+	    (kstr != 0 && ((kstr & (kstr - 1)) != 0 || plan->kap_strs != 0 ||
+	    plan->kap_nkc > 0 || am == NULL ||
+	    __builtin_ctz(kstr) >= DTRACE_MAXARGS ||
+	    am->pba_skind[__builtin_ctz(kstr)] == 0)))
+		return 0;		/* one string field of the record */
 	if (plan->kap_args == 0)
 		return 1;
 	if (!(vars & PROV_FV(KS_FV_ARG)) || am == NULL)
 		return 0;
 	for (int i = 0; i < 32; i++) {
-		if (!(plan->kap_args & (1u << i)))
+		if (!(plan->kap_args & ~kstr & (1u << i)))
 			continue;
 		if (i >= DTRACE_MAXARGS || am->pba_off[i] < 8)
 			return 0;
@@ -245,7 +252,7 @@ static int layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 	memset(ap, 0, sizeof(*ap));
 	ap->ap_probe = id;
 	ap->ap_vars = key_vars(plan);
-	ap->ap_args = plan->kap_args;
+	ap->ap_args = plan->kap_args & ~plan->kap_kstrs;	/* by value */
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		ap->ap_am.pba_off[i] = -1;
 	if (plan->kap_nkc > 0 && am != NULL)	/* kernel clauses read any */
@@ -285,6 +292,16 @@ static int layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 		ap->ap_str = KEY_BIG;
 		ap->ap_big = 2;
 	}
+	if (plan->kap_kstrs != 0) {	/* one: prov_bpf_agg_fits */
+		int n = __builtin_ctz(plan->kap_kstrs);
+
+		ap->ap_strarg = (uint8_t)n;
+		ap->ap_skind = am->pba_skind[n];
+		ap->ap_soff = am->pba_soff[n];
+		ap->ap_slen = am->pba_slen[n];
+		ap->ap_str = KEY_BIG;
+		ap->ap_big = 2;
+	}
 	return 0;
 }
 
@@ -306,7 +323,9 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 	    a->ap_args == b->ap_args && memcmp(&a->ap_am, &b->ap_am,
 	    sizeof(a->ap_am)) == 0 && a->ap_errno == b->ap_errno &&
 	    a->ap_retoff == b->ap_retoff && a->ap_str == b->ap_str &&
-	    a->ap_strarg == b->ap_strarg && kc_same(a, b);
+	    a->ap_strarg == b->ap_strarg && a->ap_skind == b->ap_skind &&
+	    a->ap_soff == b->ap_soff && a->ap_slen == b->ap_slen &&
+	    kc_same(a, b);
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
@@ -429,6 +448,33 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
 	return n;
 }
 
+/* Copy the record's string field (r6 = the record) into the key's
+ * string: a char[N] in place (N characters at most, as prov_tp_args
+ * reads it), a __data_loc/__rel_loc one where its offset word points;
+ * r0 as probe_read_kernel_str leaves it. */
+static int emit_kstr(struct bpf_insn *p, const aplan_t *ap)
+{
+	int n = 0, size = STRK;
+
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 3, 6, 0, 0);
+	if (ap->ap_skind == PROV_BPF_KSTR_ARRAY) {
+		p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, ap->ap_soff);
+		if (ap->ap_slen + 1 < STRK)
+			size = ap->ap_slen + 1;
+	} else {
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_W, 1, 6, ap->ap_soff, 0);
+		p[n++] = ins(BPF_ALU64 | BPF_AND | BPF_K, 1, 0, 0, 0xffff);
+		if (ap->ap_skind == PROV_BPF_KSTR_RELLOC)
+			p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0,
+			    ap->ap_soff + 4);
+		p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_X, 3, 1, 0, 0);
+	}
+	n += emit_fp(p + n, 1, KEY_AT + ap->ap_str);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, size);
+	n += emit_call(p + n, BPF_FUNC_probe_read_kernel_str);
+	return n;
+}
+
 /* The whole body: see the top comment. */
 static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
     const aplan_t *ap, int comm_at)
@@ -439,17 +485,22 @@ static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
 	n += emit_key(p + n, planid, ap, comm_at);
 	if (ap->ap_nkc > 0) {		/* their results in the key */
 		nk = prov_bpf_tls_emit(p + n, ap->ap_kc, ap->ap_nkc,
-		    ap->ap_tlsstate, ap->ap_tlscap, &ap->ap_am, ap->ap_ks);
+		    ap->ap_tlsstate, ap->ap_tlscap, &ap->ap_am, comm_at,
+		    ap->ap_ks);
 		if (nk < 0)
 			return 0;
 		n += nk;
 	}
-	if (ap->ap_str) {		/* 1 <= bytes with the NUL < STRK */
+	if (ap->ap_str && ap->ap_skind) {	/* a string of the record */
+		n += emit_kstr(p + n, ap);
+	} else if (ap->ap_str) {	/* 1 <= bytes with the NUL < STRK */
 		n += prov_bpf_emit_arg(p + n, &ap->ap_am, ap->ap_strarg);
 		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 3, 1, 0, 0);
 		n += emit_fp(p + n, 1, KEY_AT + ap->ap_str);
 		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, STRK);
 		n += emit_call(p + n, BPF_FUNC_probe_read_user_str);
+	}
+	if (ap->ap_str) {
 		fb = n;
 		p[n++] = ins(BPF_JMP | BPF_JSLT | BPF_K, 0, 0, 0, 1);
 		p[n++] = ins(BPF_JMP | BPF_JSGE | BPF_K, 0, 0, 0, STRK);

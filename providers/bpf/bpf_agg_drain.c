@@ -180,7 +180,16 @@ static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
 		memcpy(&w, key + ap->ap_errno, 8);
 		ctx.kpc_errno = (int32_t)w;
 	}
-	if (ap->ap_str) {		/* as the record body's capture */
+	if (ap->ap_str && ap->ap_skind) {	/* as prov_tp_args serves it */
+		memcpy(str, key + ap->ap_str, STRK);
+		str[STRK] = '\0';
+		cap.kuc_addr = 0;
+		cap.kuc_len = STRK + 1;
+		cap.kuc_data = (const uint8_t *)str;
+		ctx.kpc_args[ap->ap_strarg] = (uint64_t)(uintptr_t)str;
+		ctx.kpc_kmem = &cap;
+		ctx.kpc_nkmem = 1;
+	} else if (ap->ap_str) {	/* as the record body's capture */
 		memcpy(str, key + ap->ap_str, STRK);
 		str[STRK] = '\0';
 		cap.kuc_addr = ctx.kpc_args[ap->ap_strarg];

@@ -35,6 +35,11 @@ typedef struct aplan {
 	int16_t ap_arg[DTRACE_MAXARGS];
 	int16_t ap_str;			/* key offset of the string, 0: none */
 	uint8_t ap_strarg;		/* its argument */
+	uint8_t ap_skind;		/* 0: copyinstr(argN), else the
+					 * record's string field, as the
+					 * argument map's pba_skind */
+	int16_t ap_soff;		/* the field's offset */
+	uint16_t ap_slen;		/* and size (char[N]) */
 	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
 					 * return value's in the record */
 	int ap_nkc;			/* kernel clauses (bpf_tls.c) */

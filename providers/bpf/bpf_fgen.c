@@ -201,9 +201,9 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
 {
 	int n = 0;
 
+	memset(am, 0, sizeof(*am));
 	for (int i = 0; i < DTRACE_MAXARGS; i++)
 		am->pba_off[i] = -1;
-	am->pba_ustr = 0;
 	for (int i = first; i < fmt->tff_nfields && n < DTRACE_MAXARGS; i++) {
 		const prov_tf_field_t *f = &fmt->tff_fields[i];
 		uint32_t sz = f->tff_size;
@@ -217,6 +217,14 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
 			am->pba_off[n] = (int16_t)f->tff_offset;
 			am->pba_size[n] = (uint8_t)sz;
 			am->pba_signed[n] = (uint8_t)(f->tff_signed != 0);
+		}
+		if (prov_tracefs_is_str(f) && f->tff_offset >= 8 &&
+		    f->tff_offset < INT16_MAX && f->tff_size < UINT16_MAX) {
+			am->pba_skind[n] = f->tff_dataloc == 2 ?
+			    PROV_BPF_KSTR_RELLOC : f->tff_dataloc ?
+			    PROV_BPF_KSTR_DATALOC : PROV_BPF_KSTR_ARRAY;
+			am->pba_soff[n] = (int16_t)f->tff_offset;
+			am->pba_slen[n] = (uint16_t)f->tff_size;
 		}
 		n++;
 	}

@@ -24,7 +24,15 @@ typedef struct prov_bpf_argmap {
 					 * captures argN's string and its
 					 * firings serve it (kpc_ucap); 0:
 					 * none */
+	/* argN is a string in the record, served as provider memory
+	 * (kpc_kmem, as prov_tp_args does): PROV_BPF_KSTR_* (0: not a
+	 * string), the field's offset and (char[N]) size */
+	uint8_t pba_skind[DTRACE_MAXARGS];
+	int16_t pba_soff[DTRACE_MAXARGS];
+	uint16_t pba_slen[DTRACE_MAXARGS];
 } prov_bpf_argmap_t;
+
+enum { PROV_BPF_KSTR_ARRAY = 1, PROV_BPF_KSTR_DATALOC, PROV_BPF_KSTR_RELLOC };
 
 /* r1 = argument i of am as its 64-bit D value, loaded from the record
  * at r6: sign-extended when signed and narrower than 8 bytes, a system

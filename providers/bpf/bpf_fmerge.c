@@ -122,6 +122,7 @@ int prov_bpf_filter_merge(const prov_bpf_fprobe_t *p, const ks_filter_t *f,
     int n, ks_filter_t *out, prov_bpf_argmap_t *am)
 {
 	memset(out, 0, sizeof(*out));
+	memset(am, 0, sizeof(*am));
 	for (int i = 0; i < DTRACE_MAXARGS; i++) {
 		am->pba_off[i] = -1;
 		am->pba_size[i] = 0;

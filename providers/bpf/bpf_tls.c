@@ -98,6 +98,8 @@ typedef struct em {
 	int n, bad;
 	const prov_bpf_argmap_t *am;
 	int map, slot;
+	int comm_at;			/* fp offset of the comm the filter
+					 * in front read, 0: none */
 } em_t;
 
 static void put(em_t *e, struct bpf_insn i)
@@ -183,30 +185,26 @@ static void tls_load(em_t *e, uint32_t var, int rd)
 		stx(e, REG_AT(rd), 1);
 }
 
-/* Store %rs into var: 0 deletes; a new one that finds no room is
- * counted in the consumer's drops. */
+/* Store %rs into var: 0 deletes; one that finds no room (a new
+ * variable in a full map: an existing one is always replaced) is counted
+ * in the consumer's drops.  One map operation either way. */
 static void tls_store(em_t *e, uint32_t var, int rs)
 {
-	int miss, zero, done, done2, ok, stored;
+	int nonzero, done, stored;
 
 	ldx(e, 8, REG_AT(rs));
-	tls_lookup(e, var);
-	miss = jmp(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 0);
-	zero = jmp(e, BPF_JMP | BPF_JEQ | BPF_K, 8, 0, 0);
-	put(e, ins(BPF_STX | BPF_MEM | BPF_DW, 0, 8, 0, 0));
-	done = jmp(e, BPF_JMP | BPF_JA, 0, 0, 0);
-	land(e, zero);
+	put(e, ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, TK_AT + 4, (int32_t)var));
+	nonzero = jmp(e, BPF_JMP | BPF_JNE | BPF_K, 8, 0, 0);
 	ldmap(e, 1, e->map);
 	fp(e, 2, TK_AT);
 	call(e, BPF_FUNC_map_delete_elem);
-	done2 = jmp(e, BPF_JMP | BPF_JA, 0, 0, 0);
-	land(e, miss);
-	ok = jmp(e, BPF_JMP | BPF_JEQ | BPF_K, 8, 0, 0);
+	done = jmp(e, BPF_JMP | BPF_JA, 0, 0, 0);
+	land(e, nonzero);
 	stx(e, TV_AT, 8);
 	ldmap(e, 1, e->map);
 	fp(e, 2, TK_AT);
 	fp(e, 3, TV_AT);
-	put(e, ins(BPF_ALU64 | BPF_MOV | BPF_K, 4, 0, 0, BPF_NOEXIST));
+	put(e, ins(BPF_ALU64 | BPF_MOV | BPF_K, 4, 0, 0, BPF_ANY));
 	call(e, BPF_FUNC_map_update_elem);
 	stored = jmp(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 0);
 	put(e, ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, TDK_AT, e->slot));
@@ -218,8 +216,6 @@ static void tls_store(em_t *e, uint32_t var, int rs)
 	put(e, ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1));
 	put(e, ins(BPF_STX | BPF_MEM | BPF_DW, 0, 1, 0, 0));
 	land(e, done);
-	land(e, done2);
-	land(e, ok);
 	land(e, stored);
 }
 
@@ -277,11 +273,13 @@ static void scmp(em_t *e, const ks_kop_t *s)
 	if (s->ko_imm)
 		return;
 	memcpy(w, s->ko_str, 16);
-	fp(e, 1, TCOMM_AT);
-	put(e, ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16));
-	call(e, BPF_FUNC_get_current_comm);
+	if (e->comm_at == 0) {
+		fp(e, 1, TCOMM_AT);
+		put(e, ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16));
+		call(e, BPF_FUNC_get_current_comm);
+	}
 	for (int k = 0; k < 2; k++) {
-		ldx(e, 1, TCOMM_AT + 8 * k);
+		ldx(e, 1, (e->comm_at ? e->comm_at : TCOMM_AT) + 8 * k);
 		ld64(e, 2, w[k]);
 		j[k] = jmp(e, BPF_JMP | BPF_JNE | BPF_X, 1, 2, 0);
 	}
@@ -541,12 +539,28 @@ static void clause(em_t *e, const ks_kclause_t *kc,
 	land(e, skip);
 }
 
+/* Does some expression of kc[] read timestamp? */
+static int reads_time(const ks_kclause_t *kc, int nkc)
+{
+	for (int c = 0; c < nkc; c++)
+		for (int x = 0; x <= kc[c].kkc_nsteps; x++) {
+			const ks_kexpr_t *k = x == 0 ? &kc[c].kkc_pred :
+			    &kc[c].kkc_steps[x - 1].kks_x;
+
+			for (int i = 0; i < k->kx_n; i++)
+				if (k->kx_ops[i].ko_op == DIF_OP_LDGS &&
+				    k->kx_ops[i].ko_var == DIF_VAR_TIMESTAMP)
+					return 1;
+		}
+	return 0;
+}
+
 int prov_bpf_tls_emit(struct bpf_insn *p, const ks_kclause_t *kc, int nkc,
     uint32_t serial, uint32_t cap, const prov_bpf_argmap_t *am,
-    const prov_bpf_kslots_t *slots)
+    int comm_at, const prov_bpf_kslots_t *slots)
 {
 	tls_state_t *ts = &tls;
-	em_t e = { .p = p, .am = am };
+	em_t e = { .p = p, .am = am, .comm_at = comm_at };
 
 	pthread_mutex_lock(&ts->lk);
 	e.slot = state_slot(ts, serial, cap);
@@ -555,8 +569,10 @@ int prov_bpf_tls_emit(struct bpf_insn *p, const ks_kclause_t *kc, int nkc,
 	if (e.slot < 0 || nkc <= 0)
 		return -1;
 	/* once per firing: the time, and the map key's thread and owner */
-	call(&e, BPF_FUNC_ktime_get_ns);
-	stx(&e, TS_AT, 0);
+	if (reads_time(kc, nkc)) {
+		call(&e, BPF_FUNC_ktime_get_ns);
+		stx(&e, TS_AT, 0);
+	}
 	call(&e, BPF_FUNC_get_current_pid_tgid);
 	put(&e, ins(BPF_STX | BPF_MEM | BPF_W, 10, 0, TK_AT, 0));
 	put(&e, ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, TK_AT + 4, 0));

@@ -24,11 +24,12 @@ typedef struct prov_bpf_kslots {
  * cap variables) into p (room for PROV_BPF_TLSMAX; r6 = ctx, the key
  * already zeroed), clause i's results into slots[i]; the instruction
  * count, or -1 when they cannot be lowered (an argument am does not map,
- * no map, too long).  Takes bpf_tls.c's lock: callable under bpf_agg.c's
+ * no map, too long).  comm_at: 0, or the fp offset where code that always
+ * runs before left the task's comm (execname comparisons read it).  Takes bpf_tls.c's lock: callable under bpf_agg.c's
  * plk. */
 int prov_bpf_tls_emit(struct bpf_insn *p, const ks_kclause_t *kc, int nkc,
     uint32_t serial, uint32_t cap, const prov_bpf_argmap_t *am,
-    const prov_bpf_kslots_t *slots);
+    int comm_at, const prov_bpf_kslots_t *slots);
 
 /* bpf_filter.c: a plan with kernel clauses of consumer serial could not
  * go in (under its lock); tell the shim (ks_tls_veto) at the next flush,

@@ -39,6 +39,14 @@ for want in "1 20" "4 21" "64 40" "512 21" "2048 40" "0 201" "2560 20"; do
 	    fail "sizes: no bucket '$want' in: $kern"
 done
 
+# predicates with execname, && and || lowered to BPF as well
+prog='syscall::read:entry /execname == "tls" || pid == 1/ { self->sz = arg2; }
+syscall::read:return /self->sz && execname != "nothere"/ {
+    @q[arg0 > 0] = quantize(self->sz); @c = count(); self->sz = 0; }
+END { printa(@q); printa("count %@d\n", @c); }'
+both "execname"	# not the -c child's read before its exec (comm dtrace)
+echo "$kern" | grep -qx "count 281" || fail "execname: $kern"
+
 # the latency idiom: every read measured once, on either path
 prog='syscall::read:entry /pid == $target/ { self->ts = timestamp; }
 syscall::read:return /self->ts/ { @t = quantize(timestamp - self->ts);
