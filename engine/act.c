@@ -651,6 +651,7 @@ static void descriptions(struct eng_pcb *pc, struct eng_node *clause)
 		s->s_npd++;
 	s->s_pd = eng_cc_alloc(pc, sizeof(*s->s_pd) * (size_t)s->s_npd);
 	pc->pc_nargs = -1;
+	memset(pc->pc_argnative, 0, sizeof(pc->pc_argnative));
 	for (struct eng_node *d = clause->n_pdescs; d != NULL; d = d->n_next) {
 		dtrace_probedesc_t *pd = &s->s_pd[i++], first;
 		unsigned cnt = 0;
@@ -676,6 +677,10 @@ static void descriptions(struct eng_pcb *pc, struct eng_node *clause)
 				pc->pc_nargs = pi.epi_nargs;
 				memcpy(pc->pc_argtypes, pi.epi_argtypes,
 				    sizeof(pc->pc_argtypes));
+				memcpy(pc->pc_argnative, pi.epi_argnative,
+				    sizeof(pc->pc_argnative));
+				memcpy(pc->pc_argmap, pi.epi_argmap,
+				    sizeof(pc->pc_argmap));
 			}
 		}
 	}

@@ -312,6 +312,9 @@ struct eng_pcb {
 	dtrace_probedesc_t pc_pdesc;	/* first description of the clause */
 	int pc_nargs;			/* args[] of the probe, -1 unknown */
 	char pc_argtypes[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];
+	char pc_argnative[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];	/* "": not
+						 * translated (sema_xlate.c) */
+	int pc_argmap[DTRACE_MAXARGS];	/* args[i] is argN pc_argmap[i] */
 	struct eng_ident *pc_locals;	/* this-> variables of the clause */
 	int pc_speculate, pc_commit, pc_datarec;
 	int pc_strsize;
@@ -409,6 +412,7 @@ void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause);
 void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n);
 void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n);
 void eng_sema_xlate_inline(struct eng_pcb *pc, struct eng_node *n);
+void eng_sema_xlate_args(struct eng_pcb *pc, struct eng_node *n);
 
 /* sema_pre.c: variable types from first assignments, before compiling */
 void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog);

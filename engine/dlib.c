@@ -3,7 +3,10 @@
  * dtrace's /usr/lib/dtrace gives scripts and Linux can fill.
  *
  * Types: curpsinfo and curlwpsinfo (psinfo_t, lwpsinfo_t, translated from
- * the built-ins) and the Solaris type names scripts use (uint,
+ * the built-ins), the same types translated from the struct ks_task a
+ * provider offers for its lwpsinfo_t * and psinfo_t * arguments
+ * (sema_xlate.c), cpuinfo_t (curcpu and sched's arguments, translated from
+ * a CPU number in eng_dlib_topology) and the Solaris type names scripts use (uint,
  * u_longlong_t ...).  Constants: the fault codes an ERROR clause sees in
  * arg4 (DTRACEFLT_*, include/dtrace_abi.h's numbers), address families,
  * errno, signal and SIGCHLD code (CLD_*) numbers in Linux's numbering,
@@ -58,6 +61,34 @@ const char eng_dlib_text[] =
     "	pr_syscall = 0; pr_pri = 0; pr_clname = \"TS\"; pr_name = execname;\n"
     "	pr_onpro = cpu; pr_bindpro = -1; pr_bindpset = -1; pr_lgrp = 0;\n"
     "};\n"
+    "struct ks_task {\n"		/* include/ks_provider.h's ks_task_t */
+    "	int kt_tid; int kt_pid; int kt_ppid; uint32_t kt_uid;\n"
+    "	uint32_t kt_gid; uint32_t kt_argc; int kt_pri; int kt_cpu;\n"
+    "	char kt_sname; char kt_comm[16]; char kt_psargs[80];\n"
+    "};\n"
+    "translator psinfo_t < struct ks_task *T > {\n"
+    "	pr_flag = 0; pr_nlwp = 1;\n"
+    "	pr_pid = T->kt_pid; pr_ppid = T->kt_ppid; pr_pgid = T->kt_pid;\n"
+    "	pr_sid = T->kt_pid; pr_uid = T->kt_uid; pr_euid = T->kt_uid;\n"
+    "	pr_gid = T->kt_gid; pr_egid = T->kt_gid; pr_addr = (uintptr_t)T;\n"
+    "	pr_fname = T->kt_comm; pr_psargs = T->kt_psargs; pr_wstat = 0;\n"
+    "	pr_argc = T->kt_argc; pr_dmodel = 2; pr_taskid = 0;\n"
+    "	pr_projid = 0; pr_poolid = 0; pr_zoneid = 0;\n"
+    "};\n"
+    "translator lwpsinfo_t < struct ks_task *T > {\n"
+    "	pr_flag = 0; pr_lwpid = T->kt_tid; pr_addr = (uintptr_t)T;\n"
+    "	pr_wchan = 0; pr_stype = 0;\n"
+    "	pr_state = T->kt_sname == 'S' ? 1 : T->kt_sname == 'R' ? 2 :\n"
+    "	    T->kt_sname == 'O' ? 6 : 0;\n"
+    "	pr_sname = T->kt_sname; pr_nice = 0; pr_syscall = 0;\n"
+    "	pr_pri = T->kt_pri; pr_clname = \"TS\"; pr_name = T->kt_comm;\n"
+    "	pr_onpro = T->kt_cpu; pr_bindpro = -1; pr_bindpset = -1;\n"
+    "	pr_lgrp = 0;\n"
+    "};\n"
+    "typedef struct cpuinfo {\n"
+    "	processorid_t cpu_id; psetid_t cpu_pset; chipid_t cpu_chip;\n"
+    "	lgrp_id_t cpu_lgrp;\n"
+    "} cpuinfo_t;\n"
     "inline psinfo_t *curpsinfo = xlate<psinfo_t *>(curthread);\n"
     "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);\n"
     "inline int DTRACEFLT_UNKNOWN = 0; inline int DTRACEFLT_BADADDR = 1;\n"
@@ -136,21 +167,29 @@ static int cpu_place(int c, int node)
 }
 
 /*
- * "inline T name = v0 + (cpu >= c) * (v[c] - v[c - 1]) + ...;", a term
- * where the value changes from one CPU to the next: a flat sum, which
- * needs neither deep nesting nor many registers on big machines.
+ * "v0 + (var >= c) * (v[c] - v[c - 1]) + ...", the chip or node of CPU
+ * var, a term where the value changes from one CPU to the next: a flat
+ * sum, which needs neither deep nesting nor many registers on big
+ * machines.
  */
-static void place_inline(FILE *fp, const char *type, const char *name,
-    int ncpus, int node)
+static void place_expr(FILE *fp, const char *var, int ncpus, int node)
 {
 	int v[512];
 
 	for (int c = 0; c < ncpus; c++)
 		v[c] = cpu_place(c, node);
-	fprintf(fp, "inline %s %s = %d", type, name, v[0]);
+	fprintf(fp, "%d", v[0]);
 	for (int c = 1; c < ncpus; c++)
 		if (v[c] != v[c - 1])
-			fprintf(fp, " + (cpu >= %d) * (%d)", c, v[c] - v[c - 1]);
+			fprintf(fp, " + (%s >= %d) * (%d)", var, c,
+			    v[c] - v[c - 1]);
+}
+
+static void place_inline(FILE *fp, const char *type, const char *name,
+    int ncpus, int node)
+{
+	fprintf(fp, "inline %s %s = ", type, name);
+	place_expr(fp, "cpu", ncpus, node);
 	fprintf(fp, ";\n");
 }
 
@@ -167,6 +206,15 @@ char *eng_dlib_topology(void)
 	place_inline(fp, "chipid_t", "chip", ncpus, 0);
 	place_inline(fp, "lgrp_id_t", "lgrp", ncpus, 1);
 	fprintf(fp, "inline psetid_t pset = 0;\n");
+	/* curcpu and the cpuinfo_t * arguments of sched:::enqueue and
+	 * dequeue, from a CPU number */
+	fprintf(fp, "translator cpuinfo_t < processorid_t C > {\n"
+	    "	cpu_id = C; cpu_pset = 0; cpu_chip = ");
+	place_expr(fp, "C", ncpus, 0);
+	fprintf(fp, ";\n	cpu_lgrp = ");
+	place_expr(fp, "C", ncpus, 1);
+	fprintf(fp, ";\n};\n"
+	    "inline cpuinfo_t *curcpu = xlate<cpuinfo_t *>(cpu);\n");
 	if (fclose(fp) != 0) {
 		free(text);
 		return NULL;

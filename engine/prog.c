@@ -310,6 +310,11 @@ int eng_probe_info(eng_hdl_t *h, dtrace_id_t id, eng_probeinfo_t *out)
 			break;
 		snprintf(out->epi_argtypes[i], DTRACE_ARGTYPELEN, "%s",
 		    ad.dtargd_xlate[0] ? ad.dtargd_xlate : ad.dtargd_native);
+		if (ad.dtargd_xlate[0] != '\0')
+			snprintf(out->epi_argnative[i], DTRACE_ARGTYPELEN, "%s",
+			    ad.dtargd_native);
+		out->epi_argmap[i] = ad.dtargd_mapping >= 0 &&
+		    ad.dtargd_mapping < DTRACE_MAXARGS ? ad.dtargd_mapping : i;
 		out->epi_nargs = i + 1;
 	}
 	return 0;

@@ -185,6 +185,14 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 			    pc->pc_argtypes[i][0] != '\0')
 				n->n_type = eng_type_parse_name(pc,
 				    pc->pc_argtypes[i]);
+			if (pc->pc_nargs > i && i >= 0 && i < DTRACE_MAXARGS &&
+			    pc->pc_argnative[i][0] != '\0')	/* sema_xlate.c */
+				eng_cc_nerror(pc, n, "D_XLATE_SOU", "args[%d] is "
+				    "translated to %s and must be followed by a "
+				    "member reference", i, pc->pc_argtypes[i]);
+			if (pc->pc_nargs > i && i >= 0 && i < DTRACE_MAXARGS &&
+			    ix->n_kind == N_INT)	/* read from its argN */
+				ix->n_int = (uint64_t)pc->pc_argmap[i];
 		}
 		return;
 	}
@@ -562,6 +570,8 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	case N_MEMBER: case N_PTRMEMBER:
 		if (n->n_left->n_kind == N_IDENT)
 			eng_sema_xlate_inline(pc, n);
+		else if (n->n_left->n_kind == N_INDEX)
+			eng_sema_xlate_args(pc, n);
 		if (n->n_left->n_kind == N_XLATE)
 			eng_sema_xlmember(pc, n);
 		else

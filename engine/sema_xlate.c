@@ -10,6 +10,7 @@
  * then cooked like any expression (eng_sema_expr); the definition itself
  * is never modified.  Copies live in the program's arena.
  */
+#include <stdio.h>
 #include <string.h>
 #include "cc.h"
 
@@ -167,11 +168,59 @@ void eng_sema_xlate_inline(struct eng_pcb *pc, struct eng_node *n)
 		n->n_left = subst(pc, id->i_inline, "", NULL);
 }
 
-/* Is n a translated pointer (xlate<T *>(x), or curpsinfo and the other
- * inlines that stand for one)?  It has no value of its own to record. */
+/* The index i of args[i] when the probe's provider translates it (its
+ * argument has a native type besides the one D sees), else -1. */
+static int xlated_arg(struct eng_pcb *pc, const struct eng_node *n)
+{
+	const struct eng_node *ix = n->n_args;
+	int i;
+
+	if (n->n_kind != N_INDEX || n->n_left->n_kind != N_IDENT ||
+	    strcmp(n->n_left->n_name, "args") != 0 || ix == NULL ||
+	    ix->n_next != NULL || ix->n_kind != N_INT)
+		return -1;
+	i = ix->n_int < DTRACE_MAXARGS ? (int)ix->n_int : -1;
+	return i >= 0 && i < pc->pc_nargs && pc->pc_argnative[i][0] != '\0' ?
+	    i : -1;
+}
+
+/*
+ * args[i]->m of a translated argument (proc:::create's psinfo_t *): as
+ * dtrace does with dtargd_native and dtargd_xlate, it is
+ * xlate<psinfo_t *>((struct ks_task *)argN)->m, argN being the argument
+ * the provider maps args[i] to.
+ */
+void eng_sema_xlate_args(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *a = n->n_left, *xl, *cast, *raw;
+	char name[8];
+	int i = xlated_arg(pc, a);
+
+	if (i < 0)
+		return;
+	snprintf(name, sizeof(name), "arg%d", pc->pc_argmap[i]);
+	raw = eng_node_new(pc, N_IDENT, a->n_line, a->n_col);
+	raw->n_name = eng_cc_strdup(pc, name, strlen(name));
+	cast = eng_node_new(pc, N_CAST, a->n_line, a->n_col);
+	cast->n_ctype = eng_type_parse_name(pc, pc->pc_argnative[i]);
+	cast->n_left = raw;
+	xl = eng_node_new(pc, N_XLATE, a->n_line, a->n_col);
+	xl->n_ctype = eng_type_parse_name(pc, pc->pc_argtypes[i]);
+	xl->n_left = cast;
+	n->n_left = xl;
+}
+
+/* Is n a translated pointer (xlate<T *>(x), args[i] of a translated
+ * argument, or curpsinfo and the other inlines that stand for one)?  It
+ * has no value of its own to record. */
 int eng_sema_is_xlptr(struct eng_pcb *pc, const struct eng_node *n)
 {
 	struct eng_ident *id;
+	int i = xlated_arg(pc, n);
+
+	if (i >= 0)
+		return eng_type_is_ptr(eng_type_parse_name(pc,
+		    pc->pc_argtypes[i]));
 
 	if (n->n_kind == N_IDENT &&
 	    (id = eng_cc_ident(pc, n->n_name, SC_GLOBAL, 0)) != NULL &&

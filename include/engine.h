@@ -148,7 +148,13 @@ void eng_prog_free(eng_prog_t *prog);
 typedef struct eng_probeinfo {
 	dtrace_probedesc_t epi_desc;
 	int epi_nargs;
-	char epi_argtypes[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];
+	char epi_argtypes[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];	/* as D sees
+							 * args[] (xlate type) */
+	/* The provider's native type of each argument and the argN it is
+	 * read from (dtrace's dtargd_native and dtargd_mapping); "" when
+	 * args[i] is not translated. */
+	char epi_argnative[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];
+	int epi_argmap[DTRACE_MAXARGS];
 } eng_probeinfo_t;
 
 /* Walk probes matching pattern ("syscall::*read*:", NULL or "" = all);

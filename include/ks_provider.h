@@ -147,6 +147,29 @@ typedef struct ks_probe_ctx {
 } ks_probe_ctx_t;
 
 /*
+ * A thread and its process as a firing describes them to typed arguments:
+ * the native type behind dtrace's lwpsinfo_t * and psinfo_t * arguments
+ * ("struct ks_task *" in D; the D library's translators read it, as
+ * dtrace's read a kthread_t).  A provider fills one in memory it offers
+ * as kpc_kmem and puts its address in kpc_args[KS_ARG_TASK]; the probe's
+ * argument description maps those args[] to that slot (dtargd_mapping),
+ * so arg0..argN keep their numbers.  The engine declares the same layout
+ * in D (engine/dlib.c): change both together.
+ */
+#define KS_ARG_TASK	(DTRACE_MAXARGS - 1)
+typedef struct ks_task {
+	int32_t kt_tid, kt_pid, kt_ppid;
+	uint32_t kt_uid, kt_gid;
+	uint32_t kt_argc;		/* as kpc_argc */
+	int32_t kt_pri;			/* Linux's prio, lower is more urgent */
+	int32_t kt_cpu;			/* the CPU it last ran or will run on */
+	char kt_sname;			/* 'O' on CPU, 'R' runnable, 'S' asleep,
+					 * '?' not known */
+	char kt_comm[16];		/* its comm */
+	char kt_psargs[80];		/* as kpc_psargs */
+} ks_task_t;
+
+/*
  * Fire a probe: run every ECB enabled on ctx->kpc_id in every state, in
  * enabling order.  Firings are serialised by one process-wide lock (the
  * shim's ks_fire_lock): callable from any thread, never blocks on anything

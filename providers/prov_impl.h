@@ -342,6 +342,19 @@ void prov_tp_comm(const prov_tf_format_t *fmt, const prov_perf_sample_t *s,
  * user registers cleared. */
 void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm);
 
+/* Describe a row's argument of type `type` (tprows.c): "lwpsinfo_t *"
+ * and "psinfo_t *" are translated from the ks_task in kpc_args[KS_ARG_TASK],
+ * "cpuinfo_t *" from the CPU number in the argument itself. */
+void prov_tp_argtype(const char *type, dtrace_argdesc_t *desc);
+/* Describe thread tid to lwpsinfo_t/psinfo_t arguments: a ks_task filled
+ * from the process cache (comm, if not NULL, instead of the cache's),
+ * offered by prov_tp_task_offer (valid until the next call; drain thread
+ * only). */
+void prov_tp_task(ks_probe_ctx_t *ctx, int32_t tid, const char *comm,
+    int32_t pri, int32_t cpu, char sname);
+/* Offer task (memory that outlives the firing) as the firing's ks_task. */
+void prov_tp_task_offer(ks_probe_ctx_t *ctx, const ks_task_t *task);
+
 /* ---- process cache (pcache.c), drain thread only ---- */
 
 typedef struct prov_pinfo {

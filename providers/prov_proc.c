@@ -22,6 +22,12 @@
  *                 first thread (ret 0, pid == tid)
  *   lwp-start     the same in a new thread (pid != tid)
  *
+ * args[] are typed as dtrace's table has them: create's args[0] is the
+ * child's psinfo_t *, lwp-create's the new thread's lwpsinfo_t * and its
+ * process's psinfo_t *, signal-send's and signal-discard's the target's,
+ * then the signal (args[2] is arg2).  Those pointers are translated from
+ * a ks_task the firing offers in kpc_args[KS_ARG_TASK] (tprows.c), so
+ * arg0..arg2 keep the numbers above.  exit's args[0] is its arg0.
  * Each fires in the context of the thread that did it (create in the
  * parent, exit in the exiting thread).  exit's reason: a process whose
  * exit_group() we saw exited (CLD_EXITED with its status), otherwise it
@@ -32,6 +38,7 @@
  * fields are checked in the kernel (tprows.c).
  */
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include "prov_impl.h"
 #include "bpf_filter.h"
@@ -40,14 +47,33 @@
 
 static struct { int32_t pid; int32_t status; } statuses[STATUS_SLOTS];
 
+/* The new task as its creator (ctx) makes it: a copy of the creator's
+ * process (a new one, for create) with the new task's id. */
 static int fire_newtask(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
     const prov_tf_format_t *fmt, int thread)
 {
+	static ks_task_t task;
 	uint64_t flags = (uint64_t)prov_tp_get(fmt, s, "clone_flags");
+	int32_t id = (int32_t)prov_tp_get(fmt, s, "pid");
 
 	if (((flags & CLONE_THREAD) != 0) != thread)
 		return 0;
-	ctx->kpc_args[0] = (uint64_t)prov_tp_get(fmt, s, "pid");
+	ctx->kpc_args[0] = (uint64_t)(int64_t)id;
+	memset(&task, 0, sizeof(task));
+	task.kt_tid = id;
+	task.kt_pid = thread ? ctx->kpc_pid : id;
+	task.kt_ppid = thread ? ctx->kpc_ppid : ctx->kpc_pid;
+	task.kt_uid = ctx->kpc_uid;
+	task.kt_gid = ctx->kpc_gid;
+	task.kt_argc = ctx->kpc_argc;
+	if (ctx->kpc_psargs != NULL)
+		snprintf(task.kt_psargs, sizeof(task.kt_psargs), "%s",
+		    ctx->kpc_psargs);
+	memcpy(task.kt_comm, ctx->kpc_execname, sizeof(task.kt_comm));
+	prov_tp_comm(fmt, s, "comm", task.kt_comm);
+	task.kt_cpu = (int32_t)ctx->kpc_cpu;
+	task.kt_sname = 'R';
+	prov_tp_task_offer(ctx, &task);
 	return 1;
 }
 
@@ -141,10 +167,14 @@ static int fire_signal_send(ks_probe_ctx_t *ctx,
 	int32_t tid = (int32_t)prov_tp_get(fmt, s, "pid");
 	const prov_pinfo_t *pi = prov_pcache_get(tid, 0);
 
+	char comm[16] = "";
+
 	ctx->kpc_args[0] = (uint64_t)(int64_t)tid;
 	ctx->kpc_args[1] = (uint64_t)(int64_t)(pi->ppi_pid > 0 ?
 	    pi->ppi_pid : tid);
 	ctx->kpc_args[2] = (uint64_t)prov_tp_get(fmt, s, "sig");
+	prov_tp_comm(fmt, s, "comm", comm);
+	prov_tp_task(ctx, tid, comm[0] != '\0' ? comm : NULL, 0, -1, '?');
 	return 1;
 }
 
@@ -193,6 +223,8 @@ static int fire_signal_handle(ks_probe_ctx_t *ctx,
  * thread (tid, cpu) that calls exit_group() need not be the one whose
  * exit fires proc:::exit. */
 #define TASK PROV_FV_TASK
+/* the signal's target thread and process, and the signal */
+#define SIG_ARGS { "lwpsinfo_t *", "psinfo_t *", "int" }
 /* start, lwp-start: no arguments */
 #define START_ROW(name, event, fn) { .tr_name = name, \
 	.tr_sys = "syscalls", .tr_event = event, .tr_fire = fn, \
@@ -200,7 +232,7 @@ static int fire_signal_handle(ks_probe_ctx_t *ctx,
 
 static prov_tprow_t rows[] = {
 	{ .tr_name = "create", .tr_sys = "task", .tr_event = "task_newtask",
-	    .tr_fire = fire_create, .tr_args = { "pid_t" },
+	    .tr_fire = fire_create, .tr_args = { "psinfo_t *" },
 	    .tr_fvars = TASK, .tr_fargs = "pid" },
 	{ .tr_name = "exec", .tr_sys = "syscalls",
 	    .tr_event = "sys_enter_execve", .tr_fire = fire_exec,
@@ -221,13 +253,14 @@ static prov_tprow_t rows[] = {
 	    .tr_fvars = TASK, .tr_fargs = "-,pid,old_pid" },
 	{ .tr_name = "exit", .tr_sys = "sched",
 	    .tr_event = "sched_process_exit", .tr_fire = fire_exit,
-	    .tr_args = { "int", "int" }, .tr_fvars = TASK },
+	    .tr_args = { "int" }, .tr_fvars = TASK },
 	{ .tr_name = "exit", .tr_sys = "syscalls",
 	    .tr_event = "sys_enter_exit_group", .tr_fire = note_status,
 	    .tr_args = { NULL }, .tr_fvars = PROV_FV(KS_FV_PID) },
 	{ .tr_name = "lwp-create", .tr_sys = "task",
 	    .tr_event = "task_newtask", .tr_fire = fire_lwp_create,
-	    .tr_args = { "pid_t" }, .tr_fvars = TASK, .tr_fargs = "pid" },
+	    .tr_args = { "lwpsinfo_t *", "psinfo_t *" }, .tr_fvars = TASK,
+	    .tr_fargs = "pid" },
 	{ .tr_name = "lwp-exit", .tr_sys = "sched",
 	    .tr_event = "sched_process_exit", .tr_fire = fire_lwp_exit,
 	    .tr_args = { "pid_t" }, .tr_fvars = TASK, .tr_fargs = "pid" },
@@ -236,7 +269,7 @@ static prov_tprow_t rows[] = {
 	    .tr_args = { "int" }, .tr_fvars = TASK, .tr_fargs = "sig" },
 	{ .tr_name = "signal-discard", .tr_sys = "signal",
 	    .tr_event = "signal_generate", .tr_fire = fire_signal_discard,
-	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK },
+	    .tr_args = SIG_ARGS, .tr_fvars = TASK },
 	START_ROW("start", "sys_exit_clone", fire_proc_start),
 	START_ROW("start", "sys_exit_clone3", fire_proc_start),
 	START_ROW("start", "sys_exit_fork", fire_proc_start),
@@ -245,8 +278,7 @@ static prov_tprow_t rows[] = {
 	START_ROW("lwp-start", "sys_exit_clone3", fire_lwp_start),
 	{ .tr_name = "signal-send", .tr_sys = "signal",
 	    .tr_event = "signal_generate", .tr_fire = fire_signal_send,
-	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK,
-	    .tr_fargs = "pid,-,sig" },
+	    .tr_args = SIG_ARGS, .tr_fvars = TASK, .tr_fargs = "pid,-,sig" },
 };
 
 int prov_proc_register(void)

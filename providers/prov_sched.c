@@ -14,7 +14,7 @@
  *                                                  arg3 target cpu
  *   wakeup-new  sched_wakeup_new, as the parent    as wakeup
  *   change-pri  sched_pi_setprio                   arg0 tid, arg1 pid,
- *                                                  arg2 old, arg3 new prio
+ *                                                  arg2 new, arg3 old prio
  *   migrate     sched_migrate_task                 arg0 tid, arg1 pid,
  *                                                  arg2 prio, arg3 from cpu,
  *                                                  arg4 to cpu
@@ -32,8 +32,16 @@
  *               thread)                            arg0 tid, arg1 pid
  *
  * Linux has no tracepoint for a CPU told to reschedule, so surrender is
- * absent; the arguments are numbers, not dtrace's lwpsinfo_t/psinfo_t/
- * cpuinfo_t pointers.
+ * absent.  The argN are the numbers above; args[] are typed as dtrace's
+ * table has them: off-cpu (the next thread), wakeup, wakeup-new,
+ * change-pri, enqueue, dequeue and tick give the thread's lwpsinfo_t * and
+ * its process's psinfo_t * as args[0] and args[1], translated from a
+ * ks_task in kpc_args[KS_ARG_TASK] (tprows.c); enqueue's and dequeue's
+ * args[2] is the cpuinfo_t * of the CPU in arg2, enqueue's args[3] is
+ * arg3, change-pri's args[2] (pri_t) the new priority in arg2 (the old is
+ * arg3 and the thread's pr_pri).  on-cpu, sleep, preempt and migrate,
+ * which dtrace gives no arguments (or does not have), keep the numbers
+ * as their typed arguments.
  * on-cpu fires with the incoming thread's identity (pid from the process
  * cache, execname from next_comm) and no stacks (the stack sampled is the
  * outgoing thread's).  Thread 0 is "sched".
@@ -96,10 +104,23 @@ static int off_args(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	return (state & 0xff) == 0;
 }
 
+/* The thread to run next, as off-cpu's args[0] and args[1] describe it */
+static void next_task(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
+    const prov_tf_format_t *fmt)
+{
+	char comm[16] = "";
+
+	prov_tp_comm(fmt, s, "next_comm", comm);
+	prov_tp_task(ctx, (int32_t)ctx->kpc_args[0],
+	    ctx->kpc_args[0] == 0 ? "sched" : comm, (int32_t)ctx->kpc_args[4],
+	    (int32_t)s->pps_cpu, 'O');
+}
+
 static int fire_off_cpu(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
     const prov_tf_format_t *fmt)
 {
 	off_args(ctx, s, fmt);
+	next_task(ctx, s, fmt);
 	return 1;
 }
 
@@ -124,6 +145,8 @@ static int fire_wakeup(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	ctx->kpc_args[1] = (uint64_t)(int64_t)pid_of(tid);
 	ctx->kpc_args[2] = (uint64_t)prov_tp_get(fmt, s, "prio");
 	ctx->kpc_args[3] = (uint64_t)prov_tp_get(fmt, s, "target_cpu");
+	prov_tp_task(ctx, tid, NULL, (int32_t)ctx->kpc_args[2],
+	    (int32_t)ctx->kpc_args[3], 'R');
 	return 1;
 }
 
@@ -134,8 +157,9 @@ static int fire_change_pri(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 
 	ctx->kpc_args[0] = (uint64_t)(int64_t)tid;
 	ctx->kpc_args[1] = (uint64_t)(int64_t)pid_of(tid);
-	ctx->kpc_args[2] = (uint64_t)prov_tp_get(fmt, s, "oldprio");
-	ctx->kpc_args[3] = (uint64_t)prov_tp_get(fmt, s, "newprio");
+	ctx->kpc_args[2] = (uint64_t)prov_tp_get(fmt, s, "newprio");
+	ctx->kpc_args[3] = (uint64_t)prov_tp_get(fmt, s, "oldprio");
+	prov_tp_task(ctx, tid, NULL, (int32_t)ctx->kpc_args[3], -1, '?');
 	return 1;
 }
 
@@ -172,6 +196,9 @@ static int fire_enqueue_preempt(ks_probe_ctx_t *ctx,
 	ctx->kpc_args[1] = (uint64_t)(int64_t)ctx->kpc_pid;
 	ctx->kpc_args[2] = s->pps_cpu;
 	ctx->kpc_args[3] = 0;
+	prov_tp_task(ctx, ctx->kpc_tid, ctx->kpc_execname,
+	    (int32_t)prov_tp_get(fmt, s, "prev_prio"), (int32_t)s->pps_cpu,
+	    'R');
 	return 1;
 }
 
@@ -184,6 +211,7 @@ static int fire_dequeue_run(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	if (next == 0)
 		return 0;	/* the idle thread is on no run queue */
 	off_args(ctx, s, fmt);
+	next_task(ctx, s, fmt);
 	ctx->kpc_args[0] = (uint64_t)(int64_t)next;
 	ctx->kpc_args[1] = (uint64_t)(int64_t)pid_of(next);
 	ctx->kpc_args[2] = s->pps_cpu;
@@ -196,6 +224,8 @@ static int fire_dequeue_migrate(ks_probe_ctx_t *ctx,
     const prov_perf_sample_t *s, const prov_tf_format_t *fmt)
 {
 	fire_migrate(ctx, s, fmt);
+	prov_tp_task(ctx, (int32_t)ctx->kpc_args[0], NULL,
+	    (int32_t)ctx->kpc_args[2], (int32_t)ctx->kpc_args[3], 'R');
 	ctx->kpc_args[2] = ctx->kpc_args[3];
 	ctx->kpc_args[3] = ctx->kpc_args[4] = 0;
 	return 1;
@@ -236,11 +266,15 @@ static int fire_tick(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 		return 0;
 	ctx->kpc_args[0] = (uint64_t)(int64_t)s->pps_tid;
 	ctx->kpc_args[1] = (uint64_t)(int64_t)s->pps_pid;
+	prov_tp_task(ctx, s->pps_tid, ctx->kpc_execname, 0,
+	    (int32_t)s->pps_cpu, 'O');
 	return 1;
 }
 
 #define OFF_ARGS { "pid_t", "pid_t", "long", "int", "int" }
-#define WAKE_ARGS { "pid_t", "pid_t", "int", "int" }
+#define NEXT_ARGS { "lwpsinfo_t *", "psinfo_t *" }
+#define WAKE_ARGS { "lwpsinfo_t *", "psinfo_t *" }
+#define ENQ_ARGS { "lwpsinfo_t *", "psinfo_t *", "cpuinfo_t *", "int" }
 
 /* Kernel filtering: the off-cpu family and the wakers run in the task
  * that fires; on-cpu fires as the next thread, whose tid and execname are
@@ -250,8 +284,8 @@ static int fire_tick(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 #define ON_VARS (PROV_FV(KS_FV_TID) | PROV_FV(KS_FV_CPU) | \
 	PROV_FV(KS_FV_EXECNAME))
 #define OFF_FARGS "next_pid,-,prev_state,prev_prio,next_prio"
-#define OFF_ROW(name, fn) { .tr_name = name, .tr_sys = "sched", \
-	.tr_event = "sched_switch", .tr_fire = fn, .tr_args = OFF_ARGS, \
+#define OFF_ROW(name, fn, args) { .tr_name = name, .tr_sys = "sched", \
+	.tr_event = "sched_switch", .tr_fire = fn, .tr_args = args, \
 	.tr_fvars = TASK, .tr_fargs = OFF_FARGS, .tr_fcomm = "prev_comm" }
 #define WAKE_ROW(name, event) { .tr_name = name, .tr_sys = "sched", \
 	.tr_event = event, .tr_fire = fire_wakeup, .tr_args = WAKE_ARGS, \
@@ -260,38 +294,38 @@ static int fire_tick(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 static prov_tprow_t rows[] = {
 	{ .tr_name = "change-pri", .tr_sys = "sched",
 	    .tr_event = "sched_pi_setprio", .tr_fire = fire_change_pri,
-	    .tr_args = { "pid_t", "pid_t", "int", "int" },
-	    .tr_fvars = TASK, .tr_fargs = "pid,-,oldprio,newprio" },
+	    .tr_args = { "lwpsinfo_t *", "psinfo_t *", "pri_t" },
+	    .tr_fvars = TASK, .tr_fargs = "pid,-,newprio,oldprio" },
 	{ .tr_name = "migrate", .tr_sys = "sched",
 	    .tr_event = "sched_migrate_task", .tr_fire = fire_migrate,
 	    .tr_args = { "pid_t", "pid_t", "int", "int", "int" },
 	    .tr_fvars = TASK, .tr_fargs = "pid,-,prio,orig_cpu,dest_cpu" },
 	{ .tr_name = "dequeue", .tr_sys = "sched",
 	    .tr_event = "sched_switch", .tr_fire = fire_dequeue_run,
-	    .tr_args = { "pid_t", "pid_t", "int" }, .tr_fvars = TASK,
-	    .tr_fcomm = "prev_comm" },
+	    .tr_args = { "lwpsinfo_t *", "psinfo_t *", "cpuinfo_t *" },
+	    .tr_fvars = TASK, .tr_fcomm = "prev_comm" },
 	{ .tr_name = "dequeue", .tr_sys = "sched",
 	    .tr_event = "sched_migrate_task", .tr_fire = fire_dequeue_migrate,
 	    .tr_args = { NULL }, .tr_fvars = TASK },
 	{ .tr_name = "enqueue", .tr_sys = "sched",
 	    .tr_event = "sched_wakeup", .tr_fire = fire_enqueue_wake,
-	    .tr_args = { "pid_t", "pid_t", "int", "int" }, .tr_fvars = TASK },
+	    .tr_args = ENQ_ARGS, .tr_fvars = TASK },
 	{ .tr_name = "enqueue", .tr_sys = "sched",
 	    .tr_event = "sched_wakeup_new", .tr_fire = fire_enqueue_wake,
 	    .tr_args = { NULL }, .tr_fvars = TASK },
 	{ .tr_name = "enqueue", .tr_sys = "sched",
 	    .tr_event = "sched_switch", .tr_fire = fire_enqueue_preempt,
 	    .tr_args = { NULL }, .tr_fvars = TASK, .tr_fcomm = "prev_comm" },
-	OFF_ROW("off-cpu", fire_off_cpu),
+	OFF_ROW("off-cpu", fire_off_cpu, NEXT_ARGS),
 	{ .tr_name = "on-cpu", .tr_sys = "sched", .tr_event = "sched_switch",
 	    .tr_fire = fire_on_cpu, .tr_args = { "pid_t", "int", "int" },
 	    .tr_fvars = ON_VARS, .tr_fargs = "prev_pid,next_prio",
 	    .tr_ftid = "next_pid", .tr_fcomm = "next_comm" },
-	OFF_ROW("preempt", fire_preempt),
-	OFF_ROW("sleep", fire_sleep),
+	OFF_ROW("preempt", fire_preempt, OFF_ARGS),
+	OFF_ROW("sleep", fire_sleep, OFF_ARGS),
 	{ .tr_name = "tick", .tr_sys = "timer",
 	    .tr_event = "hrtimer_expire_entry", .tr_fire = fire_tick,
-	    .tr_args = { "pid_t", "pid_t" }, .tr_fvars = TASK },
+	    .tr_args = { "lwpsinfo_t *", "psinfo_t *" }, .tr_fvars = TASK },
 	WAKE_ROW("wakeup", "sched_wakeup"),
 	WAKE_ROW("wakeup-new", "sched_wakeup_new"),
 };

@@ -78,6 +78,22 @@ static void row_fire(void *arg, const prov_perf_sample_t *s,
  * its user address uaddr now points to a NUL-terminated copy, offered as
  * provider memory (kpc_kmem) and as a capture at that same address (for
  * copyinstr).  A string cut at the capture size stays cut. */
+/* Offer [data, data + len) to the firing's clauses as provider memory,
+ * beside what it already offers (drain thread only). */
+static void add_kmem(ks_probe_ctx_t *ctx, const void *data, uint32_t len)
+{
+	static ks_ucapture_t kmem[2];
+	uint32_t n = ctx->kpc_kmem == kmem ? ctx->kpc_nkmem : 0;
+
+	if (n >= sizeof(kmem) / sizeof(kmem[0]))
+		return;
+	kmem[n].kuc_addr = 0;
+	kmem[n].kuc_data = data;
+	kmem[n].kuc_len = len;
+	ctx->kpc_kmem = kmem;
+	ctx->kpc_nkmem = n + 1;
+}
+
 static void cap_as_string(ks_probe_ctx_t *ctx, uint64_t uaddr,
     const uint8_t *data, uint32_t len)
 {
@@ -95,8 +111,9 @@ static void cap_as_string(ks_probe_ctx_t *ctx, uint64_t uaddr,
 	cap.kuc_addr = a;
 	cap.kuc_len = (uint32_t)strlen(text) + 1;
 	cap.kuc_data = (const uint8_t *)text;
-	ctx->kpc_ucap = ctx->kpc_kmem = &cap;
-	ctx->kpc_nucap = ctx->kpc_nkmem = 1;
+	ctx->kpc_ucap = &cap;
+	ctx->kpc_nucap = 1;
+	add_kmem(ctx, text, cap.kuc_len);
 }
 
 /* A capture record (prov_bpf_rec_t, read by offset: RAW data is only
@@ -280,9 +297,26 @@ static void rows_getargdesc(void *parg, dtrace_id_t id, void *arg,
 		desc->dtargd_ndx = DTRACE_ARGNONE;
 		return;
 	}
-	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native), "%s",
-	    r->tr_args[desc->dtargd_ndx]);
+	prov_tp_argtype(r->tr_args[desc->dtargd_ndx], desc);
+}
+
+void prov_tp_argtype(const char *type, dtrace_argdesc_t *desc)
+{
+	const char *native = type;
+
 	desc->dtargd_mapping = desc->dtargd_ndx;
+	if (strcmp(type, "lwpsinfo_t *") == 0 ||
+	    strcmp(type, "psinfo_t *") == 0) {
+		native = "struct ks_task *";
+		desc->dtargd_mapping = KS_ARG_TASK;
+	} else if (strcmp(type, "cpuinfo_t *") == 0) {
+		native = "processorid_t";
+	}
+	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native), "%s",
+	    native);
+	if (native != type)
+		snprintf(desc->dtargd_xlate, sizeof(desc->dtargd_xlate), "%s",
+		    type);
 }
 
 static const ks_provider_ops_t rows_ops = {
@@ -355,4 +389,32 @@ void prov_tp_as_thread(ks_probe_ctx_t *ctx, int32_t tid, const char *comm)
 		    ctx->kpc_timestamp, 0);
 	snprintf(ctx->kpc_execname, sizeof(ctx->kpc_execname), "%s",
 	    comm != NULL ? comm : pi->ppi_comm);
+}
+
+void prov_tp_task(ks_probe_ctx_t *ctx, int32_t tid, const char *comm,
+    int32_t pri, int32_t cpu, char sname)
+{
+	static ks_task_t task;
+	const prov_pinfo_t *pi = prov_pcache_get(tid, 0);
+
+	memset(&task, 0, sizeof(task));
+	task.kt_tid = tid;
+	task.kt_pid = tid == 0 ? 0 : pi->ppi_pid > 0 ? pi->ppi_pid : tid;
+	task.kt_ppid = pi->ppi_ppid;
+	task.kt_uid = pi->ppi_uid;
+	task.kt_gid = pi->ppi_gid;
+	task.kt_argc = pi->ppi_argc;
+	memcpy(task.kt_psargs, pi->ppi_psargs, sizeof(task.kt_psargs));
+	snprintf(task.kt_comm, sizeof(task.kt_comm), "%s",
+	    comm != NULL ? comm : tid == 0 ? "sched" : pi->ppi_comm);
+	task.kt_pri = pri;
+	task.kt_cpu = cpu;
+	task.kt_sname = sname;
+	prov_tp_task_offer(ctx, &task);
+}
+
+void prov_tp_task_offer(ks_probe_ctx_t *ctx, const ks_task_t *task)
+{
+	ctx->kpc_args[KS_ARG_TASK] = (uint64_t)(uintptr_t)task;
+	add_kmem(ctx, task, sizeof(*task));
 }
