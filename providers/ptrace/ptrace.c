@@ -79,6 +79,8 @@ typedef struct pt_state {
 					 * reader reads them once made */
 	dtrace_id_t proc_ids[PM_NKINDS];	/* the same */
 	ks_ucapture_t cap;		/* reader: a firing's string */
+	ks_task_t task;			/* reader: create's new task */
+	ks_ucapture_t taskmem;		/* reader: task as provider memory */
 	uint64_t regs[PT_NREGS];	/* reader: its user registers */
 } pt_state_t;
 
@@ -115,6 +117,31 @@ static int helper_start(pt_state_t *ps)
 }
 
 /* ---- this process: messages to firings ---- */
+
+/* create's and lwp-create's new task as their psinfo_t * and lwpsinfo_t *
+ * arguments see it (ks_provider.h): a copy of the creator's process, or
+ * the creator's process, with the new task's id in arg0. */
+static void offer_task(pt_state_t *ps, ks_probe_ctx_t *ctx, int thread)
+{
+	ks_task_t *t = &ps->task;
+	int32_t id = (int32_t)ctx->kpc_args[0];
+
+	memset(t, 0, sizeof(*t));
+	t->kt_tid = id;
+	t->kt_pid = thread ? ctx->kpc_pid : id;
+	t->kt_ppid = thread ? ctx->kpc_ppid : ctx->kpc_pid;
+	t->kt_uid = ctx->kpc_uid;
+	t->kt_gid = ctx->kpc_gid;
+	memcpy(t->kt_comm, ctx->kpc_execname, sizeof(t->kt_comm));
+	t->kt_cpu = (int32_t)ctx->kpc_cpu;
+	t->kt_sname = 'R';
+	ps->taskmem.kuc_addr = 0;
+	ps->taskmem.kuc_data = (const uint8_t *)t;
+	ps->taskmem.kuc_len = sizeof(*t);
+	ctx->kpc_args[KS_ARG_TASK] = (uint64_t)(uintptr_t)t;
+	ctx->kpc_kmem = &ps->taskmem;
+	ctx->kpc_nkmem = 1;
+}
 
 static void fire_msg(pt_state_t *ps, const prov_ptmsg_t *m)
 {
@@ -172,6 +199,8 @@ static void fire_msg(pt_state_t *ps, const prov_ptmsg_t *m)
 		ctx.kpc_kmem = &ps->cap;
 		ctx.kpc_nkmem = 1;
 	}
+	if (m->pm_kind == PM_CREATE || m->pm_kind == PM_LWP_CREATE)
+		offer_task(ps, &ctx, m->pm_kind == PM_LWP_CREATE);
 	prov_fire(&ctx);
 }
 
@@ -388,13 +417,15 @@ static const ks_provider_ops_t sys_ops = {
 	.kpo_disable = sys_disable,
 };
 
-/* Argument types, as the perf route's proc provider has them. */
+/* Argument types, as the perf route's proc provider has them (create's
+ * and lwp-create's translated from the ks_task offer_task offers). */
 static void proc_getargdesc(void *parg, dtrace_id_t id, void *arg,
     dtrace_argdesc_t *desc)
 {
 	static const char *const types[PM_NKINDS][2] = {
-		[PM_CREATE] = { "pid_t" }, [PM_LWP_CREATE] = { "pid_t" },
-		[PM_EXEC_SUCCESS] = { "string" }, [PM_EXIT] = { "int", "int" },
+		[PM_CREATE] = { "psinfo_t *" },
+		[PM_LWP_CREATE] = { "lwpsinfo_t *", "psinfo_t *" },
+		[PM_EXEC_SUCCESS] = { "string" }, [PM_EXIT] = { "int" },
 		[PM_LWP_EXIT] = { "pid_t" },
 	};
 	uintptr_t k = (uintptr_t)arg;
@@ -404,9 +435,7 @@ static void proc_getargdesc(void *parg, dtrace_id_t id, void *arg,
 		desc->dtargd_ndx = DTRACE_ARGNONE;
 		return;
 	}
-	snprintf(desc->dtargd_native, sizeof(desc->dtargd_native), "%s",
-	    types[k][desc->dtargd_ndx]);
-	desc->dtargd_mapping = desc->dtargd_ndx;
+	prov_tp_argtype(types[k][desc->dtargd_ndx], desc);
 }
 
 static const ks_provider_ops_t proc_ops = {
