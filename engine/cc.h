@@ -278,11 +278,19 @@ struct eng_cc {
 	size_t cc_naggv, cc_capaggv;
 	int cc_error_enabled;		/* ERROR clause enabled */
 	int cc_prelude;			/* curpsinfo & co. declared */
+	int cc_libs;			/* -L libraries loaded (or tried) */
+	struct eng_libload *cc_libload;	/* while they load (libdir.c) */
 	struct eng_prog *cc_errprog;
 };
 
 /* Internal compile flag: the engine's own ERROR clause (dofe_uarg). */
 #define ENG_C_ERRCLAUSE	0x1000
+/* Internal compile flags for D libraries (libdir.c): an empty program is
+ * no error; no -L libraries are loaded first; only control lines are read
+ * (dtrace's DTRACE_C_CTL pass that finds the libraries' dependencies). */
+#define ENG_C_EMPTY	0x2000
+#define ENG_C_NOLIBS	0x4000
+#define ENG_C_CTL	0x8000
 
 /* ---- per-compile state ------------------------------------------------ */
 
@@ -301,6 +309,7 @@ struct eng_pcb {
 	int pc_line;
 	const char *pc_srcname;		/* -C: the script's name in markers */
 	const char *pc_curfile;		/* -C: an included file, or NULL */
+	const char *pc_lib;		/* a -L library being compiled */
 	const char *pc_linestart;
 	int pc_tokvalid;		/* pc_tok holds the lookahead */
 	struct eng_token pc_tok;
@@ -349,6 +358,12 @@ char *eng_cc_pstrdup(struct eng_pcb *pc, const char *s);
 struct eng_cc *eng_cc_get(eng_hdl_t *h);
 void eng_cc_free(eng_hdl_t *h);
 int eng_cc_optval(eng_hdl_t *h, const char *name, int64_t *v);
+eng_prog_t *eng_cc_compile_lib(const struct eng_pcb *outer, const char *src,
+    const char *path);
+
+/* libdir.c: the D libraries of -L / -x libdir */
+int eng_libdir_load(struct eng_pcb *pc);	/* -1: pc's diag is set */
+void eng_libdir_depend(struct eng_pcb *pc, int col, const char *name);
 
 /* lex.c */
 void eng_lex_init(struct eng_pcb *pc, const char *src);

@@ -166,14 +166,21 @@ static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
 	snprintf(h->eh_diagfile, sizeof(h->eh_diagfile), "%s",
 	    pc->pc_file != NULL ? pc->pc_file : "");
 	h->eh_diag.ed_tag = h->eh_diagtag;
-	h->eh_diag.ed_file = pc->pc_file != NULL ? h->eh_diagfile : NULL;
+	if (pc->pc_lib != NULL)
+		snprintf(h->eh_diagfile, sizeof(h->eh_diagfile), "%s",
+		    pc->pc_lib);
+	h->eh_diag.ed_file = pc->pc_file != NULL || pc->pc_lib != NULL ?
+	    h->eh_diagfile : NULL;
 	h->eh_diag.ed_line = line;
 	h->eh_diag.ed_column = col;
 	h->eh_diag.ed_msg = h->eh_diagmsg;
 	if (tag != NULL && eng_cc_optval(h, "errtags", &errtags) == 0 &&
 	    errtags > 0)
 		snprintf(tagbuf, sizeof(tagbuf), "[%s] ", tag);
-	if (pc->pc_file != NULL && line > 0 && pc->pc_curfile != NULL)
+	if (pc->pc_lib != NULL)		/* dtrace names the library */
+		snprintf(where, sizeof(where), "\"%.120s\", line %d: ",
+		    pc->pc_curfile != NULL ? pc->pc_curfile : pc->pc_lib, line);
+	else if (pc->pc_file != NULL && line > 0 && pc->pc_curfile != NULL)
 		snprintf(where, sizeof(where), "\"%.120s\", line %d: ",
 		    pc->pc_curfile, line);
 	else if (pc->pc_file != NULL && line > 0)
@@ -184,8 +191,9 @@ static void set_diag(struct eng_pcb *pc, int line, int col, const char *tag,
 		    where, h->eh_diagmsg);
 	else
 		snprintf(h->eh_errmsg, sizeof(h->eh_errmsg),
-		    "invalid probe specifier %s: %s%s", pc->pc_spec != NULL ?
-		    pc->pc_spec : "", tagbuf, h->eh_diagmsg);
+		    "invalid probe specifier %s: %s%s%s", pc->pc_spec != NULL ?
+		    pc->pc_spec : "", tagbuf, pc->pc_lib != NULL ? where : "",
+		    h->eh_diagmsg);
 }
 
 /* Record a compile error at line/col and leave the compile. */
@@ -224,6 +232,7 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 {
 	char in[] = "/tmp/dtui-cppXXXXXX";
 	const char *argv[128], *const *hv, *cpp = eng_opt_cpppath(pc->pc_hdl);
+	const char *name;
 	int fd = mkstemp(in), pfd[2], argc = 0, st;
 	size_t len = 0, cap = 4096;
 	char *out = NULL;
@@ -232,8 +241,9 @@ static char *run_cpp(struct eng_pcb *pc, const char *src)
 	if (fd < 0)
 		return NULL;
 	/* a marker first: gcc's messages and line markers name the script */
-	pc->pc_srcname = pc->pc_file != NULL && strpbrk(pc->pc_file, "\"\\\n")
-	    == NULL ? pc->pc_file : "<command line>";
+	name = pc->pc_lib != NULL ? pc->pc_lib : pc->pc_file;
+	pc->pc_srcname = name != NULL && strpbrk(name, "\"\\\n") == NULL ?
+	    name : "<command line>";
 	if (dprintf(fd, "# 1 \"%s\"\n", pc->pc_srcname) < 0 ||
 	    write(fd, src, strlen(src)) != (ssize_t)strlen(src) ||
 	    pipe(pfd) != 0) {
@@ -357,7 +367,7 @@ static void arenas_nomem(struct eng_pcb *pc, int on)
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args,
-    int isfile);
+    int isfile, const struct eng_pcb *outer);
 
 /* Compile the prelude once per handle (its declarations persist). */
 static void load_prelude(eng_hdl_t *h)
@@ -368,15 +378,17 @@ static void load_prelude(eng_hdl_t *h)
 	if (cc->cc_prelude)
 		return;
 	cc->cc_prelude = 1;
-	eng_prog_free(compile(h, eng_dlib_text, NULL, ENG_C_ZDEFS, NULL, 0));
+	eng_prog_free(compile(h, eng_dlib_text, NULL, ENG_C_ZDEFS |
+	    ENG_C_NOLIBS, NULL, 0, NULL));
 	if ((topo = eng_dlib_topology()) != NULL)
-		eng_prog_free(compile(h, topo, NULL, ENG_C_ZDEFS, NULL, 0));
+		eng_prog_free(compile(h, topo, NULL, ENG_C_ZDEFS | ENG_C_NOLIBS,
+		    NULL, 0, NULL));
 	free(topo);
 }
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args,
-    int isfile)
+    int isfile, const struct eng_pcb *outer)
 {
 	struct eng_pcb *pc = calloc(1, sizeof(*pc));
 	struct eng_prog *p = calloc(1, sizeof(*p));
@@ -399,6 +411,11 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 	pc->pc_args = args;
 	pc->pc_file = isfile ? (filename != NULL ? filename : "<stdin>") : NULL;
 	pc->pc_spec = src;
+	if (outer != NULL) {		/* a library: messages name outer */
+		pc->pc_lib = filename;
+		pc->pc_file = outer->pc_file;
+		pc->pc_spec = outer->pc_spec;
+	}
 	p->p_hdl = h;
 	p->p_list = (cflags & ENG_C_LIST) != 0;
 	if (setjmp(pc->pc_jmp) != 0) {
@@ -409,14 +426,16 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 		free(pc);
 		return NULL;
 	}
+	if (!(cflags & ENG_C_NOLIBS) && eng_libdir_load(pc) != 0)
+		longjmp(pc->pc_jmp, 1);		/* the library's error */
 	if (cflags & ENG_C_CPP) {
-		cppout = run_cpp(pc, pc->pc_spec);
+		cppout = run_cpp(pc, src);
 		if (cppout == NULL)
 			eng_cc_error(pc, 0, 0, "D_CPP", "failed to run the C "
 			    "preprocessor (%s -E)", eng_opt_cpppath(h));
 	}
 	arenas_nomem(pc, 1);
-	compile_body(pc, cppout != NULL ? cppout : pc->pc_spec);
+	compile_body(pc, cppout != NULL ? cppout : src);
 	arenas_nomem(pc, 0);
 	free(cppout);
 	p = pc->pc_prog;
@@ -435,13 +454,27 @@ static unsigned opt_cflags(const eng_hdl_t *h, unsigned cflags)
 	return cflags;
 }
 
+/*
+ * A D library of -L (libdir.c): compiled as a file of its own, but its
+ * errors are the program's that loads it ("failed to compile script
+ * F: "lib.d", line N: ..."), as dtrace reports them.
+ */
+eng_prog_t *eng_cc_compile_lib(const struct eng_pcb *outer, const char *src,
+    const char *path)
+{
+	eng_hdl_t *h = outer->pc_hdl;
+
+	return compile(h, src, path, opt_cflags(h, ENG_C_EMPTY | ENG_C_NOLIBS),
+	    NULL, 1, outer);
+}
+
 eng_prog_t *eng_compile_str(eng_hdl_t *h, const char *src,
     const char *filename, unsigned cflags, const eng_cargs_t *args)
 {
 	if (h == NULL || src == NULL)
 		return NULL;
 	return compile(h, src, filename, opt_cflags(h, cflags), args,
-	    filename != NULL);
+	    filename != NULL, NULL);
 }
 
 eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
@@ -479,7 +512,7 @@ eng_prog_t *eng_compile_file(eng_hdl_t *h, FILE *fp, const char *filename,
 		for (size_t i = 0; i < len && buf[i] != '\n'; i++)
 			buf[i] = ' ';	/* keep line numbers */
 	p = compile(h, buf, filename != NULL ? filename : "<stdin>",
-	    opt_cflags(h, cflags), args, 1);
+	    opt_cflags(h, cflags), args, 1, NULL);
 	free(buf);
 	return p;
 }

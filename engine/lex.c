@@ -72,8 +72,9 @@ static void skip(struct eng_pcb *pc)
 		    (size_t)(p - pc->pc_linestart))) {
 			const char *e = strchr(p, '\n');
 
-			if (e == NULL)
-				e = p + strlen(p);
+			if (e == NULL)	/* as dtrace's input() in a control line */
+				lerr(pc, p + strlen(p), "D_SYNTAX", "end-of-file "
+				    "encountered before end of control line%s", "");
 			pc->pc_pos = p;
 			eng_lex_directive(pc, p, e);
 			p = e;

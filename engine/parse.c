@@ -438,7 +438,8 @@ static struct eng_node *clause(struct eng_pcb *pc)
 		c->n_args = statements(pc);
 		expect(pc, '}');
 		c->n_op = 1;	/* has a body */
-	} else if (pc->pc_file != NULL && c->n_pred == NULL) {
+	} else if ((pc->pc_file != NULL || pc->pc_lib != NULL) &&
+	    c->n_pred == NULL) {
 		/* dtrace -n BEGIN may, a script may not (dt_grammar.y) */
 		eng_cc_error(pc, c->n_line, 0, "D_SYNTAX", "expected predicate "
 		    "and/or actions following probe description");
@@ -459,7 +460,8 @@ struct eng_node *eng_parse_program(struct eng_pcb *pc)
 
 		pc->pc_tokvalid = 0;
 		eng_lex_peek_word(pc, &len);
-		if (*pc->pc_pos == '\0' && items == 0)
+		if (*pc->pc_pos == '\0' && items == 0 &&
+		    !(pc->pc_cflags & ENG_C_EMPTY))
 			eng_cc_error(pc, pc->pc_line, 0, "D_EMPTY", "empty D "
 			    "program translation unit");
 		if (*pc->pc_pos == '\0')

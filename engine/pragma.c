@@ -74,7 +74,8 @@ static _Noreturn void perr(struct eng_pcb *pc, int col, const char *tag,
 /* The file a line marker names: errors in it say so (pc_curfile). */
 static void marker_file(struct eng_pcb *pc, const char *f)
 {
-	const char *self = pc->pc_srcname ? pc->pc_srcname : pc->pc_file;
+	const char *self = pc->pc_srcname ? pc->pc_srcname :
+	    pc->pc_lib ? pc->pc_lib : pc->pc_file;
 
 	if (self != NULL && strcmp(f, self) == 0)
 		pc->pc_curfile = NULL;
@@ -157,10 +158,10 @@ static void do_depends(struct eng_pcb *pc, struct words *ws, int i, int col)
 		found = probes_with(pc, 0, name);
 	else if (strcmp(cls, "module") == 0)
 		found = probes_with(pc, 1, name);
-	else if (strcmp(cls, "library") == 0)	/* no D library is loading */
-		perr(pc, col, "D_PRAGMA_DEPEND", "main program may not "
-		    "explicitly depend on a library%s", "", "");
-	else
+	else if (strcmp(cls, "library") == 0) {
+		eng_libdir_depend(pc, col, name);
+		found = 1;
+	} else
 		perr(pc, col, "D_PRAGMA_INVAL", "invalid class %s specified by "
 		    "#pragma %s", cls, "depends_on");
 	if (!found)

@@ -1,0 +1,2 @@
+inline int B = 41;
+typedef struct pair { int first; int second; } pair_t;
