@@ -331,6 +331,7 @@ void eng_act_printa(struct eng_pcb *pc, struct eng_node *call)
 	struct eng_node *a = call->n_args;
 	const struct eng_ident *first = NULL;
 	const char *fmt = NULL;
+	char *mut = NULL;
 	struct eng_act *act;
 	int i = 1, n = 0;
 
@@ -346,7 +347,10 @@ void eng_act_printa(struct eng_pcb *pc, struct eng_node *call)
 	}
 	eng_act_order(pc, call, DTRACEACT_PRINTA);
 	act = eng_act_new(pc, DTRACEACT_PRINTA);
-	act->a_str = fmt;
+	/* a copy: %d of an unsigned key becomes %u in it */
+	if (fmt != NULL)
+		mut = eng_cc_strdup(pc, fmt, strlen(fmt));
+	act->a_str = mut;
 	act->a_uarg = (uint64_t)(n - (i - 1));
 	for (; a != NULL; a = a->n_next, i++) {
 		struct eng_ident *id = eng_act_aggarg(pc, call, a, i,
@@ -364,7 +368,7 @@ void eng_act_printa(struct eng_pcb *pc, struct eng_node *call)
 
 			for (int k = 0; k < nk; k++)
 				keys[k] = (struct pfval){ NULL, id->i_keys[k] };
-			check_format(pc, call, fmt, NULL, keys, nk,
+			check_format(pc, call, fmt, mut, keys, nk,
 			    id->i_aggfunc);
 			fmt = NULL;
 		}

@@ -174,9 +174,10 @@ static dtrace_aggdesc_t **slot(struct eng_aggstate *a, dtrace_aggid_t id)
 	return &a->as_desc[id];
 }
 
-/* The description of aggregation id, from the cache or the shim. */
-static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
-    dtrace_aggid_t id)
+/* The description of aggregation id, from the cache or the shim (quiet:
+ * an id the shim does not know is no error). */
+static const dtrace_aggdesc_t *desc_of(eng_hdl_t *h, struct eng_aggstate *a,
+    dtrace_aggid_t id, int quiet)
 {
 	/* the shim describes it before the table grows to hold it */
 	if (id < a->as_ndesc && a->as_desc[id] != NULL)
@@ -193,8 +194,9 @@ static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
 		d->dtagd_id = id;
 		d->dtagd_nrecs = room;
 		if (eng_ks_ioctl(h, DTRACEIOC_AGGDESC, d) != 0) {
-			eng_error(h, "failed to get aggregation %u: %s", id,
-			    ks_errmsg(h->eh_ks));
+			if (!quiet)
+				eng_error(h, "failed to get aggregation %u: %s",
+				    id, ks_errmsg(h->eh_ks));
 			free(d);
 			return NULL;
 		}
@@ -210,6 +212,35 @@ static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
 		}
 		return d;
 	}
+}
+
+static const dtrace_aggdesc_t *desc(eng_hdl_t *h, struct eng_aggstate *a,
+    dtrace_aggid_t id)
+{
+	return desc_of(h, a, id, 0);
+}
+
+/*
+ * A description of variable varid's aggregations when it has no entry
+ * (a joined printa prints its zero in its own layout): the cached ones,
+ * then the shim's, by aggregation id from 1 up as dtrace's walk looks for
+ * one.  NULL when there is none (a replayed session without it).
+ */
+const dtrace_aggdesc_t *eng_agg_desc_var(eng_hdl_t *h,
+    dtrace_aggvarid_t varid)
+{
+	struct eng_aggstate *a = state(h);
+	const dtrace_aggdesc_t *d;
+
+	if (a == NULL)
+		return NULL;
+	for (size_t id = 1; id < a->as_ndesc; id++)
+		if (a->as_desc[id] != NULL && a->as_desc[id]->dtagd_varid == varid)
+			return a->as_desc[id];
+	for (dtrace_aggid_t id = 1; (d = desc_of(h, a, id, 1)) != NULL; id++)
+		if (d->dtagd_varid == varid)
+			return d;
+	return NULL;
 }
 
 /* The value record's size for func (0: any multiple of 8 from 16, the

@@ -455,24 +455,33 @@ static struct joined *find_join(eng_hdl_t *h, struct joined *js, size_t n,
 
 /*
  * The value a variable shows under a key it has no entry for, as dtrace's
- * joined walk makes it: zero in the layout of that variable's own value
- * (rep, any row of it), so a histogram prints empty.  A linear
- * histogram keeps its parameter word.  malloc'd; NULL if rep is NULL.
+ * joined walk makes it: zero in the layout of that variable's own value,
+ * so a histogram prints empty.  The layout comes from any row of it
+ * (rep), or for a variable without entries from its description (d), as
+ * dtrace looks it up by aggregation id; a linear histogram keeps its
+ * parameter word (the row's, or the description's record argument).
+ * malloc'd; NULL if neither is known.
  */
-static char *zero_value(const eng_aggrow_t *rep,
+static char *zero_value(const dtrace_aggdesc_t *d, const eng_aggrow_t *rep,
     const dtrace_recdesc_t **vrp)
 {
 	const dtrace_recdesc_t *vr;
 	char *z;
 
-	if (rep == NULL)
+	if (rep != NULL)
+		d = rep->ar_desc;
+	if (d == NULL)
 		return NULL;
-	vr = eng_agg_valrec(rep->ar_desc);
+	vr = eng_agg_valrec(d);
 	if ((z = calloc(1, vr->dtrd_size + 8)) == NULL)
 		return NULL;
 	if (vr->dtrd_action == DTRACEAGG_LQUANTIZE ||
-	    vr->dtrd_action == DTRACEAGG_LLQUANTIZE)
-		memcpy(z, rep->ar_data + vr->dtrd_offset, 8);
+	    vr->dtrd_action == DTRACEAGG_LLQUANTIZE) {
+		if (rep != NULL)
+			memcpy(z, rep->ar_data + vr->dtrd_offset, 8);
+		else
+			memcpy(z, &vr->dtrd_arg, 8);
+	}
 	*vrp = vr;
 	return z;
 }
@@ -480,7 +489,8 @@ static char *zero_value(const eng_aggrow_t *rep,
 /* Format one row with a printa format: keys as arguments, values as %@. */
 static void formatted(eng_hdl_t *h, FILE *fp, const char *fmt,
     const eng_aggrow_t *kr, const eng_aggrow_t *const *vals, int nv,
-    const dtrace_aggvarid_t *ids, const eng_aggrow_t *const *reps)
+    const dtrace_aggvarid_t *ids, const eng_aggrow_t *const *reps,
+    const dtrace_aggdesc_t *const *zd)
 {
 	char *z[nv > 0 ? nv : 1];
 
@@ -501,8 +511,12 @@ static void formatted(eng_hdl_t *h, FILE *fp, const char *fmt,
 		z[i] = NULL;
 		aggs[i].pa_rec = eng_agg_valrec(r->ar_desc);
 		aggs[i].pa_data = r->ar_data + aggs[i].pa_rec->dtrd_offset;
-		if (vals[i] == NULL && (z[i] = zero_value(reps[i],
-		    &aggs[i].pa_rec)) != NULL)
+		/* zero in its own layout, else in the key row's (dtrace's
+		 * fallback when it cannot find the variable's) */
+		if (vals[i] == NULL && (z[i] = zero_value(zd != NULL ? zd[i] :
+		    NULL, reps[i], &aggs[i].pa_rec)) == NULL)
+			z[i] = zero_value(NULL, kr, &aggs[i].pa_rec);
+		if (z[i] != NULL)
 			aggs[i].pa_data = z[i];
 		aggs[i].pa_normal = eng_agg_normal(h, ids[i]);
 	}
@@ -527,7 +541,7 @@ static int printa_one(eng_hdl_t *h, FILE *fp, const char *fmt,
 		if (fmt == NULL)
 			row(h, fp, rows[i], &hs);
 		else
-			formatted(h, fp, fmt, rows[i], &v, 1, &id, &v);
+			formatted(h, fp, fmt, rows[i], &v, 1, &id, &v, NULL);
 	}
 	free(rows);
 	return 0;
@@ -576,6 +590,7 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 	struct joined *js;
 	size_t nj;
 	const eng_aggrow_t *reps[n > 0 ? n : 1];
+	const dtrace_aggdesc_t *zd[n > 0 ? n : 1];
 
 	if (n <= 0)
 		return eng_error(h, "printa() needs an aggregation");
@@ -586,6 +601,9 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 	if (n == 1)
 		return printa_one(h, fp, fmt, ids[0]);
 	nj = join(h, ids, n, &js, reps);
+	for (int v = 0; v < n; v++)	/* without entries: its own layout */
+		zd[v] = reps[v] == NULL && nj > 0 ? eng_agg_desc_var(h, ids[v]) :
+		    NULL;
 	if (fmt == NULL)
 		fputc('\n', fp);
 	for (size_t i = 0; i < nj; i++) {
@@ -593,18 +611,18 @@ int eng_agg_printa(eng_hdl_t *h, FILE *fp, const char *fmt,
 			continue;
 		if (fmt != NULL) {
 			formatted(h, fp, fmt, js[i].j_key, js[i].j_vals, n, ids,
-			    reps);
+			    reps, zd);
 		} else {
 			keys(h, fp, js[i].j_key, 0);
 			for (int v = 0; v < n; v++) {
 				const eng_aggrow_t *r = js[i].j_vals[v];
 				const dtrace_recdesc_t *vr = eng_agg_valrec(
 				    (r != NULL ? r : js[i].j_key)->ar_desc);
-				char *z = r == NULL ? zero_value(reps[v], &vr) :
-				    NULL;
+				char *z = r == NULL ? zero_value(zd[v], reps[v],
+				    &vr) : NULL;
 
-				if (r == NULL && z == NULL)	/* no row at all */
-					z = calloc(1, vr->dtrd_size + 8);
+				if (r == NULL && z == NULL)	/* unknown layout */
+					z = zero_value(NULL, js[i].j_key, &vr);
 
 				if (r != NULL || z != NULL)
 					value(h, fp, vr, r != NULL ? r->ar_data +

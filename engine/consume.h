@@ -241,6 +241,10 @@ int eng_agg_add(eng_hdl_t *h, const dtrace_aggdesc_t *d, const char *rec);
  * (ids up to the first NULL past the last are not). */
 const dtrace_aggdesc_t *eng_agg_cached(const struct eng_aggstate *a,
     size_t id);
+/* A description of variable varid's aggregation, fetched if need be
+ * (a variable without entries); NULL if none is known. */
+const dtrace_aggdesc_t *eng_agg_desc_var(eng_hdl_t *h,
+    dtrace_aggvarid_t varid);
 /* Merge one CPU's aggregation snapshot buf[0..size) (records at 8-byte
  * boundaries, each starting with its aggregation ID). */
 int eng_agg_consume(eng_hdl_t *h, int cpu, const char *buf, size_t size);

@@ -37,8 +37,8 @@ void eng_sema_keys(struct eng_pcb *pc, struct eng_node *n,
 			if (k->n_type != NULL && (k->n_type->t_kind == TY_VOID ||
 			    (!eng_type_is_scalar(k->n_type) &&
 			    !eng_type_is_string(k->n_type) &&
-			    !(what[0] == '\0' && (k->n_type->t_kind == TY_STRUCT ||
-			    k->n_type->t_kind == TY_UNION)))))
+			    k->n_type->t_kind != TY_STRUCT &&
+			    k->n_type->t_kind != TY_UNION)))
 				eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s expression "
 				    "may not be used as %s index: key #%d",
 				    eng_type_tname(k->n_type), kind, i + 1);

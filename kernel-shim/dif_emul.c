@@ -90,15 +90,42 @@ static int scmp(ks_dif_exec_t *x, uint64_t a, uint64_t b)
 	return 0;
 }
 
+/* The type of clause-local id in the running DIF object's table. */
+static const dtrace_diftype_t *local_type(const ks_dif_exec_t *x,
+    uint32_t id)
+{
+	const ks_difo_t *dp = x->kdx_dp;
+
+	for (uint32_t k = 0; k < dp->dtdo_varlen; k++)
+		if (dp->dtdo_vartab[k].dtdv_id == id &&
+		    dp->dtdo_vartab[k].dtdv_scope == DIFV_SCOPE_LOCAL)
+			return &dp->dtdo_vartab[k].dtdv_type;
+	return NULL;
+}
+
+/*
+ * A struct or union clause-local lives in dtrace's static storage, zero
+ * until stored: one never stored in this firing reads zeros, from zeroed
+ * scratch that then holds it for the firing's later clauses.
+ */
 static uint64_t ldls(ks_dif_exec_t *x, uint32_t id)
 {
-	const ks_mstate_t *ms = x->kdx_ms;
+	ks_mstate_t *ms = x->kdx_ms;
 	uint32_t i = id - DIF_VAR_OTHER_UBASE;
+	const dtrace_diftype_t *t;
+	char *p;
 
 	if (ms->kms_locals == NULL || i >= ms->kms_nlocals) {
 		ks_dif_fault(x, DTRACEFLT_ILLOP, 0);
 		return 0;
 	}
+	if (ms->kms_locals[i] != 0 || (t = local_type(x, id)) == NULL ||
+	    !(t->dtdt_flags & DIF_TF_BYREF) || t->dtdt_kind != DIF_TYPE_CTF)
+		return ms->kms_locals[i];
+	if ((p = ks_dif_alloc(x, t->dtdt_size > 0 ? t->dtdt_size : 1)) == NULL)
+		return 0;
+	ms->kms_scratch_keep = ms->kms_scratch_used;
+	ms->kms_locals[i] = (uint64_t)(uintptr_t)p;
 	return ms->kms_locals[i];
 }
 
@@ -110,17 +137,12 @@ static uint64_t ldls(ks_dif_exec_t *x, uint32_t id)
  */
 static uint64_t local_ref(ks_dif_exec_t *x, uint32_t id, uint64_t val)
 {
-	const ks_difo_t *dp = x->kdx_dp;
 	const ks_mstate_t *ms = x->kdx_ms;
 	uintptr_t s = (uintptr_t)ms->kms_scratch;
-	const dtrace_diftype_t *t = NULL;
+	const dtrace_diftype_t *t = local_type(x, id);
 	int64_t n;
 	char *p;
 
-	for (uint32_t k = 0; k < dp->dtdo_varlen && t == NULL; k++)
-		if (dp->dtdo_vartab[k].dtdv_id == id &&
-		    dp->dtdo_vartab[k].dtdv_scope == DIFV_SCOPE_LOCAL)
-			t = &dp->dtdo_vartab[k].dtdv_type;
 	if (t == NULL || !(t->dtdt_flags & DIF_TF_BYREF) || val == 0 ||
 	    (val >= s && val < s + ms->kms_scratch_used))
 		return val;
