@@ -559,6 +559,11 @@ static void declaration(struct eng_pcb *pc, enum dclass cls)
 			eng_parse_skip(pc, '{', '}');
 			return;
 		}
+		/* a prototype is extern, also when static; auto and
+		 * register are refused as for variables (dt_node_decl) */
+		if (d.func && (cls == DC_AUTO || cls == DC_REGISTER))
+			eng_cc_error(pc, d.line, 0, "D_DECL_BADCLASS",
+			    "specified storage class not appropriate in D");
 		if (!d.func)
 			declare(pc, cls, &d);
 	} while (accept(pc, ','));
