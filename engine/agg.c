@@ -210,6 +210,11 @@ static const dtrace_aggdesc_t *desc_of(eng_hdl_t *h, struct eng_aggstate *a,
 			    id);
 			return NULL;
 		}
+		/* an experiment names it, though this consumer may never
+		 * print the name (dtrace's default output): a replay in dtui
+		 * shows @name */
+		if (eng_exp_recording(h))
+			(void)eng_exp_aggname(h, d->dtagd_varid);
 		return d;
 	}
 }

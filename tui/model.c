@@ -679,6 +679,7 @@ void tui_heat_push(tui_model_t *m)
 
 		col[b] = d > 0 ? d : 0;
 	}
+	h->th_times[h->th_head] = m->tm_now;
 	h->th_head = (h->th_head + 1) % TUI_HEAT_COLS;
 	if (h->th_ncols < TUI_HEAT_COLS)
 		h->th_ncols++;
@@ -694,4 +695,31 @@ int64_t tui_heat_at(const tui_heat_t *h, int col_back, int b)
 		return 0;
 	c = (h->th_head - 1 - col_back + 2 * TUI_HEAT_COLS) % TUI_HEAT_COLS;
 	return h->th_cols[(size_t)c * h->th_nbuckets + b];
+}
+
+double tui_heat_time(const tui_heat_t *h, int col_back)
+{
+	if (col_back < 0 || col_back >= h->th_ncols)
+		return -1;
+	return h->th_times[(h->th_head - 1 - col_back + 2 * TUI_HEAT_COLS) %
+	    TUI_HEAT_COLS];
+}
+
+void tui_model_rewind(tui_model_t *m)
+{
+	tui_heat_t *h = &m->tm_heat;
+	char *agg = h->th_agg, *key = h->th_key;
+
+	for (int i = 0; i < m->tm_nlines; i++)
+		free(m->tm_lines[(m->tm_head + i) % m->tm_maxlines].tl_text);
+	m->tm_nlines = m->tm_head = 0;
+	m->tm_totlines = 0;
+	free(m->tm_partial);
+	m->tm_partial = NULL;
+	h->th_agg = h->th_key = NULL;	/* kept across the restart */
+	tui_model_restart(m);
+	h->th_agg = agg;
+	h->th_key = key;
+	m->tm_aggsnaps = 0;
+	m->tm_now = 0;
 }

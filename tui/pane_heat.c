@@ -2,7 +2,8 @@
  * pane_heat.c - the heatmap: for the chosen histogram aggregation and key
  * (tui_heat_choose), buckets down the side and time across, one column
  * per refresh with the newest on the right.  Intensity is log-scaled to
- * the largest count shown, drawn with shade glyphs in three roles.
+ * the largest count shown, drawn with shade glyphs in three roles.  In a
+ * replay the newest column is the time cursor's, and [ ] { } scrub it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,8 +50,9 @@ static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		}
 	/* the scale: what the darkest cell stands for */
 	tui_surface_printf(s, 0, 0, TUI_R_TITLE, "@%s %s  %d refresh%s, "
-	    "one a column, newest right; darkest = %lld per refresh",
+	    "one a column, newest right (%.3f s); darkest = %lld per refresh",
 	    h->th_agg, h->th_key, h->th_ncols, h->th_ncols == 1 ? "" : "es",
+	    tui_heat_time(h, 0) > 0 ? tui_heat_time(h, 0) : 0.0,
 	    (long long)max);
 	if (lo < 0)
 		return;
@@ -65,6 +67,36 @@ static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 	}
 }
 
+/*
+ * Scrubbing a replay's time cursor: [ and { move it back one and ten
+ * columns (to the time the column was taken: the heatmap is rebuilt up
+ * to there; a heatmap chosen after the cursor moved has no columns of
+ * the past yet, and [ first rebuilds them at the cursor), ] and } on one
+ * and ten ticks, through the prompt's :jump and :step (a live session
+ * answers that they need a replay).
+ */
+static unsigned scrub(tui_pane_t *p, const tui_cmd_t *c, tui_model_t *m)
+{
+	const tui_heat_t *h = &m->tm_heat;
+	int back = c->tc_key == '[' ? 1 : 10;
+
+	if (c->tc_key == ']' || c->tc_key == '}') {
+		snprintf(p->tp_action, sizeof(p->tp_action), ":step %d",
+		    c->tc_key == ']' ? 1 : 10);
+		return TUI_HANDLED | TUI_ACTION | TUI_REDRAW;
+	}
+	if (h->th_ncols < 2) {		/* chosen since: rebuild its past */
+		snprintf(p->tp_action, sizeof(p->tp_action), ":jump %.9f",
+		    m->tm_now);
+		return TUI_HANDLED | TUI_ACTION | TUI_REDRAW;
+	}
+	if (back > h->th_ncols - 1)
+		back = h->th_ncols - 1;
+	snprintf(p->tp_action, sizeof(p->tp_action), ":jump %.9f",
+	    tui_heat_time(h, back));
+	return TUI_HANDLED | TUI_ACTION | TUI_REDRAW;
+}
+
 /* Left/Right: follow the previous/next key of the same aggregation. */
 static unsigned heat_handle(tui_pane_t *p, const tui_cmd_t *c,
     tui_model_t *m)
@@ -74,6 +106,9 @@ static unsigned heat_handle(tui_pane_t *p, const tui_cmd_t *c,
 	char agg[128], key[512];
 	int k = 0, d = c->tc_kind == TUI_C_RIGHT ? 1 : -1;
 
+	if (c->tc_kind == TUI_C_CHAR && strchr("[]{}", (int)c->tc_key) &&
+	    c->tc_key != 0)
+		return scrub(p, c, m);
 	if ((c->tc_kind != TUI_C_LEFT && c->tc_kind != TUI_C_RIGHT) ||
 	    h->th_agg == NULL || (a = tui_model_agg_find(m, h->th_agg)) == NULL ||
 	    a->tag_nents == 0)

@@ -1,6 +1,7 @@
 /*
  * replay.c - dtui -r: an experiment shown through the same model as a
- * live session, with a time cursor (:pause :play :step :jump).
+ * live session, with a time cursor (:pause :play :step :jump, forward
+ * or back; the heatmap pane's [ and ] move it a column).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ static int replay_step(tui_session_t *s)
 	if (r > 0) {
 		tui_session_clauses(s, ns / 1e9 - s->ts_rt);
 		s->ts_rt = ns / 1e9;
+		s->ts_rtns = ns;
+		s->ts_m->tm_now = s->ts_rt;
 		tui_session_snapshot(s);
 		return 1;
 	}
@@ -40,7 +43,10 @@ static int replay_step(tui_session_t *s)
 	return 0;
 }
 
-int tui_session_replay(tui_session_t *s, const char *path, char *err,
+/* Open the experiment at path on a new engine handle, which replaces
+ * the session's: the cursor at 0, playing, following the experiment if
+ * it is still being written.  -1 with err. */
+static int open_experiment(tui_session_t *s, const char *path, char *err,
     size_t errlen)
 {
 	eng_hdl_t *h = eng_open(ENG_O_NOPROVIDERS, err, errlen);
@@ -61,14 +67,63 @@ int tui_session_replay(tui_session_t *s, const char *path, char *err,
 	    eng_replay_follow(h, 1) == 0;
 	s->ts_t0 = tui_session_now();
 	s->ts_rt = 0;
+	s->ts_rtns = 0;
 	s->ts_m->tm_state = TUI_TRACING;
 	tui_model_setcpus(s->ts_m, eng_ncpus(h));
+	return 0;
+}
+
+int tui_session_replay(tui_session_t *s, const char *path, char *err,
+    size_t errlen)
+{
+	if (open_experiment(s, path, err, errlen) != 0)
+		return -1;
+	snprintf(s->ts_path, sizeof(s->ts_path), "%s", path);
 	tui_model_message(s->ts_m, 0, "%s %s (:pause :play :step "
 	    ":jump SECONDS)", s->ts_follow ? "following" : "replaying", path);
 	return 0;
 }
 
-/* :pause, :play, :step, :jump SECONDS (forward); 1 if cmd was one. */
+/* Move the cursor to the first tick at or after to_ns (or the end).  The
+ * engine only goes forward: an earlier time is reached from the start,
+ * on a new handle, with the model rewound (its output, aggregations and
+ * heatmap columns rebuilt tick by tick, so that the per-interval values
+ * and the heatmap are those of the new cursor). */
+static void jump(tui_session_t *s, uint64_t to_ns)
+{
+	char err[512];
+	int playing = s->ts_playing;
+
+	if (to_ns <= s->ts_rtns) {	/* the cursor's own time too: a
+					 * heatmap chosen since fills in */
+		tui_model_rewind(s->ts_m);
+		if (open_experiment(s, s->ts_path, err, sizeof(err)) != 0) {
+			s->ts_m->tm_state = TUI_STOPPED;
+			tui_model_message(s->ts_m, 1, "%s", err);
+			return;
+		}
+		s->ts_playing = playing;
+	}
+	while (s->ts_rtns < to_ns && s->ts_m->tm_state == TUI_TRACING &&
+	    replay_step(s))
+		;
+	s->ts_t0 = tui_session_now() - s->ts_rt;
+}
+
+/* SECONDS as nanoseconds; -1 if it is not a time. */
+static int64_t parse_time(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || v < 0 || v > 1e9)
+		return -1;
+	while (*end == ' ' || *end == 's')
+		end++;
+	return *end == '\0' ? (int64_t)(v * 1e9 + 0.5) : -1;
+}
+
+/* :pause, :play, :step, :jump SECONDS; 1 if cmd was one. */
 int tui_replay_command(tui_session_t *s, const char *cmd, const char *arg)
 {
 	if (strcmp(cmd, "pause") == 0) {
@@ -76,16 +131,21 @@ int tui_replay_command(tui_session_t *s, const char *cmd, const char *arg)
 	} else if (strcmp(cmd, "play") == 0) {
 		s->ts_playing = s->ts_m->tm_state == TUI_TRACING;
 		s->ts_t0 = tui_session_now() - s->ts_rt;
-	} else if (strcmp(cmd, "step") == 0) {
-		s->ts_playing = 0;
-		replay_step(s);
-	} else if (strcmp(cmd, "jump") == 0) {
-		double to = atof(arg);
+	} else if (strcmp(cmd, "step") == 0) {	/* :step [N] ticks */
+		int n = *arg != '\0' ? atoi(arg) : 1;
 
-		while (s->ts_rt < to && s->ts_m->tm_state == TUI_TRACING &&
-		    replay_step(s))
+		s->ts_playing = 0;
+		while (n-- > 0 && replay_step(s))
 			;
-		s->ts_t0 = tui_session_now() - s->ts_rt;
+	} else if (strcmp(cmd, "jump") == 0) {
+		int64_t to = parse_time(arg);
+
+		if (to < 0) {
+			tui_model_message(s->ts_m, 1, ":jump SECONDS: a time "
+			    "since the experiment began, not \"%s\"", arg);
+			return 1;
+		}
+		jump(s, (uint64_t)to);
 	} else {
 		return 0;
 	}

@@ -245,6 +245,7 @@ static int start(tui_session_t *s)
 	if (s->ts_aggrate < 0.1)
 		s->ts_aggrate = 0.1;
 	s->ts_last = s->ts_lastagg = s->ts_lastclauses = tui_session_now();
+	s->ts_tgo = s->ts_last;
 	s->ts_lastrec = 0;
 	s->ts_evrate.tr_n = 0;
 	return 0;
@@ -546,6 +547,7 @@ int tui_session_tick(tui_session_t *s)
 	tui_session_clauses(s, t - s->ts_lastclauses);
 	s->ts_lastclauses = t;
 	if (!s->ts_paused && t - s->ts_lastagg >= s->ts_aggrate) {
+		s->ts_m->tm_now = t - s->ts_tgo;
 		tui_session_snapshot(s);
 		s->ts_lastagg = t;
 	}
@@ -559,8 +561,13 @@ int tui_session_tick(tui_session_t *s)
  * the engine keeps collecting. */
 void tui_session_pause(tui_session_t *s, int paused)
 {
+	int was = s->ts_paused;
+
 	s->ts_paused = paused;
-	if (s->ts_replay && s->ts_m->tm_state == TUI_TRACING) {
+	/* main.c says it after every key: only Space (a change) moves a
+	 * replay's cursor, not a key that leaves it :paused */
+	if (s->ts_replay && s->ts_m->tm_state == TUI_TRACING &&
+	    paused != was) {
 		s->ts_playing = !paused;	/* the time cursor too */
 		s->ts_t0 = tui_session_now() - s->ts_rt;
 	}
@@ -837,6 +844,13 @@ unsigned tui_session_command(tui_session_t *s, const char *line)
 		return TUI_QUIT;
 	if (s->ts_replay && tui_replay_command(s, cmd, arg))
 		return TUI_REDRAW;
+	if (!s->ts_replay && (strcmp(cmd, "pause") == 0 || strcmp(cmd,
+	    "play") == 0 || strcmp(cmd, "step") == 0 || strcmp(cmd,
+	    "jump") == 0)) {
+		tui_model_message(s->ts_m, 1, ":%s moves a replay's time cursor "
+		    "(dtui -r EXPERIMENT)", cmd);
+		return TUI_REDRAW;
+	}
 	if (strcmp(cmd, "list") == 0)
 		cmd_list(s);
 	else if (strcmp(cmd, "disable") == 0)

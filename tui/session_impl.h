@@ -30,7 +30,10 @@ struct tui_session {
 	int ts_playing;		/* ... its time cursor moving */
 	double ts_t0;		/* wall time at which the experiment's 0 is */
 	double ts_rt;		/* the cursor: time of the last tick shown */
+	uint64_t ts_rtns;	/* ... in nanoseconds, as recorded */
+	char ts_path[1024];	/* the experiment (reopened to go back) */
 	double ts_lastclauses;	/* time of the last enablings sample */
+	double ts_tgo;		/* when tracing started */
 };
 
 /* CLOCK_MONOTONIC in seconds. */

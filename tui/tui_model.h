@@ -155,6 +155,7 @@ typedef struct tui_heat {
 	int th_nbuckets;
 	int th_ncols;		/* columns filled, <= TUI_HEAT_COLS */
 	int64_t *th_cols;	/* TUI_HEAT_COLS * th_nbuckets, ring */
+	double th_times[TUI_HEAT_COLS];	/* each column's tm_now, same ring */
 	int th_head;		/* index of the next column */
 	char **th_labels;
 } tui_heat_t;
@@ -188,6 +189,9 @@ typedef struct tui_model {
 	int tm_nclauses, tm_clausecap;
 	/* the heatmap */
 	tui_heat_t tm_heat;
+	double tm_now;		/* when the data shown was taken: seconds
+				 * since tracing began (a replay: the time
+				 * cursor); heatmap columns keep it */
 	/* the prompt's lines: message under the prompt, probe match hint */
 	char *tm_msg;
 	int tm_msg_err;
@@ -244,6 +248,14 @@ void tui_clauses_clear(tui_model_t *m);
 int tui_heat_choose(tui_model_t *m, const char *agg, const char *key);
 void tui_heat_push(tui_model_t *m);
 int64_t tui_heat_at(const tui_heat_t *h, int col_back, int bucket);
+/* The tm_now of the column col_back before the newest; -1 if none. */
+double tui_heat_time(const tui_heat_t *h, int col_back);
+
+/* A replay goes back to its start (to rebuild the state at an earlier
+ * time): output, aggregations, buffers, errors, clauses and heatmap
+ * columns are forgotten; the heatmap's choice of aggregation and key and
+ * the enablings stay. */
+void tui_model_rewind(tui_model_t *m);
 
 /* ---- histograms (hist.c): the numbers ----------------------------------------- */
 

@@ -85,6 +85,42 @@ static void test_heat_left_right_cycle_keys(void **st)
 	assert_string_equal(f->m->tm_heat.th_key, "write");
 }
 
+/* [ { ] }: the prompt commands that move a replay's cursor; a column's
+ * time is the model's tm_now when it was pushed; a rewind keeps the
+ * choice and forgets the columns. */
+static void test_heat_scrub_keys(void **st)
+{
+	panefx_t *f = *st;
+
+	refresh(f, 1);
+	assert_int_equal(tui_heat_choose(f->m, "lat", "read"), 0);
+	f->m->tm_now = 0.25;
+	refresh(f, 2);
+	assert_true(panefx_key(f, '[') & TUI_ACTION);	/* one column: */
+	assert_string_equal(f->p->tp_action, ":jump 0.250000000");	/* fill */
+	for (int i = 1; i <= 12; i++) {
+		f->m->tm_now = 0.25 + i * 0.5;
+		refresh(f, i);
+	}
+	assert_true(tui_heat_time(&f->m->tm_heat, 0) == 6.25);
+	assert_true(tui_heat_time(&f->m->tm_heat, 13) == -1);
+	panefx_key(f, '[');
+	assert_string_equal(f->p->tp_action, ":jump 5.750000000");
+	panefx_key(f, '{');
+	assert_string_equal(f->p->tp_action, ":jump 1.250000000");
+	panefx_key(f, ']');
+	assert_string_equal(f->p->tp_action, ":step 1");
+	panefx_key(f, '}');
+	assert_string_equal(f->p->tp_action, ":step 10");
+	tui_model_output(f->m, "a line\n", 7, 0);
+	tui_model_rewind(f->m);
+	assert_int_equal(f->m->tm_nlines, 0);
+	assert_int_equal(f->m->tm_naggs, 0);
+	assert_int_equal(f->m->tm_heat.th_ncols, 0);
+	assert_string_equal(f->m->tm_heat.th_agg, "lat");
+	assert_string_equal(f->m->tm_heat.th_key, "read");
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -94,6 +130,8 @@ int main(void)
 		    test_heat_newest_on_the_right, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_heat_left_right_cycle_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_heat_scrub_keys, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(t, NULL, NULL);
