@@ -74,6 +74,13 @@ typedef struct eng_pobj {
 	unsigned po_gen;		/* pmap generation it appeared in */
 } eng_pobj_t;
 
+/* An object mapped and unmapped between two readings of the maps. */
+typedef struct eng_pgone {
+	char *pg_path;
+	uint64_t pg_start, pg_end;
+} eng_pgone_t;
+#define ENG_PGONE_MAX	256	/* kept until taken; the oldest go first */
+
 typedef struct eng_pmap {
 	int pm_pid;
 	char *pm_exe;			/* /proc/PID/exe: the a.out */
@@ -81,6 +88,9 @@ typedef struct eng_pmap {
 	size_t pm_nobjs;
 	unsigned pm_gen;		/* bumped when objects come or go */
 	double pm_read;			/* when maps were last read (mono s) */
+	eng_pgone_t *pm_gone;		/* objects seen only by pmap_watch.c: */
+	size_t pm_ngone;		/* a dlopen and dlclose between two
+					 * readings; until map.xml takes them */
 } eng_pmap_t;
 
 eng_pmap_t *eng_pmap_new(int pid);
@@ -115,6 +125,12 @@ int eng_pmwatch_fill(eng_pmwatch_t *w, eng_pmap_t *pm);
  * was read after them, forget the first n: the reading covers them. */
 size_t eng_pmwatch_drain(eng_pmwatch_t *w);
 void eng_pmwatch_forget(eng_pmwatch_t *w, size_t n);
+/* Before forgetting them: of the first n records, the objects with an
+ * executable mapping that pm (just read) does not hold, added to its
+ * pm_gone. */
+void eng_pmwatch_gone(eng_pmwatch_t *w, size_t n, eng_pmap_t *pm);
+/* Take pm's gone objects (the caller frees each pg_path and the array). */
+eng_pgone_t *eng_pmap_take_gone(eng_pmap_t *pm, size_t *np);
 void eng_pmwatch_close(eng_pmwatch_t *w);
 
 /* Run fn on the pmap of a live eng_proc_t for pid (proc.c), under the

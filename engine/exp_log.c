@@ -121,8 +121,18 @@ void eng_exp_log_event(eng_hdl_t *h, const char *kind, const char *attrs)
 		log_options(h, x->x_log);
 }
 
+static void map_elem(struct eng_exp *x, const char *what, int pid,
+    const char *line);
+
 void eng_exp_close_log(struct eng_exp *x)
 {
+	/* the recording ends: what is still mapped in the processes it
+	 * followed is unloaded from its point of view, so every load in
+	 * map.xml has its unload (and the last object a time span) */
+	for (struct exp_pmaps *p = x->x_pmaps; p != NULL && x->x_map != NULL;
+	    p = p->pm_next)
+		for (size_t i = 0; i < p->pm_n; i++)
+			map_elem(x, "unload", p->pm_pid, p->pm_lines[i]);
 	if (x->x_log != NULL) {
 		fprintf(x->x_log, "<event kind=\"end\" t=\"%.9f\"/>\n"
 		    "</experiment>\n", secs(x));
@@ -219,11 +229,16 @@ struct exp_mapnow {
 	char **mn_v;
 	size_t mn_n;
 	int mn_read;			/* the pmap had real addresses */
+	eng_pgone_t *mn_gone;		/* mapped and unmapped in between */
+	size_t mn_ngone;
 };
 
 static void take_objects(eng_pmap_t *pm, void *arg)
 {
 	struct exp_mapnow *mn = arg;
+
+	if (mn->mn_gone == NULL)
+		mn->mn_gone = eng_pmap_take_gone(pm, &mn->mn_ngone);
 
 	for (size_t i = 0; i < pm->pm_nobjs; i++) {
 		const eng_pobj_t *po = &pm->pm_objs[i];
@@ -262,10 +277,32 @@ static void map_elem(struct eng_exp *x, const char *what, int pid,
 	fputs("\"/>\n", x->x_map);
 }
 
+/* Objects mapped and unmapped since the last reading: a load and an
+ * unload, both at this reading's time (when they were is not known). */
+static void log_gone(struct eng_exp *x, int pid, struct exp_mapnow *mn)
+{
+	for (size_t i = 0; i < mn->mn_ngone; i++) {
+		eng_pgone_t *g = &mn->mn_gone[i];
+		char *line;
+
+		if (asprintf(&line, "0x%llx 0x%llx %s",
+		    (unsigned long long)g->pg_start,
+		    (unsigned long long)g->pg_end, g->pg_path) >= 0) {
+			map_elem(x, "load", pid, line);
+			map_elem(x, "unload", pid, line);
+			free(line);
+		}
+		free(g->pg_path);
+	}
+	free(mn->mn_gone);
+	mn->mn_gone = NULL;
+	mn->mn_ngone = 0;
+}
+
 void eng_exp_note_maps(eng_hdl_t *h, int pid)
 {
 	struct eng_exp *x = h->eh_exp;
-	struct exp_mapnow mn = { NULL, 0, 0 };
+	struct exp_mapnow mn = { NULL, 0, 0, NULL, 0 };
 	struct exp_pmaps *p;
 
 	if (pid <= 0 || x == NULL || !x->x_rec || x->x_map == NULL ||
@@ -281,6 +318,7 @@ void eng_exp_note_maps(eng_hdl_t *h, int pid)
 		eng_pmap_free(pm);
 	}
 	if (!mn.mn_read) {		/* not mapped yet, or gone: keep */
+		log_gone(x, pid, &mn);
 		for (size_t i = 0; i < mn.mn_n; i++)
 			free(mn.mn_v[i]);
 		free(mn.mn_v);
@@ -289,6 +327,7 @@ void eng_exp_note_maps(eng_hdl_t *h, int pid)
 	for (size_t i = 0; i < mn.mn_n; i++)
 		if (!has_line(p->pm_lines, p->pm_n, mn.mn_v[i]))
 			map_elem(x, "load", pid, mn.mn_v[i]);
+	log_gone(x, pid, &mn);
 	for (size_t i = 0; i < p->pm_n; i++) {
 		if (!has_line(mn.mn_v, mn.mn_n, p->pm_lines[i]))
 			map_elem(x, "unload", pid, p->pm_lines[i]);

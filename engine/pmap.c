@@ -53,6 +53,9 @@ void eng_pmap_free(eng_pmap_t *pm)
 		return;
 	objs_free(pm->pm_objs, pm->pm_nobjs);
 	free(pm->pm_exe);
+	for (size_t i = 0; i < pm->pm_ngone; i++)
+		free(pm->pm_gone[i].pg_path);
+	free(pm->pm_gone);
 	free(pm);
 }
 

@@ -173,3 +173,77 @@ int eng_pmwatch_fill(eng_pmwatch_t *w, eng_pmap_t *pm)
 	}
 	return pm->pm_nobjs != had;
 }
+
+/* Is an object of pm at path mapped over [s, e)? */
+static int holds(const eng_pmap_t *pm, const char *path, uint64_t s,
+    uint64_t e)
+{
+	for (size_t i = 0; i < pm->pm_nobjs; i++) {
+		const eng_pobj_t *po = &pm->pm_objs[i];
+
+		if (po->po_path != NULL && strcmp(po->po_path, path) == 0 &&
+		    s < po->po_end && e > po->po_start)
+			return 1;
+	}
+	return 0;
+}
+
+static void add_gone(eng_pmap_t *pm, const char *path, uint64_t s,
+    uint64_t e)
+{
+	eng_pgone_t *v;
+
+	for (size_t i = 0; i < pm->pm_ngone; i++) {	/* one per object */
+		eng_pgone_t *g = &pm->pm_gone[i];
+
+		if (strcmp(g->pg_path, path) == 0 && s <= g->pg_end &&
+		    e >= g->pg_start) {
+			g->pg_start = s < g->pg_start ? s : g->pg_start;
+			g->pg_end = e > g->pg_end ? e : g->pg_end;
+			return;
+		}
+	}
+	if (pm->pm_ngone == ENG_PGONE_MAX) {		/* nobody takes them */
+		free(pm->pm_gone[0].pg_path);
+		memmove(pm->pm_gone, pm->pm_gone + 1, (pm->pm_ngone - 1) *
+		    sizeof (*pm->pm_gone));
+		pm->pm_ngone--;
+	}
+	if ((v = realloc(pm->pm_gone, (pm->pm_ngone + 1) * sizeof (*v))) ==
+	    NULL)
+		return;
+	pm->pm_gone = v;
+	if ((v[pm->pm_ngone].pg_path = strdup(path)) == NULL)
+		return;
+	v[pm->pm_ngone].pg_start = s;
+	v[pm->pm_ngone].pg_end = e;
+	pm->pm_ngone++;
+}
+
+/*
+ * Perf reports mappings but not unmappings: a mapping of an object that
+ * the reading just made does not hold was unmapped since the reading
+ * before, with its object (a dlopen and dlclose within one tick).  The
+ * object's range is that of its mappings reported together.
+ */
+void eng_pmwatch_gone(eng_pmwatch_t *w, size_t n, eng_pmap_t *pm)
+{
+	if (n > w->pw_n)
+		n = w->pw_n;
+	for (size_t i = 0; i < n; i++) {
+		const struct pw_map *m = &w->pw_maps[i];
+
+		if (runs(w, m->path) && !holds(pm, m->path, m->s, m->e))
+			add_gone(pm, m->path, m->s, m->e);
+	}
+}
+
+eng_pgone_t *eng_pmap_take_gone(eng_pmap_t *pm, size_t *np)
+{
+	eng_pgone_t *v = pm->pm_gone;
+
+	*np = pm->pm_ngone;
+	pm->pm_gone = NULL;
+	pm->pm_ngone = 0;
+	return v;
+}

@@ -116,8 +116,11 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 			    eng_pmwatch_drain(p->ep_watch) : 0;
 
 			if (eng_pmap_update(p->ep_map) >= 0) {
-				if (p->ep_watch != NULL)
+				if (p->ep_watch != NULL) {
+					eng_pmwatch_gone(p->ep_watch, seen,
+					    p->ep_map);
 					eng_pmwatch_forget(p->ep_watch, seen);
+				}
 			} else if (p->ep_watch != NULL &&
 			    eng_pmwatch_fill(p->ep_watch, p->ep_map) > 0) {
 				p->ep_map->pm_gen++;	/* gone: what it mapped

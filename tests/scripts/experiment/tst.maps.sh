@@ -4,7 +4,11 @@
 # and a dlopen()ed library with a load and then an unload event (base,
 # size, time), in time order; nothing of dtrace's own image (the -c child
 # before its exec); a target that exits at once, before its maps were ever
-# read, still has its objects listed (from the mappings perf reported).
+# read, still has its objects listed (from the mappings perf reported);
+# every object loaded has its unload once the recording ends (those still
+# mapped are unloaded at the end); a library dlopen()ed and dlclose()d at
+# once, between two readings of the maps, still has its load and unload
+# (from the mappings perf reported).
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -57,6 +61,30 @@ lib=$(grep "path=\"$tmp/libdmap.so\"" $m)
     { echo "load and unload at different bases: $lib"; exit 1; }
 sed -n 's/^<[a-z]* pid="[0-9]*" t="\([0-9.]*\)".*/\1/p' $m > times
 sort -n times | cmp -s - times || { echo "events out of time order:"; cat $m; exit 1; }
+# at the end, every object loaded is unloaded: as many of each
+for what in load unload; do
+	sed -n "s/^<$what pid=\"[0-9]*\" t=\"[0-9.]*\" \(base=.*\)/\1/p" $m | sort > $what.l
+done
+cmp -s load.l unload.l || { echo "loads and unloads differ:"; cat $m; exit 1; }
+# a library opened and closed within one tick
+mkfifo go3 || exit 1
+"$DTRACE" -q -x switchrate=10ms -x record=t.er \
+    -c "$tmp/w_dlmap $tmp/libdmap.so - $tmp/go3" \
+    -n 'tick-1s { }' > out3 2> err3 &
+pid=$!
+n=0
+until grep -q '<unload .*path="'"$tmp"'/libdmap.so"' t.er/map.xml 2>/dev/null; do
+	n=$((n + 1))
+	[ $n -gt 600 ] && { echo "t.er/map.xml lacks the unload:"; cat t.er/map.xml; exit 1; }
+	kill -0 $pid 2>/dev/null || { echo "dtrace died: $(cat err3)"; exit 1; }
+	sleep 0.05
+done
+echo go > go3
+wait $pid
+pid=
+lib=$(grep "path=\"$tmp/libdmap.so\"" t.er/map.xml)
+[ "$(echo "$lib" | wc -l)" -eq 2 ] && echo "$lib" | head -n 1 | grep -q '^<load ' ||
+    { echo "libdmap.so within a tick not load then unload:"; cat t.er/map.xml; exit 1; }
 # nothing of dtrace itself (the -c child before its exec)
 ! grep -q 'path="[^"]*/dtrace"' $m || { echo "dtrace's own image in map.xml:"; cat $m; exit 1; }
 # a target that exits at once
