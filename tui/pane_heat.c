@@ -50,7 +50,7 @@ static void heat_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		}
 	/* the scale: what the darkest cell stands for */
 	tui_surface_printf(s, 0, 0, TUI_R_TITLE, "@%s %s  %d refresh%s, "
-	    "one a column, newest right (%.3f s); darkest = %lld per refresh",
+	    "newest right at %.3f s; darkest = %lld per refresh",
 	    h->th_agg, h->th_key, h->th_ncols, h->th_ncols == 1 ? "" : "es",
 	    tui_heat_time(h, 0) > 0 ? tui_heat_time(h, 0) : 0.0,
 	    (long long)max);
