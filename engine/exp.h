@@ -23,6 +23,8 @@
  *                  text, with that text (er_archive's role: stacks
  *                  print the same after the process, or the machine,
  *                  is gone)
+ *   archives/NAME.HASH  the symbol table of each object map.xml loads
+ *                  (exp_archive.c)
  *   notes          the comment given with -x recordnote=...
  *
  * How replay is exact.  The consumer reaches the shim only through
@@ -209,6 +211,8 @@ struct eng_exp {
 	int x_nenab;			/* enablings logged */
 	int x_exitlogged;		/* the exit event is in log.xml */
 	struct exp_pmaps *x_pmaps;
+	char **x_arch;			/* objects archived (exp_archive.c) */
+	size_t x_narch;
 
 	int x_replay;			/* answering from an experiment */
 	struct exp_in x_in[EXP_NFILES];
@@ -278,6 +282,10 @@ struct eng_exp *eng_exp_get(eng_hdl_t *h);
  * other option index was set. */
 int eng_exp_setopt(eng_hdl_t *h, const char *name, const char *value);
 void eng_exp_optchanged(eng_hdl_t *h, int index);
+
+/* ---- exp_archive.c: archives/NAME.HASH, an object's symbol table ---------- */
+void eng_exp_archive(struct eng_exp *x, const char *path);
+void eng_exp_archive_free(struct eng_exp *x);
 
 /* ---- exp_read.c: the data files, in sequence order ----------------------- */
 int eng_exp_read_open(eng_hdl_t *h, const char *dir);

@@ -275,6 +275,8 @@ static void map_elem(struct eng_exp *x, const char *what, int pid,
 	    end > base ? end - base : 0);
 	xml_str(x->x_map, line + used);
 	fputs("\"/>\n", x->x_map);
+	if (what[0] == 'l')		/* load: its symbols in archives/ */
+		eng_exp_archive(x, line + used);
 }
 
 /* Objects mapped and unmapped since the last reading: a load and an

@@ -418,6 +418,7 @@ void eng_exp_free(struct eng_exp *x)
 		free(p);
 	}
 	eng_exp_keys_free(x->x_keys);
+	eng_exp_archive_free(x);
 	free(x->x_zbuf);
 	free(x->x_name);
 	free(x->x_note);

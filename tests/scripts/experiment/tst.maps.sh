@@ -8,7 +8,8 @@
 # every object loaded has its unload once the recording ends (those still
 # mapped are unloaded at the end); a library dlopen()ed and dlclose()d at
 # once, between two readings of the maps, still has its load and unload
-# (from the mappings perf reported).
+# (from the mappings perf reported); archives/ holds the symbol table of
+# every object map.xml loads.
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -66,6 +67,15 @@ for what in load unload; do
 	sed -n "s/^<$what pid=\"[0-9]*\" t=\"[0-9.]*\" \(base=.*\)/\1/p" $m | sort > $what.l
 done
 cmp -s load.l unload.l || { echo "loads and unloads differ:"; cat $m; exit 1; }
+# archives/: one file per object loaded, with its path and symbols
+for path in $(sed -n 's/^<load .*path="\([^"]*\)".*/\1/p' $m | sort -u); do
+	grep -lqx "path $path" m.er/archives/* 2>/dev/null ||
+	    { echo "no archive of $path:"; ls m.er/archives; exit 1; }
+done
+grep -q '^0x[0-9a-f]* 0x[0-9a-f]* F dm_lib$' m.er/archives/libdmap.so.* ||
+    { echo "libdmap.so's archive lacks dm_lib:"; cat m.er/archives/libdmap.so.*; exit 1; }
+grep -q ' F malloc$' m.er/archives/libc.so* ||
+    { echo "libc's archive lacks malloc"; exit 1; }
 # a library opened and closed within one tick
 mkfifo go3 || exit 1
 "$DTRACE" -q -x switchrate=10ms -x record=t.er \
