@@ -91,35 +91,56 @@ uint32_t eng_exp_sum(const void *p, size_t n)
 	return eng_exp_sum_end(&st);
 }
 
-static int zero_word(const char *p)
+static uint64_t word(const char *p, size_t i)
 {
 	uint64_t w;
 
-	memcpy(&w, p, 8);
-	return w == 0;
+	memcpy(&w, p + i * 8, 8);
+	return w;
 }
 
-static void token(char *out, size_t *o, uint32_t t)
+static void token(char *out, size_t o, uint32_t t)
 {
-	memcpy(out + *o, &t, 4);
-	*o += 4;
+	memcpy(out + o, &t, 4);
 }
 
+/*
+ * One pass over the words: a zero run is skipped four words (a 32-byte
+ * line) at a time, a literal run copied as it is scanned, its token
+ * written once its length is known.  The coding is the same as a word at
+ * a time would give.
+ */
 size_t eng_exp_zrle(const char *p, size_t n, char *out)
 {
-	size_t o = 0, words = n / 8;
+	const size_t max = 0x7fffffff;
+	size_t o = 0, words = n / 8, i = 0;
 
-	for (size_t i = 0, j; i < words; i = j) {
-		int z = zero_word(p + i * 8);
+	while (i < words) {
+		size_t j = i;
 
-		for (j = i + 1; j < words && j - i < 0x7fffffff &&
-		    zero_word(p + j * 8) == z; j++)
-			;
-		token(out, &o, (uint32_t)(j - i) | (z ? EXP_ZRUN : 0));
-		if (!z) {
-			memcpy(out + o, p + i * 8, (j - i) * 8);
-			o += (j - i) * 8;
+		if (word(p, i) == 0) {
+			while (j + 4 <= words && j - i <= max - 4 &&
+			    (word(p, j) | word(p, j + 1) | word(p, j + 2) |
+			    word(p, j + 3)) == 0)
+				j += 4;
+			while (j < words && j - i < max && word(p, j) == 0)
+				j++;
+			token(out, o, (uint32_t)(j - i) | EXP_ZRUN);
+			o += 4;
+		} else {
+			size_t t = o;
+			uint64_t w;
+
+			o += 4;
+			while (j < words && j - i < max &&
+			    (w = word(p, j)) != 0) {
+				memcpy(out + o, &w, 8);
+				o += 8;
+				j++;
+			}
+			token(out, t, (uint32_t)(j - i));
 		}
+		i = j;
 	}
 	return o;
 }
