@@ -137,5 +137,7 @@ void eng_pmwatch_close(eng_pmwatch_t *w);
  * lock that keeps it alive; -1 if pid is no process of ours. */
 int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *),
     void *arg);
+/* 1 if pid is a -c command of ours still held before its exec. */
+int eng_proc_held(int pid);
 
 #endif /* ENG_ELFSYM_H */

@@ -212,6 +212,9 @@ struct eng_exp {
 	int x_exitlogged;		/* the exit event is in log.xml */
 	struct exp_pmaps *x_pmaps;
 	char **x_arch;			/* objects archived (exp_archive.c) */
+	struct exp_descs *x_descs;	/* descendants (exp_desc.c) */
+	uint64_t x_lastpiece;		/* clause whose piece was last put */
+	int x_pieceput;			/* ... x_lastpiece is valid */
 	size_t x_narch;
 
 	int x_replay;			/* answering from an experiment */
@@ -282,6 +285,22 @@ struct eng_exp *eng_exp_get(eng_hdl_t *h);
  * other option index was set. */
 int eng_exp_setopt(eng_hdl_t *h, const char *name, const char *value);
 void eng_exp_optchanged(eng_hdl_t *h, int index);
+
+/* A descendant's sub-experiment in dir: its data files (but archives/
+ * symbols: it has no archives/) and overview, headers and no blocks (its
+ * data is in the founder's).  0 or -1 with errno. */
+int eng_exp_blank_files(struct eng_exp *x, const char *dir, int ncpus);
+/* exp_log.c: s escaped for an XML attribute or text. */
+void eng_exp_xml_str(FILE *fp, const char *s);
+
+/* ---- exp_desc.c: sub-experiments of a -c command's descendants ----------- */
+struct exp_descs;
+/* Watch the descendants of target pid (at GO, before a held -c command
+ * execs); read what they did (every work tick); close their
+ * sub-experiments (the end of the recording). */
+void eng_exp_desc_watch(eng_hdl_t *h, int pid);
+void eng_exp_desc_poll(struct eng_exp *x);
+void eng_exp_desc_free(struct eng_exp *x);
 
 /* ---- exp_archive.c: archives/NAME.HASH, an object's symbol table ---------- */
 void eng_exp_archive(struct eng_exp *x, const char *path);

@@ -13,8 +13,8 @@
  *   path PATH
  *   type dyn|exec vbase 0x... symbols N
  *   0xVALUE 0xSIZE F|O NAME         one per symbol, by address
- * F for functions (and PLT entries), O for other objects.  An object
- * whose ELF cannot be read is archived with its reason and no symbols.
+ * F for functions (and PLT entries), O for other objects.  A file that
+ * is not ELF (a locale mapped by a process) is not archived.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,16 +74,15 @@ void eng_exp_archive(struct eng_exp *x, const char *path)
 	base = base != NULL ? base + 1 : path;
 	snprintf(file, sizeof (file), "%s/archives/%.200s.%08x", x->x_dir,
 	    base, path_hash(path));
-	if ((fp = fopen(file, "w")) == NULL)
+	/* data files mapped (locales, caches) are no load objects */
+	if ((o = eng_elf_get(path, err, sizeof (err))) == NULL)
 		return;
-	fprintf(fp, "# dtui archive 1\npath %s\n", path);
-	if ((o = eng_elf_get(path, err, sizeof (err))) != NULL) {
+	if ((fp = fopen(file, "w")) != NULL) {
+		fprintf(fp, "# dtui archive 1\npath %s\n", path);
 		write_syms(fp, o);
-		eng_elf_put(o);
-	} else {
-		fprintf(fp, "unreadable %s\n", err);
+		fclose(fp);
 	}
-	fclose(fp);
+	eng_elf_put(o);
 }
 
 void eng_exp_archive_free(struct eng_exp *x)

@@ -221,6 +221,13 @@ static void create_at_go(eng_hdl_t *h)
 	}
 }
 
+/* The first target's descendants get sub-experiments (exp_desc.c). */
+static void watch_targets(eng_hdl_t *h)
+{
+	if (h->eh_cons->ec_ntargets > 0)
+		eng_exp_desc_watch(h, h->eh_cons->ec_targets[0]);
+}
+
 struct exp_scope eng_exp_enter(eng_hdl_t *h, int api)
 {
 	struct exp_scope s = { h, api };
@@ -236,8 +243,10 @@ struct exp_scope eng_exp_enter(eng_hdl_t *h, int api)
 			put_opts(h);
 		eng_exp_put(h, EXP_R_MARK, x->x_depth, &mk, sizeof (mk),
 		    NULL, 0);
-		if (api == EXP_M_GO)
+		if (api == EXP_M_GO) {
 			eng_exp_log_event(h, "start", "");
+			watch_targets(h);
+		}
 		if (api == EXP_M_STOP && !h->eh_stopped && h->eh_go)
 			eng_exp_log_event(h, "stop", "");
 	}
@@ -286,8 +295,14 @@ int eng_exp_piece(eng_hdl_t *h, uint64_t stmtid)
 	}
 	si = eng_cc_stmtinfo(h, stmtid);
 	piece = si != NULL ? si->esi_piece : 0;
-	if (eng_exp_recording(h))
+	/* asked at every record: the clause of the last one is written
+	 * down already, without a lookup */
+	if (eng_exp_recording(h) && (!h->eh_exp->x_pieceput ||
+	    h->eh_exp->x_lastpiece != stmtid)) {
 		put_keyed(h, EXP_R_PIECE, &k, &piece, sizeof (piece));
+		h->eh_exp->x_lastpiece = stmtid;
+		h->eh_exp->x_pieceput = 1;
+	}
 	return piece;
 }
 
@@ -480,6 +495,7 @@ int eng_record_start(eng_hdl_t *h, const char *name)
 	eng_exp_put(h, EXP_R_GO, 1, &an, sizeof (an), &cpu, sizeof (cpu));
 	dump_known(h);
 	eng_exp_log_event(h, "start", "");
+	watch_targets(h);
 	eng_exp_flush(h);
 	return 0;
 }

@@ -30,7 +30,7 @@ static double secs(const struct eng_exp *x)
 
 /* s as XML attribute or text (quotes and markup escaped, controls
  * dropped). */
-static void xml_str(FILE *fp, const char *s)
+void eng_exp_xml_str(FILE *fp, const char *s)
 {
 	for (; s != NULL && *s != '\0'; s++) {
 		switch (*s) {
@@ -101,7 +101,7 @@ void eng_exp_log_open(eng_hdl_t *h)
 	    "<system os=\"%s\" release=\"%s\" machine=\"%s\" node=\"",
 	    EXP_VERSION, program_invocation_short_name, ENG_VERSION_STRING,
 	    (int)getpid(), u.sysname, u.release, u.machine);
-	xml_str(x->x_log, u.nodename);
+	eng_exp_xml_str(x->x_log, u.nodename);
 	fprintf(x->x_log, "\"/>\n<target wordsize=\"%d\" ncpus=\"%d\"/>\n"
 	    "<start date=\"%s\" wall_ns=\"%llu\"/>\n", (int)sizeof (void *) * 8,
 	    h->eh_cons->ec_ncpus, date, (unsigned long long)x->x_wall);
@@ -273,7 +273,7 @@ static void map_elem(struct eng_exp *x, const char *what, int pid,
 	fprintf(x->x_map, "<%s pid=\"%d\" t=\"%.9f\" base=\"0x%llx\" "
 	    "size=\"%llu\" path=\"", what, pid, secs(x), base,
 	    end > base ? end - base : 0);
-	xml_str(x->x_map, line + used);
+	eng_exp_xml_str(x->x_map, line + used);
 	fputs("\"/>\n", x->x_map);
 	if (what[0] == 'l')		/* load: its symbols in archives/ */
 		eng_exp_archive(x, line + used);

@@ -218,8 +218,15 @@ static int open_in(eng_hdl_t *h, int f, const char *name, uint32_t *ncpus)
 
 	snprintf(in->xi_name, sizeof (in->xi_name), "%s", name);
 	snprintf(path, sizeof (path), "%s/%s", x->x_dir, name);
-	if ((in->xi_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((in->xi_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		/* a descendant's sub-experiment has no archives/ (the seed:
+		 * all archiving is in the founder's): no symbols to read */
+		if (f == EXP_F_SYMBOLS && errno == ENOENT) {
+			in->xi_end = 1;
+			return 0;
+		}
 		return eng_error(h, "%s: %s", path, strerror(errno));
+	}
 	if (read_at(in->xi_fd, &fh, sizeof (fh), 0) != 0)
 		return eng_error(h, "%s: file header cut short at offset 0",
 		    path);

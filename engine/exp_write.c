@@ -275,16 +275,16 @@ void eng_exp_overview(eng_hdl_t *h)
 	free(e);
 }
 
-/* Open a data file and write its header. */
-static int open_file(struct eng_exp *x, const char *name, int kind,
-    int ncpus, uint64_t entsize)
+/* Open a data file in dir and write its header. */
+static int open_in(struct eng_exp *x, const char *dir, const char *name,
+    int kind, int ncpus, uint64_t entsize)
 {
-	char path[1200];
+	char path[1400];
 	struct exp_fhdr fh;
 	struct iovec iov = { &fh, sizeof (fh) };
 	int fd;
 
-	snprintf(path, sizeof (path), "%s/%s", x->x_dir, name);
+	snprintf(path, sizeof (path), "%s/%s", dir, name);
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
 		return -1;
 	memset(&fh, 0, sizeof (fh));
@@ -300,6 +300,32 @@ static int open_file(struct eng_exp *x, const char *name, int kind,
 		return -1;
 	}
 	return fd;
+}
+
+static int open_file(struct eng_exp *x, const char *name, int kind,
+    int ncpus, uint64_t entsize)
+{
+	return open_in(x, x->x_dir, name, kind, ncpus, entsize);
+}
+
+int eng_exp_blank_files(struct eng_exp *x, const char *dir, int ncpus)
+{
+	uint64_t ent = sizeof (struct exp_ovhdr) + (uint64_t)ncpus *
+	    sizeof (struct exp_ovcpu);
+	int fd;
+
+	for (int f = 0; f < EXP_NFILES; f++) {
+		if (f == EXP_F_SYMBOLS)		/* in archives/: none here */
+			continue;
+		if ((fd = open_in(x, dir, fname[f], f, ncpus, 0)) < 0)
+			return -1;
+		close(fd);
+	}
+	if ((fd = open_in(x, dir, "overview", EXP_F_OVERVIEW, ncpus,
+	    ent)) < 0)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 /* The highest N of stem.N.er in stem's directory (0 if none). */
@@ -401,6 +427,7 @@ void eng_exp_free(struct eng_exp *x)
 {
 	if (x == NULL)
 		return;
+	eng_exp_desc_free(x);		/* their events in log.xml first */
 	eng_exp_close_log(x);
 	close_files(x);
 	for (int i = 0; i < EXP_NFILES; i++) {

@@ -134,6 +134,18 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 	return found ? 0 : -1;
 }
 
+int eng_proc_held(int pid)
+{
+	int held = 0;
+
+	pthread_mutex_lock(&procs_lock);
+	for (eng_proc_t *p = procs; p != NULL; p = p->ep_next)
+		if (p->ep_pid == pid)
+			held = p->ep_state == ENG_PROC_HELD;
+	pthread_mutex_unlock(&procs_lock);
+	return held;
+}
+
 /* ---- creating ---------------------------------------------------------- */
 
 /* A regular file we may execute; else *err = why not (ENOENT/EACCES). */

@@ -296,9 +296,11 @@ int eng_work(eng_hdl_t *h, FILE *fp)
 	clear_hiwat(h);
 	(void)eng_ecb_poll(h);		/* the enablings pane's counters */
 	eng_pid_follow(h);		/* objects the targets loaded since */
-	if (eng_exp_recording(h))	/* and map.xml, each tick */
-		for (int i = 0; i < c->ec_ntargets; i++)
-			eng_exp_note_maps(h, c->ec_targets[i]);
+	if (eng_exp_recording(h)) {	/* and map.xml, each tick, and */
+		for (int i = 0; i < c->ec_ntargets; i++)	/* what the */
+			eng_exp_note_maps(h, c->ec_targets[i]);	/* targets' */
+		eng_exp_desc_poll(h->eh_exp);	/* descendants did */
+	}
 	if (prov_probes_added() && h->eh_ks != NULL)	/* usdt: processes */
 		(void)ks_enable_retained(h->eh_ks, NULL);	/* started since */
 	if (t >= c->ec_nextagg)
