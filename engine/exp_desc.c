@@ -346,7 +346,8 @@ static void poll_descs(struct eng_exp *x)
 
 	for (int c = 0; c < ds->ds_ncpu; c++)
 		drain(ds, c, &v, &n, &cap);
-	qsort(v, n, sizeof (*v), by_time);
+	if (n > 1)
+		qsort(v, n, sizeof (*v), by_time);
 	for (size_t i = 0; i < n; i++) {
 		switch (v[i].r_type) {
 		case PERF_RECORD_FORK: on_fork(x, ds, &v[i]); break;
