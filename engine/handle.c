@@ -139,6 +139,21 @@ const char *eng_route(eng_hdl_t *h)
 	return prov_route();
 }
 
+const char *eng_user_route(eng_hdl_t *h, uint64_t *hits, double *nsperhit)
+{
+	uint64_t ns = 0;
+	const char *r;
+
+	*hits = 0;
+	*nsperhit = 0;
+	if (h == NULL || (h->eh_flags & ENG_O_NOPROVIDERS))
+		return NULL;
+	r = prov_user_stats(hits, &ns);
+	if (*hits > 0)
+		*nsperhit = (double)ns / (double)*hits;
+	return r;
+}
+
 const char *eng_errmsg(const eng_hdl_t *h)
 {
 	return h != NULL ? h->eh_errmsg : "no handle";

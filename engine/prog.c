@@ -222,6 +222,36 @@ static int split_pattern(const char *pat, dtrace_probedesc_t *pd)
 	return 0;
 }
 
+struct usdt_list {
+	eng_probe_f *cb;
+	void *arg;
+};
+
+static void usdt_one(void *arg, const char *prov, const char *mod,
+    const char *func, const char *name)
+{
+	struct usdt_list *ul = arg;
+	dtrace_probedesc_t pd;
+
+	memset(&pd, 0, sizeof (pd));
+	snprintf(pd.dtpd_provider, sizeof (pd.dtpd_provider), "%s", prov);
+	snprintf(pd.dtpd_mod, sizeof (pd.dtpd_mod), "%s", mod);
+	snprintf(pd.dtpd_func, sizeof (pd.dtpd_func), "%s", func);
+	snprintf(pd.dtpd_name, sizeof (pd.dtpd_name), "%s", name);
+	(void)ul->cb(&pd, ul->arg);
+}
+
+int eng_usdt_list(eng_hdl_t *h, eng_probe_f *cb, void *arg)
+{
+	struct usdt_list ul = { cb, arg };
+
+	if (h == NULL || h->eh_ks == NULL)
+		return h != NULL ? eng_error(h, "no shim state") : -1;
+	if (!(h->eh_flags & ENG_O_NOPROVIDERS))
+		prov_usdt_list(usdt_one, &ul);
+	return 0;
+}
+
 int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
     void *arg)
 {

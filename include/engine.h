@@ -36,6 +36,10 @@ const char *eng_errmsg(const eng_hdl_t *h);
 /* How providers get events here, for status lines: "perf (root)",
  * "ptrace (own processes)" and notes (prov_route()). */
 const char *eng_route(eng_hdl_t *h);
+/* The route of pid and usdt probes ("uprobe_multi", "perf", "ptrace"),
+ * or NULL while none is attached; *hits since the start and the
+ * tracer's mean ns per hit. */
+const char *eng_user_route(eng_hdl_t *h, uint64_t *hits, double *nsperhit);
 
 /*
  * Options by dtrace's names ("bufsize", "quiet", "aggsortkey"...), values
@@ -160,6 +164,11 @@ typedef struct eng_probeinfo {
 /* Walk probes matching pattern ("syscall::*read*:", NULL or "" = all);
  * cb returns non-zero to stop.  Returns the number visited or -1. */
 typedef int eng_probe_f(const dtrace_probedesc_t *pd, void *arg);
+/* The usdt probes of every running process, whether made or not (id 0:
+ * not made yet; a description naming it makes it), each note once: a
+ * probe with several sites comes several times.  cb's return value is
+ * ignored.  0 or -1. */
+int eng_usdt_list(eng_hdl_t *h, eng_probe_f *cb, void *arg);
 int eng_probe_iter(eng_hdl_t *h, const char *pattern, eng_probe_f *cb,
     void *arg);
 /* The same for one description (fields are globs, empty matches all). */

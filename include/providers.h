@@ -80,6 +80,12 @@ int prov_x86_decode(const void *code, size_t n, prov_x86_insn_t *out);
 /* The data of that filter's SECCOMP_RET_TRACE (= ENG_SECCOMP_DATA). */
 #define PROV_SECCOMP_DATA 0x0d7u
 
+/* The pid and usdt probes' route: "uprobe_multi", "perf" (a uprobe
+ * event per site) or "ptrace" (breakpoints), NULL while none is
+ * attached; the hits delivered since the start and the tracer's time
+ * spent on them in ns (*ns / *hits: its cost per hit). */
+const char *prov_user_stats(uint64_t *hits, uint64_t *ns);
+
 /* "perf (root)", "ptrace (own processes)", ... */
 const char *prov_route(void);
 
@@ -105,6 +111,16 @@ void prov_flush(void);
  * python$target names the command's probes, not dtrace's own.  The paths
  * are copied.  0 or -1. */
 int prov_target_objects(int pid, const char *const *paths, int n);
+
+/* The usdt probes of every running process (but ours), from the
+ * .note.stapsdt notes of the objects each maps (read once per file,
+ * cached by device and inode): cb(arg, "python1234", module, function,
+ * name) for each note, without making probes (a listing must not fill
+ * the registry with providers).  A probe with several notes comes as
+ * often.  Any thread but the drain thread. */
+typedef void prov_usdt_list_f(void *arg, const char *prov, const char *mod,
+    const char *func, const char *name);
+void prov_usdt_list(prov_usdt_list_f *cb, void *arg);
 
 /* Were probes made since the last call for processes that started after
  * tracing did (usdt: an exec matched a provider glob)?  1 once per batch:

@@ -426,6 +426,64 @@ static void usdt_provide(void *parg, const dtrace_probedesc_t *desc)
 	free(fresh);
 }
 
+/* ---- listing every process's probes ---- */
+
+/* The usdt probes of process pid, by its maps (lk held): cb for each
+ * note of each object mapped with code, without making probes. */
+static void list_pid(int pid, prov_usdt_list_f *cb, void *arg)
+{
+	char maps[64], line[4352], path[4096], dev[16], perm[8];
+	char prov[DTRACE_PROVNAMELEN], name[DTRACE_NAMELEN];
+	unsigned long ino, seen[64];
+	const usdt_notes_t *ns;
+	int nseen = 0, dup;
+	FILE *fp;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	if ((fp = fopen(maps, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%*s %7s %*s %15s %lu %4095s", perm, dev, &ino,
+		    path) != 4 || path[0] != '/' || strchr(perm, 'x') == NULL ||
+		    ino == 0)
+			continue;
+		dup = 0;
+		for (int i = 0; i < nseen; i++)
+			dup |= seen[i] == ino;
+		if (dup || (ns = file_notes(path, dev, ino)) == NULL)
+			continue;
+		if (nseen < 64)
+			seen[nseen++] = ino;
+		for (int i = 0; i < ns->un_n; i++) {
+			const usdt_note_t *un = &ns->un_notes[i];
+
+			if (snprintf(prov, sizeof(prov), "%s%d", un->un_prov,
+			    pid) >= (int)sizeof(prov))
+				continue;
+			probe_name(un->un_name, name, sizeof(name));
+			cb(arg, prov, strrchr(path, '/') + 1, un->un_func,
+			    name);
+		}
+	}
+	fclose(fp);
+}
+
+void prov_usdt_list(prov_usdt_list_f *cb, void *arg)
+{
+	struct dirent *de;
+	DIR *d;
+	int pid;
+
+	if ((d = opendir("/proc")) == NULL)
+		return;
+	pthread_mutex_lock(&usdt.lk);
+	while ((de = readdir(d)) != NULL)
+		if ((pid = atoi(de->d_name)) > 0 && pid != (int)getpid())
+			list_pid(pid, cb, arg);
+	pthread_mutex_unlock(&usdt.lk);
+	closedir(d);
+}
+
 /* ---- processes that start later ---- */
 
 /* Remember a description (lk held): each process that execs from now

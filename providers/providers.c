@@ -175,6 +175,11 @@ int prov_target_syscalls(int *nrs, int max)
 	return prov_ptrace_syscalls(nrs, max);
 }
 
+const char *prov_user_stats(uint64_t *hits, uint64_t *ns)
+{
+	return prov_uprobe_stats(hits, ns);	/* (ptrace: its own, later) */
+}
+
 const char *prov_route(void)
 {
 	const char *base = !use_ptrace ? "perf (root)" :

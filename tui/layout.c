@@ -114,13 +114,20 @@ static const char *state_name(enum tui_state s)
 static void draw_status(const tui_layout_t *l, tui_surface_t *s,
     const tui_model_t *m)
 {
+	char user[64] = "";
+
+	/* pid/usdt probes: their route and what a hit costs the tracer */
+	if (m->tm_uroute != NULL)
+		snprintf(user, sizeof(user), "  user %s %.1fus/hit",
+		    m->tm_uroute, m->tm_unsperhit / 1000.0);
 	tui_surface_clip(s, 0, 0, l->tl_cols, 1);
 	tui_surface_clear(s, TUI_R_STATUS);
 	tui_surface_printf(s, 0, 0, TUI_R_STATUS,
-	    " dtui %-7s%s probes %u  ev/s %.0f  drops %llu  errors %llu  "
+	    " dtui %-7s%s probes %u  ev/s %.0f  drops %llu  errors %llu%s  "
 	    "as %s", state_name(m->tm_state), l->tl_paused ? " PAUSED" : "",
 	    m->tm_nenabled, m->tm_eventps, (unsigned long long)m->tm_drops,
-	    (unsigned long long)m->tm_errors, m->tm_route ? m->tm_route : "?");
+	    (unsigned long long)m->tm_errors, user,
+	    m->tm_route ? m->tm_route : "?");
 }
 
 static void draw_tabs(const tui_layout_t *l, tui_surface_t *s)

@@ -47,8 +47,12 @@ static void draw_row(tui_surface_t *s, int y, const tui_probes_t *pr,
 		    "(%d)", row->tpr_count);
 	} else {
 		tui_surface_printf(s, x + 2, y, role, "%s", p->tp_name);
-		tui_surface_printf(s, w - 8, y, sel ? role : TUI_R_DIM, "%7u",
-		    p->tp_id);
+		if (p->tp_id != 0)
+			tui_surface_printf(s, w - 8, y, sel ? role : TUI_R_DIM,
+			    "%7u", p->tp_id);
+		else			/* a usdt probe not made yet */
+			tui_surface_printf(s, w - 8, y, sel ? role : TUI_R_DIM,
+			    "%7s", "-");
 	}
 }
 

@@ -110,15 +110,42 @@ static int cmp_probe(const void *a, const void *b)
 
 	if ((c = strcmp(x->tp_prov, y->tp_prov)) != 0 ||
 	    (c = strcmp(x->tp_mod, y->tp_mod)) != 0 ||
-	    (c = strcmp(x->tp_func, y->tp_func)) != 0)
+	    (c = strcmp(x->tp_func, y->tp_func)) != 0 ||
+	    (c = strcmp(x->tp_name, y->tp_name)) != 0)
 		return c;
-	return strcmp(x->tp_name, y->tp_name);
+	return x->tp_id > y->tp_id ? -1 : x->tp_id < y->tp_id;	/* made first */
+}
+
+static int same_name(const tui_probe_t *x, const tui_probe_t *y)
+{
+	return strcmp(x->tp_prov, y->tp_prov) == 0 &&
+	    strcmp(x->tp_mod, y->tp_mod) == 0 &&
+	    strcmp(x->tp_func, y->tp_func) == 0 &&
+	    strcmp(x->tp_name, y->tp_name) == 0;
+}
+
+/* Sorted: keep one of each name, the made probe (an id) if there is
+ * one (cmp_probe puts it first); listed usdt probes (id 0) come once
+ * per note. */
+static void dedupe(tui_probes_t *p)
+{
+	int k = 0;
+
+	for (int i = 0; i < p->tp_n; i++) {
+		if (k > 0 && same_name(&p->tp_probes[k - 1], &p->tp_probes[i])) {
+			free(p->tp_probes[i].tp_prov);	/* the names' block */
+			continue;
+		}
+		p->tp_probes[k++] = p->tp_probes[i];
+	}
+	p->tp_n = k;
 }
 
 void tui_probes_sort(tui_probes_t *p)
 {
 	if (p->tp_n > 1)
 		qsort(p->tp_probes, p->tp_n, sizeof(tui_probe_t), cmp_probe);
+	dedupe(p);
 	tui_probes_filter(p, p->tp_filter);
 }
 

@@ -499,6 +499,8 @@ static void sample_cpus(tui_session_t *s, double dt)
 		m->tm_eventps = tui_rate_tick(&s->ts_evrate, s->ts_lastrec, rec,
 		    dt);
 	s->ts_lastrec = rec;
+	m->tm_uroute = eng_user_route(s->ts_h, &m->tm_uhits,
+	    &m->tm_unsperhit);
 }
 
 /* Stop tracing: fire END, consume what is left, take a last snapshot. */
@@ -598,6 +600,7 @@ void tui_session_probes(tui_session_t *s)
 		(void)eng_probe_iter(s->ts_h, pat, NULL, NULL);
 	}
 	eng_probe_iter(s->ts_h, NULL, add_probe, p);
+	(void)eng_usdt_list(s->ts_h, add_probe, p);	/* every process's */
 	memcpy(p->tp_filter, filter, sizeof(filter));
 	tui_probes_sort(p);
 }
@@ -610,6 +613,12 @@ void tui_session_probe_info(tui_session_t *s, int probe, char *buf,
 	size_t n = 0;
 
 	buf[0] = '\0';
+	if (probe >= 0 && probe < m->tm_probes.tp_n &&
+	    m->tm_probes.tp_probes[probe].tp_id == 0) {
+		snprintf(buf, len, "a running process's usdt probe: made "
+		    "when an enabling names it");
+		return;
+	}
 	if (probe < 0 || probe >= m->tm_probes.tp_n ||
 	    eng_probe_info(s->ts_h, m->tm_probes.tp_probes[probe].tp_id,
 	    &pi) != 0)

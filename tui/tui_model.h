@@ -163,6 +163,9 @@ typedef struct tui_heat {
 typedef struct tui_model {
 	enum tui_state tm_state;
 	const char *tm_route;	/* privilege route shown in the status line */
+	const char *tm_uroute;	/* pid/usdt probes' route, NULL: none */
+	uint64_t tm_uhits;	/* their hits, and the tracer's ns per hit */
+	double tm_unsperhit;
 	/* output */
 	tui_line_t *tm_lines;	/* ring of tm_maxlines */
 	int tm_maxlines, tm_nlines, tm_head;	/* head = oldest */

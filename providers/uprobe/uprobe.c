@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/uio.h>
 #include <linux/bpf.h>
@@ -113,6 +114,9 @@ typedef struct uprobe_state {
 	} slot[MSLOTS];
 	uint32_t gen;			/* lk: last generation given */
 	prov_uprobe_t *dead;		/* lk: detached, not yet freed */
+	const char *route;		/* atomic: the last attachment's */
+	uint64_t hits, hitns;		/* drain thread writes, atomic reads:
+					 * hits delivered, ns spent on them */
 } uprobe_state_t;
 
 static uprobe_state_t uprobe_state = {
@@ -218,6 +222,31 @@ static int probeable(const char *path, const prov_uprobe_site_t *sites,
 	return k;
 }
 
+/* Deliver a hit to u's callback, counting it and its time (drain
+ * thread). */
+static void deliver(uprobe_state_t *us, const prov_uprobe_t *u,
+    uint64_t cookie, const prov_perf_sample_t *s)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	u->pu_cb(u->pu_arg, cookie, s);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	__atomic_store_n(&us->hitns, us->hitns + (uint64_t)((b.tv_sec -
+	    a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec)),
+	    __ATOMIC_RELAXED);
+	__atomic_store_n(&us->hits, us->hits + 1, __ATOMIC_RELAXED);
+}
+
+const char *prov_uprobe_stats(uint64_t *hits, uint64_t *ns)
+{
+	uprobe_state_t *us = &uprobe_state;
+
+	*hits = __atomic_load_n(&us->hits, __ATOMIC_RELAXED);
+	*ns = __atomic_load_n(&us->hitns, __ATOMIC_RELAXED);
+	return __atomic_load_n(&us->route, __ATOMIC_ACQUIRE);
+}
+
 /* ---- the perf route ---- */
 
 static void on_hit(void *arg, const prov_perf_sample_t *s)
@@ -237,7 +266,7 @@ static void on_hit(void *arg, const prov_perf_sample_t *s)
 		copy.pps_raw = NULL;
 		copy.pps_rawlen = 0;
 	}
-	u->pu_cb(u->pu_arg, site->us_cookie, &copy);
+	deliver(&uprobe_state, u, site->us_cookie, &copy);
 }
 
 /* 0 opened, 1 refused (an instruction uprobes cannot probe), -1 not. */
@@ -336,7 +365,7 @@ static void on_output(void *arg, const prov_perf_sample_t *s)
 		return;
 	copy.pps_raw = s->pps_raw + 16;	/* the probed address */
 	copy.pps_rawlen = s->pps_rawlen - 16;
-	u->pu_cb(u->pu_arg, cookie, &copy);
+	deliver(us, u, cookie, &copy);
 }
 
 /* The output map of set kind (see multi_new), made on first use (lk
@@ -659,8 +688,11 @@ prov_uprobe_t *prov_uprobe_attach(const char *path,
 	n = probeable(path, sites, nsites, ok, &refused);
 	u = route_attach(us, path, ok, n, pid, flags, cb, arg);
 	free(ok);
-	if (u != NULL)
+	if (u != NULL) {
 		u->pu_refused += refused;
+		__atomic_store_n(&us->route, u->pu_multi ? "uprobe_multi" :
+		    "perf", __ATOMIC_RELEASE);
+	}
 	return u;
 }
 

@@ -68,6 +68,12 @@ int prov_uprobe_refused(const prov_uprobe_t *u);
  * drain thread is delivering may finish), and the semaphores its sites
  * held are decremented. */
 void prov_uprobe_detach(prov_uprobe_t *u);
+/* The route of the last attachment ("uprobe_multi", or "perf": one
+ * uprobe event per site; NULL before any), the hits delivered since
+ * the start and the drain thread's time spent delivering them (ns, from
+ * the record to the end of the caller's callback: the tracer's cost per
+ * hit).  Any thread. */
+const char *prov_uprobe_stats(uint64_t *hits, uint64_t *ns);
 /* Close the output events (prov_shutdown, before perf's). */
 void prov_uprobe_shutdown(void);
 

@@ -106,6 +106,27 @@ static void test_tui_probes_count_descriptions_of_a_clause(void **st)
 	tui_probes_clear(&p);
 }
 
+/* Listed usdt probes (id 0, once per note) and made ones: one row per
+ * name, the made probe's id kept. */
+static void test_tui_probes_listed_usdt_once_made_id_kept(void **st)
+{
+	tui_probes_t p;
+
+	memset(&p, 0, sizeof(p));
+	tui_probes_add(&p, 0, "py12", "python3", "f", "gc-start");
+	tui_probes_add(&p, 9, "py12", "python3", "f", "gc-start");
+	tui_probes_add(&p, 0, "py12", "python3", "f", "gc-start");
+	tui_probes_add(&p, 0, "py12", "python3", "g", "gc-done");
+	tui_probes_add(&p, 0, "py12", "python3", "g", "gc-done");
+	tui_probes_sort(&p);
+	assert_int_equal(p.tp_n, 2);
+	assert_int_equal(p.tp_probes[0].tp_id, 9);
+	assert_string_equal(p.tp_probes[1].tp_name, "gc-done");
+	assert_int_equal(p.tp_probes[1].tp_id, 0);
+	assert_int_equal(p.tp_nmatch, 2);
+	tui_probes_clear(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_tui_probes_filter_word_matches_any_field),
 		cmocka_unit_test(test_tui_probes_filter_description_fields),
 		cmocka_unit_test(test_tui_probes_count_descriptions_of_a_clause),
+		cmocka_unit_test(test_tui_probes_listed_usdt_once_made_id_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
