@@ -228,6 +228,12 @@ static int attach(pid_state_t *pst, pidprobe_t **v, int n, int *bad)
 			    v[i]->pp_sites[j].ps_off;
 			sites[k].pus_cookie =
 			    (uint64_t)(uintptr_t)&v[i]->pp_sites[j];
+			/* each hit fires it once (on_hit): its predicates
+			 * and aggregations may be done in the kernel */
+			sites[k].pus_probe = v[i]->pp_id;
+			sites[k].pus_regargs = v[i]->pp_kind ==
+			    PROV_PID_RETURN ? PROV_UPROBE_ARGS_RETURN :
+			    PROV_UPROBE_ARGS_ENTRY;
 		}
 	b->b_up = prov_uprobe_attach(v[0]->pp_path, sites, nsites, v[0]->pp_pid,
 	    v[0]->pp_flags, on_hit, pst);

@@ -84,7 +84,7 @@
 #include "bpf_tls.h"
 #include "bpf_util.h"
 
-#define MAX_FSLOTS 4096
+#define MAX_FSLOTS (PROV_BPF_USLOT0 + PROV_BPF_USLOTS)
 
 typedef struct fslot {
 	struct bpf_insn *fs_body;	/* bpf.c's program */
@@ -102,6 +102,10 @@ typedef struct fslot {
 	ks_aggplan_t fs_agg;
 	int fs_aggcomm;			/* its key copies the filter's comm */
 	int fs_held;			/* dropping until the ENABLE ends */
+	uint32_t fs_ptype, fs_eat;	/* how its programs load */
+	int fs_uprobe;			/* a uprobe's: never held, and no
+					 * plan keyed on arguments (see
+					 * prov_bpf_fload_uprobe) */
 } fslot_t;
 
 /*
@@ -160,11 +164,12 @@ static int load_behind(const fslot_t *fs, const ks_filter_t *f,
 		    fs->fs_hasam ? &fs->fs_am : NULL);
 	if (n > 0) {
 		memcpy(prog + n, body, (size_t)nb * sizeof(*prog));
-		pfd = prov_bpf_prog_load(prog, n + nb);
+		pfd = prov_bpf_prog_load_as(prog, n + nb, fs->fs_ptype,
+		    fs->fs_eat);
 	}
 	if (pfd < 0) {
 		n = 0;
-		pfd = prov_bpf_prog_load(body, nb);
+		pfd = prov_bpf_prog_load_as(body, nb, fs->fs_ptype, fs->fs_eat);
 	}
 	*np = n;
 	return pfd;
@@ -342,7 +347,8 @@ static int noop_prog(void);
  * its probes has an ECB (see the top; flk)? */
 static int must_hold(const fslot_t *fs)
 {
-	if (fs->fs_id == DTRACE_IDNONE || !ks_filter_pending())
+	if (fs->fs_id == DTRACE_IDNONE || fs->fs_uprobe ||
+	    !ks_filter_pending())
 		return 0;
 	if (fs->fs_nmulti == 0)
 		return !ks_probe_busy(fs->fs_id);
@@ -393,7 +399,8 @@ static int refilter(filt_state_t *fl, int slot)
 	planned = fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
 	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0;
 	agg = planned && prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ?
-	    &fs->fs_am : NULL);
+	    &fs->fs_am : NULL) &&
+	    !(fs->fs_uprobe && (ap.kap_args || ap.kap_strs));
 	if (planned && !agg && ap.kap_ok && ap.kap_nkc > 0)
 		prov_bpf_tls_veto_later(ap.kap_tlsstate);
 	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
@@ -502,6 +509,7 @@ static fslot_t *fslot_new(const struct bpf_insn *body, int n, int map,
 	fs->fs_map = map;
 	fs->fs_key = key;
 	fs->fs_plan = -1;
+	fs->fs_ptype = BPF_PROG_TYPE_TRACEPOINT;
 	return fs;
 }
 
@@ -552,6 +560,38 @@ int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
 	if (map < 0 || key < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
 	    (fs = fslot_new(body, n, map, key)) == NULL)
 		return -1;
+	pthread_mutex_lock(&fl->flk);
+	if (install(fl, slot, fs, NULL, NULL) == 0) {
+		fl->fslots[slot] = fs;
+		rc = 0;
+	} else {
+		fslot_free(fs);
+	}
+	pthread_mutex_unlock(&fl->flk);
+	return rc;
+}
+
+int prov_bpf_fload_uprobe(const struct bpf_insn *body, int n, int map,
+    int key, int slot)
+{
+	filt_state_t *fl = &filt;
+	fslot_t *fs;
+	int rc = -1;
+
+	pthread_once(&fl->fonce, fstart);
+	if (map < 0 || key < 0 || slot < PROV_BPF_USLOT0 ||
+	    slot >= MAX_FSLOTS || n <= 0 ||
+	    (fs = fslot_new(body, n, map, key)) == NULL)
+		return -1;
+	fs->fs_ptype = BPF_PROG_TYPE_KPROBE;
+	fs->fs_eat = 48;		/* BPF_TRACE_UPROBE_MULTI (6.6) */
+	/* a uprobe placed during an ENABLE may be hit at once (a usdt
+	 * semaphore rose): those hits are owed to the ECBs being made.  A
+	 * user function's arguments are often all distinct (pointers,
+	 * counters): keyed on them, a plan would fill its map and drop,
+	 * where records are exact; so none is (the filter still reads
+	 * them) */
+	fs->fs_uprobe = 1;
 	pthread_mutex_lock(&fl->flk);
 	if (install(fl, slot, fs, NULL, NULL) == 0) {
 		fl->fslots[slot] = fs;

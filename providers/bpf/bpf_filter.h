@@ -74,6 +74,14 @@ void prov_bpf_argmap_fmt(prov_bpf_argmap_t *am, const prov_tf_format_t *fmt,
  * attachment is gone. */
 int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot);
 void prov_bpf_funload(int slot);
+/* The same for a uprobe_multi attachment's PROG_ARRAY (uprobe.c): the
+ * slot's program is a kprobe-type program for uprobe_multi links (its
+ * context the probed registers).  Slots from PROV_BPF_USLOT0 on are the
+ * uprobes' own (bpf.c gives those below it). */
+#define PROV_BPF_USLOT0 4096
+#define PROV_BPF_USLOTS 4096
+int prov_bpf_fload_uprobe(const struct bpf_insn *body, int n, int map,
+    int key, int slot);
 /* Slot's stub, released by prov_bpf_funload but still attached, runs
  * body (n instructions, the slot's new tag in it) again: 0 or -1. */
 int prov_bpf_frevive(const struct bpf_insn *body, int n, int slot);

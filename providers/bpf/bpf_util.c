@@ -57,10 +57,17 @@ fail:
 
 int prov_bpf_prog_load(const struct bpf_insn *p, int n)
 {
+	return prov_bpf_prog_load_as(p, n, BPF_PROG_TYPE_TRACEPOINT, 0);
+}
+
+int prov_bpf_prog_load_as(const struct bpf_insn *p, int n, uint32_t type,
+    uint32_t eat)
+{
 	union bpf_attr at;
 
 	memset(&at, 0, sizeof(at));
-	at.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	at.prog_type = type;
+	at.expected_attach_type = eat;
 	at.insns = (uint64_t)(uintptr_t)p;
 	at.insn_cnt = (uint32_t)n;
 	at.license = (uint64_t)(uintptr_t)"GPL";

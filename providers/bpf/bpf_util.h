@@ -16,6 +16,10 @@ long prov_bpf_call(int cmd, union bpf_attr *at);
 
 /* Load n instructions as a GPL tracepoint program: its fd, or -1. */
 int prov_bpf_prog_load(const struct bpf_insn *p, int n);
+/* The same as a program of type (BPF_PROG_TYPE_*) expecting attach type
+ * eat (0: none). */
+int prov_bpf_prog_load_as(const struct bpf_insn *p, int n, uint32_t type,
+    uint32_t eat);
 
 /* Load n instructions (as prov_bpf_prog_load) and attach them to a
  * counting perf event on tracepoint tpid, so the program runs for its

@@ -42,7 +42,7 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include <linux/bpf.h>
-#include "uprobe.h"
+#include "uprobe_impl.h"
 #include "bpf_util.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
@@ -79,6 +79,10 @@ struct prov_uprobe {
 	int *pu_links;			/* multi: its links (split sets) */
 	int pu_nlinks;
 	int pu_slot;			/* multi: its slot */
+	ukern_t pu_k;			/* multi: its probes in the kernel */
+	uint64_t *pu_ucookies;		/* multi: the caller's cookie of each
+					 * site (the BPF cookie's low half) */
+	int pu_nuc;
 	uint64_t pu_dead;		/* multi: when it was detached */
 	prov_uprobe_t *pu_next;		/* multi: up.dead list */
 	int pu_nsites;			/* perf: sites opened */
@@ -361,8 +365,9 @@ static void on_output(void *arg, const prov_perf_sample_t *s)
 	    __atomic_load_n(&us->slot[idx].ms_gen, __ATOMIC_ACQUIRE) != gen)
 		return;			/* detached: a record left in a ring */
 	u = __atomic_load_n(&us->slot[idx].ms_up, __ATOMIC_ACQUIRE);
-	if (u == NULL)
+	if (u == NULL || (uint32_t)cookie >= (uint32_t)u->pu_nuc)
 		return;
+	cookie = u->pu_ucookies[(uint32_t)cookie];
 	copy.pps_raw = s->pps_raw + 16;	/* the probed address */
 	copy.pps_rawlen = s->pps_rawlen - 16;
 	deliver(us, u, cookie, &copy);
@@ -378,44 +383,16 @@ static int out_map(uprobe_state_t *us, int kind, int sample)
 	return us->outmap[kind];
 }
 
-/*
- * r6 = ctx; fp[-24] = tag; fp[-16] = get_attach_cookie(ctx);
- * fp[-8] = get_func_ip(ctx) (the probed address, the function's for a
- * return probe); perf_event_output(ctx, map, CURRENT_CPU, fp - 24, 24);
- * return 0
- */
-static int load_prog(int map, uint64_t tag)
+/* The attachment's program (uprobe_kern.c: a dispatch to its probes'
+ * filtered bodies when k has them, then a record of {tag, cookie,
+ * probed address}); its fd or -1. */
+static int load_prog(const ukern_t *k, int map, uint64_t tag)
 {
-	struct bpf_insn p[20];
-	union bpf_attr at;
-	int n = 0;
+	struct bpf_insn p[UK_MAXINSNS + 24];
+	int n = ukern_stub(p, k, map, tag);
 
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
-	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_attach_cookie);
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -16, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
-	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -8, 0);
-	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)tag);
-	p[n++] = ins(0, 0, 0, 0, (int32_t)(tag >> 32));
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -RECSIZE, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
-	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
-	p[n++] = ins(0, 0, 0, 0, 0);
-	p[n++] = ins(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -RECSIZE);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, RECSIZE);
-	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
-	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	memset(&at, 0, sizeof(at));
-	at.prog_type = BPF_PROG_TYPE_KPROBE;
-	at.expected_attach_type = ATTACH_UPROBE_MULTI;
-	at.insns = (uint64_t)(uintptr_t)p;
-	at.insn_cnt = (uint32_t)n;
-	at.license = (uint64_t)(uintptr_t)"GPL";
-	return (int)prov_bpf_call(BPF_PROG_LOAD, &at);
+	return prov_bpf_prog_load_as(p, n, BPF_PROG_TYPE_KPROBE,
+	    ATTACH_UPROBE_MULTI);
 }
 
 static int link_sites(int prog, const char *path,
@@ -484,7 +461,9 @@ static void multi_free(prov_uprobe_t *u)
 {
 	for (int i = 0; i < u->pu_nlinks; i++)
 		close(u->pu_links[i]);	/* every site goes, semaphores drop */
+	ukern_free(&u->pu_k);
 	free(u->pu_links);
+	free(u->pu_ucookies);
 	free(u);
 }
 
@@ -536,12 +515,13 @@ static void bury(uprobe_state_t *us, prov_uprobe_t *u)
 	reap(us);
 }
 
-/* A new multi attachment in a published slot, with the program of its
- * output set loaded into *prog (lk held); NULL with errno set, and
- * *refused set when the kernel has no such route (its program is
- * refused). */
-static prov_uprobe_t *multi_new(uprobe_state_t *us, int nsites, int flags,
-    int *prog, int *refused)
+/* A new multi attachment for the sites in a published slot, with the
+ * program of its output set loaded into *prog and the sites' BPF
+ * cookies in bpfc (lk held); NULL with errno set, and *refused set when
+ * the kernel has no such route (its program is refused). */
+static prov_uprobe_t *multi_new(uprobe_state_t *us,
+    const prov_uprobe_site_t *sites, int nsites, int flags, int *prog,
+    int *refused, uint64_t *bpfc)
 {
 	int kind = ((flags & PROV_SAMPLE_CHAIN) ? 1 : 0) |
 	    ((flags & PROV_SAMPLE_USTACK) ? 2 : 0);
@@ -553,14 +533,27 @@ static prov_uprobe_t *multi_new(uprobe_state_t *us, int nsites, int flags,
 	    (PROV_SAMPLE_CHAIN | PROV_SAMPLE_USTACK)))) < 0 ||
 	    (s = slot_new(us)) < 0 || (u = calloc(1, sizeof(*u))) == NULL)
 		goto fail;
-	if ((u->pu_links = calloc((size_t)nsites, sizeof(int))) == NULL) {
-		free(u);
+	u->pu_k.uk_map = -1;
+	if ((u->pu_links = calloc((size_t)nsites, sizeof(int))) == NULL ||
+	    (u->pu_ucookies = calloc((size_t)nsites, 8)) == NULL) {
+		multi_free(u);
 		goto fail;
 	}
+	for (int i = 0; i < nsites; i++)
+		u->pu_ucookies[i] = sites[i].pus_cookie;
+	u->pu_nuc = nsites;
 	if (++us->gen == 0)
 		us->gen = 1;
 	tag = (uint64_t)us->gen << 32 | (uint32_t)s;
-	if ((*prog = load_prog(map, tag)) < 0) {
+	(void)ukern_new(&u->pu_k, sites, nsites, map, tag, bpfc);
+	if ((*prog = load_prog(&u->pu_k, map, tag)) < 0 &&
+	    u->pu_k.uk_map >= 0) {
+		ukern_free(&u->pu_k);	/* without: plain records */
+		*prog = load_prog(&u->pu_k, map, tag);
+		for (int i = 0; i < nsites; i++)
+			bpfc[i] = (uint64_t)UK_NOPROBE << 32 | (uint32_t)i;
+	}
+	if (*prog < 0) {
 		err = errno;
 		*refused = 1;
 		multi_free(u);
@@ -584,21 +577,36 @@ static prov_uprobe_t *multi_attach(uprobe_state_t *us, const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg, int *refused)
 {
+	prov_uprobe_site_t *ls = calloc((size_t)nsites, sizeof(*ls));
+	uint64_t *bpfc = calloc((size_t)nsites, 8);
 	prov_uprobe_t *u;
 	int prog, err = 0;
 
+	if (ls == NULL || bpfc == NULL) {
+		free(ls);
+		free(bpfc);
+		errno = ENOMEM;
+		return NULL;
+	}
 	pthread_mutex_lock(&us->lk);
 	reap(us);
-	if ((u = multi_new(us, nsites, flags, &prog, refused)) == NULL) {
+	if ((u = multi_new(us, sites, nsites, flags, &prog, refused,
+	    bpfc)) == NULL) {
 		err = errno;
 		pthread_mutex_unlock(&us->lk);
+		free(ls);
+		free(bpfc);
 		errno = err;
 		return NULL;
 	}
 	u->pu_pid = pid;
 	u->pu_cb = cb;
 	u->pu_arg = arg;
-	if (link_split(u, prog, path, sites, nsites, pid, flags) != 0) {
+	for (int i = 0; i < nsites; i++) {	/* linked with BPF cookies */
+		ls[i] = sites[i];
+		ls[i].pus_cookie = bpfc[i];
+	}
+	if (link_split(u, prog, path, ls, nsites, pid, flags) != 0) {
 		err = errno;
 		unlink_all(us, u);	/* links made before the refusal */
 		bury(us, u);		/* may have fired */
@@ -608,6 +616,8 @@ static prov_uprobe_t *multi_attach(uprobe_state_t *us, const char *path,
 	}
 	close(prog);			/* the links hold it */
 	pthread_mutex_unlock(&us->lk);
+	free(ls);
+	free(bpfc);
 	errno = err;
 	return u;
 }

@@ -29,7 +29,18 @@ typedef struct prov_uprobe_site {
 	uint64_t pus_offset;	/* file offset of the probed instruction */
 	uint64_t pus_refctr;	/* file offset of its semaphore (USDT), or 0 */
 	uint64_t pus_cookie;	/* the caller's, handed back with each hit */
+	uint32_t pus_probe;	/* the probe each hit fires exactly once, for
+				 * its predicates and aggregations in the
+				 * kernel (multi route); 0: unknown */
+	int pus_regargs;	/* PROV_UPROBE_ARGS_*: which arguments its
+				 * probe takes from which registers */
 } prov_uprobe_site_t;
+
+/* pus_regargs: none known; arg0..arg5 the calling convention's registers
+ * (a pid entry or instruction probe); arg1 the return value (a pid
+ * return probe, arg0 its site's offset) */
+enum { PROV_UPROBE_ARGS_NONE, PROV_UPROBE_ARGS_ENTRY,
+	PROV_UPROBE_ARGS_RETURN };
 
 /* A hit of the site whose cookie is cookie.  s->pps_ip is the probed
  * instruction (entry) or the return address (return probes);
