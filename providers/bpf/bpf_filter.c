@@ -103,8 +103,9 @@ typedef struct fslot {
 	int fs_aggcomm;			/* its key copies the filter's comm */
 	int fs_held;			/* dropping until the ENABLE ends */
 	uint32_t fs_ptype, fs_eat;	/* how its programs load */
-	int fs_uprobe;			/* a uprobe's: never held, and no
-					 * plan keyed on arguments (see
+	int fs_uprobe;			/* a uprobe's: never held, no plan
+					 * keyed on arguments, no kernel
+					 * thread-locals (vetoed: see
 					 * prov_bpf_fload_uprobe) */
 } fslot_t;
 
@@ -400,7 +401,7 @@ static int refilter(filt_state_t *fl, int slot)
 	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0;
 	agg = planned && prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ?
 	    &fs->fs_am : NULL) &&
-	    !(fs->fs_uprobe && (ap.kap_args || ap.kap_strs));
+	    !(fs->fs_uprobe && (ap.kap_args || ap.kap_strs || ap.kap_nkc > 0));
 	if (planned && !agg && ap.kap_ok && ap.kap_nkc > 0)
 		prov_bpf_tls_veto_later(ap.kap_tlsstate);
 	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
@@ -590,7 +591,8 @@ int prov_bpf_fload_uprobe(const struct bpf_insn *body, int n, int map,
 	 * user function's arguments are often all distinct (pointers,
 	 * counters): keyed on them, a plan would fill its map and drop,
 	 * where records are exact; so none is (the filter still reads
-	 * them) */
+	 * them).  Kernel thread-locals (bpf_tls.c) are vetoed: entry and
+	 * return clauses through them counted nothing here */
 	fs->fs_uprobe = 1;
 	pthread_mutex_lock(&fl->flk);
 	if (install(fl, slot, fs, NULL, NULL) == 0) {

@@ -31,6 +31,13 @@ END { printa(@); }' 2>&1) || fail "dtrace failed: $out"
 echo "$out" | grep -q drop && fail "quantize of distinct arguments: $out"
 echo "$out" | grep -Eq '^ +65536 \|@+ +34464 *$' ||
     fail "quantize of distinct arguments: $out"
+# thread-local variables between entry and return (the shim's: the
+# kernel's are vetoed for uprobes)
+out=$($DTRACE -q -c "./pidloop 1000" -n '
+pid$target:a.out:pl_f:entry { self->ts = timestamp; }
+pid$target:a.out:pl_f:return /self->ts/ { @ = count(); self->ts = 0; }
+END { printa("n %@d\n", @); }' 2>&1) || fail "dtrace failed: $out"
+echo "$out" | grep -qx 'n 1000' || fail "self-> entry to return: $out"
 # counted in the kernel, no record per call: exact with a perf ring far
 # too small for 200000 records (8 KiB: ~40 of them), where a clause the
 # kernel cannot aggregate loses most of its firings
