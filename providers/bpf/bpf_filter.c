@@ -306,6 +306,30 @@ static int install(filt_state_t *fl, int slot, fslot_t *fs,
 	return 0;
 }
 
+/* Tests: a filter in place of the shim's (a probe with no ECBs would
+ * otherwise be unfiltered, and a flood from another copy of the test
+ * would reach its rings). */
+static int (*filter_hook)(dtrace_id_t, ks_filter_t *);	/* atomic */
+
+void prov_bpf_filter_set_hook(int (*fn)(dtrace_id_t id, ks_filter_t *out))
+{
+	__atomic_store_n(&filter_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* The filter of probe id: the test hook's, else the shim's. */
+static int probe_filter(dtrace_id_t id, ks_filter_t *out)
+{
+	int (*fn)(dtrace_id_t, ks_filter_t *) =
+	    __atomic_load_n(&filter_hook, __ATOMIC_ACQUIRE);
+
+	if (fn != NULL) {
+		memset(out, 0, sizeof(*out));
+		out->kf_gen = ks_filter_gen();
+		return fn(id, out);
+	}
+	return ks_probe_filter(id, out);
+}
+
 static int same(const ks_filter_t *a, const ks_filter_t *b)
 {
 	if (a->kf_always || b->kf_always)
@@ -322,7 +346,7 @@ static void multi_filter(fslot_t *fs, ks_filter_t *out)
 	int n = fs->fs_nmulti;
 
 	for (int i = 0; i < n; i++)
-		if (ks_probe_filter(fs->fs_multi[i].pbp_id, &each[i]) != 0)
+		if (probe_filter(fs->fs_multi[i].pbp_id, &each[i]) != 0)
 			each[i].kf_always = 1;
 	if (prov_bpf_filter_merge(fs->fs_multi, each, n, out,
 	    &fs->fs_am) != 0)
@@ -395,7 +419,7 @@ static int refilter(filt_state_t *fl, int slot)
 	if (fs->fs_nmulti > 0)
 		multi_filter(fs, &f);
 	else if (fs->fs_id == DTRACE_IDNONE ||
-	    ks_probe_filter(fs->fs_id, &f) != 0)
+	    probe_filter(fs->fs_id, &f) != 0)
 		f.kf_always = 1;
 	planned = fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
 	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0;

@@ -185,5 +185,8 @@ int prov_bpf_filter_find(dtrace_id_t id);
 /* Bring every slot up to its probe's filter and plan now, as after a
  * change of the shim's ECBs (tests that change the plan hook). */
 void prov_bpf_filter_update(void);
+/* Tests: fn gives every probe's filter instead of the shim (NULL: the
+ * shim again); prov_bpf_filter_update() installs what it says. */
+void prov_bpf_filter_set_hook(int (*fn)(dtrace_id_t id, ks_filter_t *out));
 
 #endif /* PROV_BPF_FILTER_H */

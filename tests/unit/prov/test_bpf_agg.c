@@ -76,6 +76,22 @@ static void getppids(void)
 		syscall(SYS_getppid);
 }
 
+/* A name no other process has (another copy of this test has the same
+ * execname as this one, and calls getppid too): "agg" and the pid. */
+static void own_name(pid_t pid, char comm[16])
+{
+	snprintf(comm, 16, "agg%d", (int)pid);
+}
+
+static void named_getppids(void)
+{
+	char comm[16];
+
+	own_name(getpid(), comm);
+	prctl(PR_SET_NAME, comm);
+	getppids();
+}
+
 static void count_by_execname(void **state)
 {
 	uint64_t fired0, calls0, drops0, fired, calls, drops;
@@ -90,9 +106,8 @@ static void count_by_execname(void **state)
 	prov_bpf_agg_stats(&fired0, &calls0, &drops0);
 	live_reset();
 	nloops = 1234;
-	live_run(getppids);
+	own_name(live_run(named_getppids), comm);
 	prov_bpf_agg_stats(&fired, &calls, &drops);
-	prctl(PR_GET_NAME, comm);
 	assert_int_equal(count_exec(id, comm), 1234);
 	assert_true(fired - fired0 >= 1234);
 	assert_true(calls - calls0 < 100);	/* counted, not recorded */
@@ -146,17 +161,21 @@ static void keyed_errno(void **state)
 {
 	int n = 0;
 	dtrace_id_t id;
+	pid_t pid;
 
 	(void)state;
 	live_require();
 	id = live_enable("syscall", "", "getpriority", "return");
-	set_plan(id, 1, PROV_FV(KS_FV_ERRNO), 0);
+	/* keyed on the pid too: another copy of this test makes the same
+	 * failing calls, and only this child's are counted */
+	set_plan(id, 1, PROV_FV(KS_FV_ERRNO) | PROV_FV(KS_FV_PID), 0);
 	assert_true(slot_plan(id) > 0);
 	live_reset();
-	live_run(getpriorities);
+	pid = live_run(getpriorities);
 	pthread_mutex_lock(&live_lk);
 	for (int i = 0; i < live_n; i++)
-		n += live_recs[i].lr_id == id && live_recs[i].lr_errno == ESRCH;
+		n += live_recs[i].lr_id == id && live_recs[i].lr_pid == pid &&
+		    live_recs[i].lr_errno == ESRCH;
 	pthread_mutex_unlock(&live_lk);
 	assert_int_equal(n, 600);
 	set_plan(id, 1, PROV_FV(KS_FV_ERRNO) | PROV_FV(KS_FV_ARG), 1u << 0);
@@ -322,7 +341,7 @@ static void plan_refused(void **state)
 static void filter_comm_reused(void **state)
 {
 	static struct bpf_insn prog[4096];
-	char err[256], src[256], comm[16] = "", *text = NULL;
+	char err[256], src[256], comm[16] = "", saved[16] = "", *text = NULL;
 	size_t len = 0;
 	eng_prog_t *pr;
 	unsigned ncalls = 0;
@@ -335,7 +354,11 @@ static void filter_comm_reused(void **state)
 	live_require();
 	prov_bpf_agg_set_plan_hook(NULL);
 	prov_set_fire_hook(NULL);
-	prctl(PR_GET_NAME, comm);
+	/* this thread's own name: another copy of the test, with the same
+	 * execname, calls getppid meanwhile */
+	prctl(PR_GET_NAME, saved);
+	own_name(getpid(), comm);
+	prctl(PR_SET_NAME, comm);
 	h = eng_open(0, err, sizeof(err));
 	assert_non_null(h);
 	assert_int_equal(eng_setopt(h, "quiet", NULL), 0);
@@ -373,6 +396,7 @@ static void filter_comm_reused(void **state)
 	free(text);
 	eng_close(h);
 	eng_prog_free(pr);
+	prctl(PR_SET_NAME, saved);
 	prov_set_fire_hook(live_hook);
 	prov_bpf_agg_set_plan_hook(plan_hook);
 }

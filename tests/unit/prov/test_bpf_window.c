@@ -4,7 +4,9 @@
  * ends (bpf_filter.c's hold), so a flood from another process during it
  * neither reaches the drain thread nor overruns the (small) rings; once
  * the ENABLE is over the probe delivers every firing again (kept plus
- * reported ring drops: the rings are small).
+ * reported ring drops: the rings are small).  The probe is filtered on
+ * the run's cookie (live.h), so another copy of this test flooding the
+ * same call meanwhile neither adds firings nor drops here.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,17 +22,18 @@
 #define NFLOOD 300000
 #define NAFTER 1000
 
-/* A system call nobody else makes (it fails with EINVAL). */
+/* A system call nobody else makes (it fails with EINVAL), with the
+ * run's cookie. */
 static void flood(void)
 {
 	for (int i = 0; i < NFLOOD; i++)
-		syscall(SYS_sched_get_priority_max, 12345);
+		syscall(SYS_sched_get_priority_max, live_cookie);
 }
 
 static void after(void)
 {
 	for (int i = 0; i < NAFTER; i++)
-		syscall(SYS_sched_get_priority_max, 12345);
+		syscall(SYS_sched_get_priority_max, live_cookie);
 }
 
 static void test_flood_during_enable(void **state)
@@ -45,6 +48,9 @@ static void test_flood_during_enable(void **state)
 	live_require();
 	live_reset();
 	before = prov_drops(-1);
+	live_cookie = 1000000 + (long)getpid();	/* filtered on at the end */
+	live_cookie_probe = DTRACE_IDNONE;
+	prov_bpf_filter_set_hook(live_cookie_filter);
 	ks_filter_begin();		/* as DTRACEIOC_ENABLE does */
 	in = live_enable("syscall", "", "sched_get_priority_max", "entry");
 	slot = prov_bpf_filter_find(in);
@@ -54,6 +60,7 @@ static void test_flood_during_enable(void **state)
 		print_message("no BPF route for syscall probes here\n");
 		skip();
 	}
+	live_cookie_probe = in;
 	assert_int_equal(prov_bpf_filter_prog(slot, prog, PROV_BPF_FMAX +
 	    600), 2);			/* held: r0 = 1; exit */
 	pid = live_run(flood);
@@ -91,6 +98,7 @@ static void test_no_hold_outside_enable(void **state)
 	live_require();
 	live_reset();
 	in = live_enable("syscall", "", "sched_get_priority_max", "entry");
+	live_only_cookie(in);
 	pid = live_run(after);
 	live_nudge_cpus();
 	prov_flush();
