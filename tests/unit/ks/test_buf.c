@@ -309,8 +309,11 @@ static void per_cpu(void **state)
 	uint64_t drops, v[16];
 
 	(void)state;
-	if (ks_ncpus() < 2)
+	if (ks_ncpus() < 2) {
+		print_message("one CPU here: no second CPU's buffer to keep "
+		    "apart\n");
 		skip();
+	}
 	st = setup(256, DTRACEOPT_BUFPOLICY_SWITCH, 0, 0, NULL, 0);
 	kt_fire(6, 1, 11, 0);
 	kt_fire(6, 0, 10, 0);

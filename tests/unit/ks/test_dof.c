@@ -387,8 +387,11 @@ static void seed_corpus_loads(void **state)
 	int n = 0;
 
 	(void)state;
-	if (d == NULL)
+	if (d == NULL) {
+		print_message("cannot open %s (%s): not run from the top of "
+		    "the tree?\n", dir, strerror(errno));
 		skip();
+	}
 	while ((de = readdir(d)) != NULL) {
 		char path[512], msg[256];
 		FILE *f;

@@ -17,15 +17,25 @@ typedef struct fx {
 	tui_session_t *s;
 } fx_t;
 
+static char skip_why[256];	/* why the session could not open */
+
 static int setup(void **st)
 {
 	static fx_t f;
-	char err[256];
 
 	f.m = tui_model_new(1000);
-	f.s = tui_session_new(f.m, err, sizeof(err));
+	f.s = tui_session_new(f.m, skip_why, sizeof(skip_why));
 	*st = &f;
 	return 0;
+}
+
+/* No session (tui_session_new refused, e.g. not root): say why, skip. */
+static void need_session(const fx_t *f)
+{
+	if (f->s == NULL) {
+		print_message("no session: %s\n", skip_why);
+		skip();
+	}
 }
 
 static int teardown(void **st)
@@ -69,8 +79,7 @@ static void test_tui_session_enable_feeds_output_and_aggs(void **st)
 	fx_t *f = *st;
 	tui_agg_t *a;
 
-	if (f->s == NULL)
-		skip();
+	need_session(f);
 	assert_int_equal(tui_session_enable(f->s, "BEGIN { @a[\"x\"] = "
 	    "count(); @q = quantize(5); printf(\"hi-from-begin\\n\"); }", 0,
 	    0), 0);
@@ -92,8 +101,7 @@ static void test_tui_session_second_clause_keeps_aggs(void **st)
 {
 	fx_t *f = *st;
 
-	if (f->s == NULL)
-		skip();
+	need_session(f);
 	assert_int_equal(tui_session_enable(f->s,
 	    "BEGIN { @b = sum(7); }", 0, 0), 0);
 	assert_int_equal(f->m->tm_nens, 2);
@@ -109,8 +117,7 @@ static void test_tui_session_compile_error_has_caret(void **st)
 	fx_t *f = *st;
 	const char *nl;
 
-	if (f->s == NULL)
-		skip();
+	need_session(f);
 	assert_int_equal(tui_session_enable(f->s, "BEGIN { x = 1 +; }", 0,
 	    0), -1);
 	assert_true(f->m->tm_msg_err);
@@ -133,8 +140,7 @@ static void test_tui_session_commands(void **st)
 	size_t n;
 	int fd;
 
-	if (f->s == NULL)
-		skip();
+	need_session(f);
 	tui_session_command(f->s, ":list");
 	assert_false(f->m->tm_msg_err);
 	assert_non_null(strstr(f->m->tm_msg, "1 on "));
@@ -183,8 +189,7 @@ static void test_tui_session_probes_and_stop(void **st)
 	const tui_probes_t *p = &f->m->tm_probes;
 	int found = 0;
 
-	if (f->s == NULL)
-		skip();
+	need_session(f);
 	tui_session_probes(f->s);
 	for (int i = 0; i < p->tp_n; i++)
 		found |= strcmp(p->tp_probes[i].tp_prov, "dtrace") == 0 &&
