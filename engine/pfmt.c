@@ -124,7 +124,8 @@ int eng_pf_parse(const char *pct, int convno, struct eng_pfconv *cv,
 				continue;
 			}
 			for (; isdigit((unsigned char)*p); p++)
-				n = n * 10 + (*p - '0');
+				if ((n = n * 10 + (*p - '0')) > ENG_PF_MAXWIDTH)
+					n = ENG_PF_MAXWIDTH + 1;
 			p--;
 			if (dot)
 				cv->pc_prec = n;
@@ -210,8 +211,13 @@ void eng_pf_cfmt(const struct eng_pfconv *cv, int width, int prec,
 	if (cv->pc_flags & ENG_PF_SPACE)
 		flags[n++] = ' ';
 	flags[n] = '\0';
+	/* a '*' width of INT_MIN has no positive counterpart in an int */
+	if (width < -ENG_PF_MAXWIDTH || width > ENG_PF_MAXWIDTH)
+		width = ENG_PF_MAXWIDTH;
 	if (width < 0)
 		width = -width;
+	if (prec > ENG_PF_MAXWIDTH)
+		prec = ENG_PF_MAXWIDTH;
 	if (width != 0 && prec >= 0)
 		snprintf(out, len, "%%%s%d.%d%s", flags, width, prec, conv);
 	else if (width != 0)

@@ -62,6 +62,16 @@ struct eng_pfdef {
 #define	ENG_PF_DYNW	0x080	/* width from an argument */
 #define	ENG_PF_DYNP	0x100	/* precision from an argument */
 
+/*
+ * The widest field width and the longest precision a conversion prints
+ * with: the C library's printf allocates a work buffer as wide as the
+ * field (a width in the millions, written or taken from a '*' argument,
+ * would allocate that much, megabytes for each conversion), so larger
+ * ones print as this.  A digit string longer than it parses as this too
+ * (no int overflow).
+ */
+#define	ENG_PF_MAXWIDTH	65536
+
 /* One parsed conversion. */
 struct eng_pfconv {
 	const struct eng_pfdef *pc_def;

@@ -209,9 +209,17 @@ static struct proc *proc_get(struct eng_symtab *st, int pid)
 		free(p);
 		return NULL;
 	}
+	/* A process gone before its first lookup has nothing to keep: an
+	 * entry for each would pile up over a long session of short-lived
+	 * processes (and over the consumer fuzzer's made-up pids). */
+	if (eng_pmap_update(p->p_map) < 0 && p->p_map->pm_nobjs == 0 &&
+	    kill(pid, 0) != 0 && errno == ESRCH) {
+		eng_pmap_free(p->p_map);
+		free(p);
+		return NULL;
+	}
 	p->p_next = st->st_procs;
 	st->st_procs = p;
-	(void)eng_pmap_update(p->p_map);
 	return p;
 }
 
