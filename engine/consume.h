@@ -38,6 +38,7 @@ struct eng_consumer {
 	void *ec_drop_arg;
 	eng_err_f *ec_err;
 	void *ec_err_arg;
+	uint64_t ec_faultseq;		/* provider faults reported so far */
 
 	int ec_header;			/* CPU/ID header printed */
 	int ec_indent;			/* flowindent depth */
@@ -193,6 +194,9 @@ void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep,
     const char *data);
 /* The fault text for DTRACEFLT_* ("invalid address"...). */
 const char *eng_drops_faultstr(int fault);
+/* Report the provider faults (ks_fault_next) not reported yet through
+ * the error handler, as "dtrace: <text>". */
+void eng_drops_faults(eng_hdl_t *h);
 
 /* ---- json.c (-x oformat=json) -------------------------------------------- */
 

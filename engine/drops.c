@@ -7,7 +7,9 @@
  * speculative drops, failed speculations (busy / unavailable), stack
  * string table overflows, errors in ERROR probe enablings.  -x droptags
  * puts "[DTRACEDROP_*] " before the count.  Errors come from the
- * engine's ERROR clause: "error on enabled probe ID ...".  Messages go to
+ * engine's ERROR clause: "error on enabled probe ID ...", and from the
+ * providers' faults (a source failing mid-session, ks_fault_next), which
+ * go to the error handler as "dtrace: <text>".  Messages go to
  * the drop and error handlers with the "dtrace: " prefix; without a
  * handler nothing is printed (the library never prints).
  */
@@ -185,4 +187,47 @@ void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep, const char *data)
 	eng_exp_note_error(h, &ed);
 	if (c->ec_err != NULL)
 		c->ec_err(&ed, c->ec_err_arg);
+}
+
+/* One provider fault through the error handler: no probe, no fault code
+ * of DIF's; text in dtrace(1M)'s form, or a JSON object. */
+static void fault(eng_hdl_t *h, const char *text)
+{
+	struct eng_consumer *c = h->eh_cons;
+	char msg[512], esc[300];
+	eng_errdata_t ed;
+	size_t i;
+
+	memset(&ed, 0, sizeof (ed));
+	if (eng_opt_get(h, ENG_OPT_OFORMAT) == ENG_OFORMAT_JSON) {
+		for (i = 0; text[i] != '\0' && i < sizeof (esc) - 1; i++)
+			esc[i] = text[i] == '"' || text[i] == '\\' ? '\'' :
+			    text[i];
+		esc[i] = '\0';
+		snprintf(msg, sizeof (msg), "{\"type\":\"fault\","
+		    "\"message\":\"%s\"}\n", esc);
+	} else {
+		snprintf(msg, sizeof (msg), "dtrace: %s\n", text);
+	}
+	ed.eed_msg = msg;
+	if (c->ec_err != NULL)
+		c->ec_err(&ed, c->ec_err_arg);
+}
+
+void eng_drops_faults(eng_hdl_t *h)
+{
+	struct eng_consumer *c = h->eh_cons;
+	uint64_t missed;
+	char text[256];
+
+	while (ks_fault_next(&c->ec_faultseq, text, sizeof (text), &missed)) {
+		if (missed > 0) {
+			char more[64];
+
+			snprintf(more, sizeof (more), "%" PRIu64 " more provider "
+			    "fault%s not shown", missed, missed > 1 ? "s" : "");
+			fault(h, more);
+		}
+		fault(h, text);
+	}
 }

@@ -44,6 +44,7 @@ int eng_go(eng_hdl_t *h)
 
 	if (h->eh_go)
 		return eng_error(h, "tracing is already active");
+	c->ec_faultseq = ks_fault_seq();	/* later ones are this session's */
 	if (eng_ks_ioctl(h, DTRACEIOC_GO, &cpu) != 0)
 		return eng_error(h, "could not enable tracing: %s",
 		    ks_errmsg(h->eh_ks));
@@ -121,6 +122,7 @@ int eng_stop(eng_hdl_t *h)
 	h->eh_stopped = 1;
 	if (cpu < (uint32_t)h->eh_cons->ec_ncpus)
 		h->eh_cons->ec_endedon = (int)cpu;
+	eng_drops_faults(h);		/* a source that failed at the end */
 	return 0;
 }
 
@@ -138,6 +140,7 @@ enum eng_status eng_status(eng_hdl_t *h)
 		return ENG_STATUS_NONE;
 	}
 	eng_drops_status(h, &st);
+	eng_drops_faults(h);
 	c->ec_status = st;
 	c->ec_nextstatus = now_ns() + rate(h, DTRACEOPT_STATUSRATE);
 	/* As libdtrace: exit() or a filled buffer stops tracing (END). */

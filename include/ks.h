@@ -110,4 +110,14 @@ int ks_wakefd(const ks_state_t *st);
 /* Number of CPU slots (max possible cpu id + 1). */
 unsigned ks_ncpus(void);
 
+/*
+ * Provider faults (ks_provider_fault, ks_provider.h): a source that
+ * failed after tracing began.  ks_fault_seq: how many so far (a new
+ * reader's cursor); ks_fault_next: the next message after *seq into buf
+ * (1), or 0 when none; *missed counts those overwritten (a ring of 16)
+ * before this reader got to them.
+ */
+uint64_t ks_fault_seq(void);
+int ks_fault_next(uint64_t *seq, char *buf, size_t len, uint64_t *missed);
+
 #endif /* KS_H */

@@ -93,6 +93,21 @@ void ks_provider_error(const char *fmt, ...)
  * provider that reports a failure outside kpo_enable. */
 const char *ks_provider_errmsg(void);
 
+/*
+ * A source that fails after tracing began (its helper process killed, a
+ * probe made later that cannot be started, a resource run out): the text
+ * the consumer reports as "dtrace: <text>", the rest of the session going
+ * on.  Say what stopped and what was lost.  Any thread; a ring of the
+ * last 16 (fault.c).
+ */
+void ks_provider_fault(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+/* The consumer reads them with ks_fault_next (ks.h). */
+/* From kpo_enable, before returning -1: the probe's process is gone (it
+ * exited before its probes could be placed); nothing is owed to it, so a
+ * probe made after the enabling is skipped without a message. */
+void ks_provider_gone(void);
+
 /* User memory captured at event time: [addr, addr + len) of the firing
  * process, served to copyin/copyinstr before asking the live process. */
 typedef struct ks_ucapture {

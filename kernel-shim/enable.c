@@ -368,14 +368,33 @@ int ks_clause_needs(const ks_clause_t *c)
 	return needs;
 }
 
+/* Remove new ECB i (not enabled) from ne, keeping the order. */
+static void ecb_forget(newecbs_t *ne, uint32_t i)
+{
+	free(ne->v[i]);
+	memmove(&ne->v[i], &ne->v[i + 1], (ne->n - i - 1) * sizeof(ne->v[0]));
+	ne->n--;
+}
+
+/* Start the new ECBs' sources; *done of them are.  A probe whose process
+ * is gone (it exited between being matched and now: a glob over the
+ * processes of a provider) loses its ECB quietly; any other refusal
+ * fails the ENABLE. */
 static int enable_probes(ks_state_t *st, newecbs_t *ne, uint32_t *done)
 {
 	char err[KS_ERRLEN];
+	int rc;
 
-	for (*done = 0; *done < ne->n; (*done)++)
-		if (ks_probe_enable_ecb(ne->v[*done]->ke_probe,
-		    ne->v[*done]->ke_clause->kc_needs, err, sizeof(err)))
+	for (*done = 0; *done < ne->n; ) {
+		rc = ks_probe_enable_ecb(ne->v[*done]->ke_probe,
+		    ne->v[*done]->ke_clause->kc_needs, err, sizeof(err));
+		if (rc == 0)
+			(*done)++;
+		else if (rc == -2)
+			ecb_forget(ne, *done);
+		else
 			return ks_state_seterr(st, EINVAL, "%s", err);
+	}
 	return 0;
 }
 
@@ -485,13 +504,56 @@ static int has_ecb(const ks_probe_t *p, const ks_enabling_t *en,
 	return 0;
 }
 
+/* Was p's source refused for a retained enabling before? */
+static int unstarted(const ks_state_t *st, const ks_probe_t *p)
+{
+	for (uint32_t i = 0; i < st->st_nunstarted; i++)
+		if (st->st_unstarted[i] == p->kp_id)
+			return 1;
+	return 0;
+}
+
+/*
+ * Start the sources of the new ECBs one by one.  One that cannot start
+ * (its process gone already, or the source refused: out of descriptors,
+ * say) loses only its own ECB: the probe is remembered so as not to be
+ * tried again at every look for new probes, the failure (unless the
+ * process is simply gone) is reported as a fault, and the other new
+ * probes go on.
+ */
+static void start_retained(ks_state_t *st, newecbs_t *ne)
+{
+	char err[KS_ERRLEN];
+	uint32_t i = 0;
+
+	while (i < ne->n) {
+		const ks_ecb_t *e = ne->v[i];
+		ks_probe_t *p = e->ke_probe;
+		int rc = unstarted(st, p) ? -2 : ks_probe_enable_ecb(p,
+		    e->ke_clause->kc_needs, err, sizeof(err));
+
+		if (rc == 0) {
+			i++;
+			continue;
+		}
+		if (rc == -1)
+			ks_provider_fault("%s (the probe will not fire)", err);
+		if (!unstarted(st, p) && grow((void **)&st->st_unstarted,
+		    &st->st_unstartcap, st->st_nunstarted + 1,
+		    sizeof(*st->st_unstarted)) == 0)
+			st->st_unstarted[st->st_nunstarted++] = p->kp_id;
+		ecb_forget(ne, i);
+	}
+}
+
 /*
  * Probes made after an enabling (a pid provider's probes in an object a
  * process loaded later) get the enabling's ECBs, as DTrace's retained
  * enablings do: every description of every enabling still on is matched
  * again, and a matching probe without that clause's ECB gets one.  The
  * clauses are attached already (aggregation ids, formats, staging
- * sizes), so only the ECB table grows.
+ * sizes), so only the ECB table grows.  A probe whose source cannot
+ * start costs only its own ECB (start_retained).
  */
 int ks_enable_retained(ks_state_t *st, uint32_t *nnew)
 {
@@ -513,7 +575,7 @@ int ks_enable_retained(ks_state_t *st, uint32_t *nnew)
 
 				if (p == NULL || desc->dtpd_id != DTRACE_IDNONE ||
 				    !ks_probe_matches(p, desc) ||
-				    has_ecb(p, en, c))
+				    has_ecb(p, en, c) || unstarted(st, p))
 					continue;
 				if (push_ecb(&ne, st, p, c) != 0) {
 					drop_ecbs(&ne, 0);
@@ -524,13 +586,13 @@ int ks_enable_retained(ks_state_t *st, uint32_t *nnew)
 			}
 		}
 	}
+	start_retained(st, &ne);
+	enabled = ne.n;
 	if (nnew != NULL)
 		*nnew = ne.n;
-	if (ne.n == 0)
+	if (ne.n == 0) {
+		free(ne.v);
 		return 0;
-	if (enable_probes(st, &ne, &enabled) != 0) {
-		drop_ecbs(&ne, enabled);
-		return -1;
 	}
 	pthread_mutex_lock(&ks_fire_lock);
 	if (grow((void **)&st->st_ecbs, &st->st_ecbcap, st->st_necbs + ne.n,

@@ -413,6 +413,10 @@ struct ks_state {
 					 * (ks_tls_veto; fire lock) */
 	const ks_kresult_t *st_kres;	/* the kernel's results for the
 					 * clause being replayed, or NULL */
+	dtrace_id_t *st_unstarted;	/* probes made after an enabling
+					 * whose source could not start
+					 * (enable.c: not tried again) */
+	uint32_t st_nunstarted, st_unstartcap;
 };
 
 /* The open state with this st_serial, or NULL (fire lock held). */

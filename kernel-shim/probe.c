@@ -40,6 +40,7 @@ static dtrace_id_t nprobes;		/* highest id handed out */
 static ks_probe_t *hash[KS_HASH];
 
 static __thread char prov_err[KS_ERRLEN];
+static __thread int prov_gone;		/* ks_provider_gone() since start */
 static uint32_t nvtime;			/* enabled ECBs loading vtimestamp */
 static void (*vtime_watcher)(void);
 
@@ -358,18 +359,20 @@ void ks_probe_describe(const ks_probe_t *p, dtrace_probedesc_t *out)
  * without the fire lock (the provider may fire at once); the count itself
  * is changed under it.
  */
-/* Ask the provider to start p's source; 0, or -1 with err filled. */
+/* Ask the provider to start p's source; 0, or -1 with err filled (-2:
+ * the provider said the probe's process is gone). */
 static int start(ks_probe_t *p, char *err, size_t errlen)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
 
 	prov_err[0] = '\0';
+	prov_gone = 0;
 	if (ops->kpo_enable(p->kp_prov->kv_arg, p->kp_id, p->kp_arg) == 0)
 		return 0;
 	snprintf(err, errlen, "%s:%s:%s:%s: %s", p->kp_prov->kv_name,
 	    p->kp_mod, p->kp_func, p->kp_name,
 	    prov_err[0] != '\0' ? prov_err : "provider could not enable it");
-	return -1;
+	return prov_gone ? -2 : -1;
 }
 
 /* What p's source samples now (KS_WANT_* bits), from its counts. */
@@ -414,7 +417,7 @@ int ks_probe_enable_ecb(ks_probe_t *p, int needs, char *err,
     size_t errlen)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
-	int want = needs & (KS_WANT_STACK | KS_WANT_UREGS), had;
+	int want = needs & (KS_WANT_STACK | KS_WANT_UREGS), had, rc;
 	uint32_t n;
 
 	count(p, 1, needs, &n, &had);
@@ -433,11 +436,11 @@ int ks_probe_enable_ecb(ks_probe_t *p, int needs, char *err,
 		(void)start(p, err, errlen);	/* as it was, if it can */
 		return -1;
 	}
-	if (n != 0 || start(p, err, errlen) == 0)
+	if (n != 0 || (rc = start(p, err, errlen)) == 0)
 		return 0;
 	count(p, -1, needs, &n, &had);
 	vtime_count(needs, -1);
-	return -1;
+	return rc;
 }
 
 int ks_probe_enable(ks_probe_t *p, char *err, size_t errlen)
@@ -511,6 +514,11 @@ int ks_probe_argdesc(dtrace_argdesc_t *desc)
 const char *ks_provider_errmsg(void)
 {
 	return prov_err;
+}
+
+void ks_provider_gone(void)
+{
+	prov_gone = 1;
 }
 
 void ks_provider_error(const char *fmt, ...)

@@ -408,6 +408,7 @@ void ks_close(ks_state_t *st)
 	for (i = 0; i < st->st_necbs; i++)
 		ks_ecb_free(st->st_ecbs[i]);
 	free(st->st_ecbs);
+	free(st->st_unstarted);
 	free(st->st_aggs);
 	free(st->st_formats);
 	for (en = st->st_enablings; en != NULL; en = next) {

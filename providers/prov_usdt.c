@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -123,6 +124,50 @@ static struct {
 } usdt = { .lk = PTHREAD_MUTEX_INITIALIZER,
 	.wlk = PTHREAD_MUTEX_INITIALIZER, .wcv = PTHREAD_COND_INITIALIZER };
 
+/* Did the read fail for want of a resource now short (descriptors,
+ * memory), rather than because the process or file is gone or is not
+ * an object with notes?  Then it is said (shortage()), and nothing is
+ * cached. */
+static int short_of(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
+}
+
+/* Processes left unread for want of a resource, not yet said (watcher
+ * thread only), and when the last message was. */
+static struct {
+	int n;
+	char first[192];
+	struct timespec said;
+} shorts;
+
+/* Say the shortage now if none was said for a second, else count it:
+ * a storm of execs while descriptors are out gives one message a
+ * second, with how many processes it cost (watcher thread). */
+static void shortage_say(void)
+{
+	if (shorts.n == 0)
+		return;
+	ks_provider_fault("usdt: %s: %d process%s not looked at, %s probes "
+	    "not made", shorts.first, shorts.n, shorts.n == 1 ? "" : "es",
+	    shorts.n == 1 ? "its" : "their");
+	shorts.n = 0;
+	clock_gettime(CLOCK_MONOTONIC, &shorts.said);
+}
+
+static void shortage(const char *what, int err)
+{
+	struct timespec now;
+
+	if (shorts.n++ == 0)
+		snprintf(shorts.first, sizeof(shorts.first), "%s: %s", what,
+		    strerror(err));
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > shorts.said.tv_sec + 1 || (now.tv_sec ==
+	    shorts.said.tv_sec + 1 && now.tv_nsec >= shorts.said.tv_nsec))
+		shortage_say();
+}
+
 static int usdt_enable(void *parg, dtrace_id_t id, void *arg);
 static void *watcher(void *arg);
 static void on_exec(int32_t pid);
@@ -141,7 +186,9 @@ static const ks_provider_ops_t proc_ops = {
 	.kpo_getargdesc = usdt_getargdesc,
 };
 
-/* The notes of the object with this device and inode (lk held). */
+/* The notes of the object with this device and inode (lk held); NULL
+ * with errno set when memory or descriptors are short (not cached: the
+ * next process mapping it tries again). */
 static const usdt_notes_t *file_notes(const char *path, const char *dev,
     unsigned long ino)
 {
@@ -151,12 +198,22 @@ static const usdt_notes_t *file_notes(const char *path, const char *dev,
 	for (f = usdt.files; f != NULL; f = f->uf_next)
 		if (f->uf_ino == ino && strcmp(f->uf_dev, dev) == 0)
 			return &f->uf_notes;
-	if ((f = calloc(1, sizeof(*f))) == NULL)
+	if ((f = calloc(1, sizeof(*f))) == NULL) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	f->uf_ino = ino;
 	snprintf(f->uf_dev, sizeof(f->uf_dev), "%s", dev);
-	if (usdt_notes_file(path, &f->uf_notes, err, sizeof(err)) != 0)
+	if (usdt_notes_file(path, &f->uf_notes, err, sizeof(err)) != 0) {
+		if (short_of(errno)) {
+			int e = errno;
+
+			free(f);
+			errno = e;
+			return NULL;
+		}
 		memset(&f->uf_notes, 0, sizeof(f->uf_notes));
+	}
 	f->uf_next = usdt.files;
 	usdt.files = f;
 	return &f->uf_notes;
@@ -348,7 +405,8 @@ static int provide_predicted(const dtrace_probedesc_t *desc,
 }
 
 /* Every object process pid maps with code in it (lk held); the count
- * of probes made into fresh. */
+ * of probes made into fresh, or -1 (said with shortage()) when a
+ * resource ran short. */
 static int provide_pid(const dtrace_probedesc_t *desc, int pid,
     dtrace_id_t *fresh)
 {
@@ -362,15 +420,24 @@ static int provide_pid(const dtrace_probedesc_t *desc, int pid,
 	if (u != NULL)
 		return provide_predicted(desc, u, fresh);
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
-	if ((fp = fopen(maps, "r")) == NULL)
-		return 0;
+	if ((fp = fopen(maps, "r")) == NULL) {
+		if (!short_of(errno))
+			return 0;	/* gone */
+		shortage(maps, errno);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		if (sscanf(line, "%*s %7s %*s %15s %lu %4095s", perm, dev, &ino,
 		    path) != 4 || path[0] != '/' || strchr(perm, 'x') == NULL ||
 		    ino == 0)
 			continue;
-		if ((ns = file_notes(path, dev, ino)) == NULL)
-			continue;
+		if ((ns = file_notes(path, dev, ino)) == NULL) {
+			if (!short_of(errno))
+				continue;
+			shortage(path, errno);
+			fclose(fp);
+			return -1;
+		}
 		for (int i = 0; i < ns->un_n; i++)
 			add_note(desc, pid, path, &ns->un_notes[i], fresh,
 			    &nfresh, MAXFRESH);
@@ -569,6 +636,8 @@ static void provide_new(const uevent_t *ev, dtrace_id_t *fresh)
 		/* the key /proc/PID/maps gives: "fe:00", inode */
 		snprintf(dev, sizeof(dev), "%02x:%02x", ev->ue_maj, ev->ue_min);
 		ns = file_notes(ev->ue_path, dev, (unsigned long)ev->ue_ino);
+		if (ns == NULL && short_of(errno))
+			shortage(ev->ue_path, errno);
 		if (ns == NULL || ns->un_n == 0)
 			return;
 	}
@@ -580,7 +649,10 @@ static void provide_new(const uevent_t *ev, dtrace_id_t *fresh)
 		if (!prov_is_glob(pr) && split_pid(pr, &plen) != ev->ue_pid)
 			continue;	/* another process's */
 		if (ns == NULL) {
-			n += provide_pid(&usdt.watch[i], ev->ue_pid, fresh);
+			if ((nfresh = provide_pid(&usdt.watch[i], ev->ue_pid,
+			    fresh)) < 0)
+				break;	/* said once for the process */
+			n += nfresh;
 			continue;
 		}
 		for (int k = 0; k < ns->un_n; k++)
@@ -665,6 +737,18 @@ static void *watcher(void *arg)
 
 	pthread_mutex_lock(&usdt.wlk);
 	while (!usdt.wstop) {
+		if (usdt.nq == 0 && shorts.n > 0) {
+			/* a shortage not said yet: say it within a second
+			 * even if no other process execs */
+			struct timespec t;
+
+			clock_gettime(CLOCK_REALTIME, &t);
+			t.tv_sec++;
+			if (pthread_cond_timedwait(&usdt.wcv, &usdt.wlk,
+			    &t) == ETIMEDOUT)
+				shortage_say();
+			continue;
+		}
 		if (usdt.nq == 0) {
 			pthread_cond_wait(&usdt.wcv, &usdt.wlk);
 			continue;

@@ -73,6 +73,8 @@ typedef struct pt_state {
 	int ntargets;			/* consumer: targets the helper holds */
 	uint32_t nreqs;			/* consumer: attach requests sent */
 	pid_t passive[NPASSIVE];	/* consumer: passive helpers to reap */
+	int closing;			/* atomic: the consumer is shutting
+					 * the helper down (an EOF is due) */
 	ks_provider_id_t sys_prov, proc_prov, sched_prov, sdt_prov;
 					/* register */
 	dtrace_id_t sys_ids[PT_NSYS][2];	/* shim writes (provide); the
@@ -204,6 +206,46 @@ static void fire_msg(pt_state_t *ps, const prov_ptmsg_t *m)
 	prov_fire(&ctx);
 }
 
+/*
+ * The event pipe ended while nobody asked the helper to stop: it died
+ * (killed, or crashed).  Its targets' syscall and proc probes stop firing
+ * (the rest of the session goes on), and the calls the seccomp filter
+ * sends to the tracer fail with ENOSYS in them (the kernel's rule for a
+ * SECCOMP_RET_TRACE without a tracer): say so, with how it ended and what
+ * it had sent that never arrived.  The helper is left for the shutdown's
+ * waitpid (WNOWAIT here).
+ */
+static void helper_died(pt_state_t *ps, size_t partial)
+{
+	siginfo_t si;
+	uint64_t sent, lost;
+	char how[64] = "exited";
+
+	memset(&si, 0, sizeof(si));
+	for (int i = 0; i < 200 && si.si_pid == 0; i++) {
+		if (waitid(P_PID, (id_t)ps->helper, &si, WEXITED | WNOHANG |
+		    WNOWAIT) != 0)
+			break;
+		if (si.si_pid == 0)
+			usleep(5000);	/* closing its files, not yet dead */
+	}
+	if (si.si_pid != 0 && (si.si_code == CLD_KILLED ||
+	    si.si_code == CLD_DUMPED))
+		snprintf(how, sizeof(how), "was killed by signal %d",
+		    si.si_status);
+	else if (si.si_pid != 0)
+		snprintf(how, sizeof(how), "exited with status %d",
+		    si.si_status);
+	sent = __atomic_load_n(&ps->sh->sh_sent, __ATOMIC_ACQUIRE);
+	lost = sent > ps->fired ? sent - ps->fired : 0;
+	lost += partial > 0;
+	ks_provider_fault("the ptrace helper (pid %d) %s: syscall and proc "
+	    "probes of the -c/-p targets fire no more, and the system calls "
+	    "it traced fail in them from now on (%llu event%s it had sent "
+	    "lost)", (int)ps->helper, how, (unsigned long long)lost,
+	    lost == 1 ? "" : "s");
+}
+
 static void *reader_main(void *arg)
 {
 	pt_state_t *ps = arg;
@@ -216,8 +258,19 @@ static void *reader_main(void *arg)
 			ssize_t n = read(ps->evfd, (char *)&m + got,
 			    sizeof(m) - got);
 
-			if (n <= 0)
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				if (!__atomic_load_n(&ps->closing,
+				    __ATOMIC_ACQUIRE))
+					helper_died(ps, got);
+				/* what waits for the helper's messages
+				 * (flush) waits no more */
+				__atomic_store_n(&ps->fired,
+				    __atomic_load_n(&ps->sh->sh_sent,
+				    __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
 				return NULL;
+			}
 			got += (size_t)n;
 		}
 		fire_msg(ps, &m);
@@ -510,8 +563,10 @@ void prov_ptrace_shutdown(void)
 		 * exits, or goes passive while tracees remain): the reader
 		 * then ends.  A passive helper is reaped later (or by init
 		 * once this process is gone). */
+		__atomic_store_n(&ps->closing, 1, __ATOMIC_RELEASE);
 		close(ps->cmdfd);
 		pthread_join(ps->reader, NULL);
+		__atomic_store_n(&ps->closing, 0, __ATOMIC_RELEASE);
 		if (__atomic_load_n(&ps->sh->sh_passive, __ATOMIC_ACQUIRE))
 			reap_passive(ps, ps->helper);
 		else

@@ -33,6 +33,7 @@
  * memory.  A prov_uprobe_t is immutable between attach and detach.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -555,7 +556,9 @@ static prov_uprobe_t *multi_new(uprobe_state_t *us,
 	}
 	if (*prog < 0) {
 		err = errno;
-		*refused = 1;
+		/* out of descriptors or memory is this moment's shortage,
+		 * not a kernel without the route: no switching for good */
+		*refused = err != EMFILE && err != ENFILE && err != ENOMEM;
 		multi_free(u);
 		errno = err;
 		return NULL;
@@ -655,8 +658,13 @@ static prov_uprobe_t *route_attach(uprobe_state_t *us, const char *path,
 	    &refused)) != NULL)
 		return u;
 	err = errno;
-	if (err == ESRCH) {
+	if (err == ESRCH || (err == ENOENT && pid > 0 && kill(pid, 0) != 0 &&
+	    errno == ESRCH)) {
+		/* it exited before its probes were placed (a process seen at
+		 * its exec that did not live long; its file may be gone
+		 * too): nothing to trace */
 		ks_provider_error("uprobe: no such process %d", pid);
+		ks_provider_gone();
 		return NULL;
 	}
 	if (!refused) {

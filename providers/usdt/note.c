@@ -18,6 +18,7 @@
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -322,9 +323,12 @@ int usdt_notes_file(const char *path, usdt_notes_t *out, char *err,
 	memset(out, 0, sizeof(*out));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
 	    fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "cannot open: %m");
+		int e = errno;		/* kept for the caller (EMFILE...) */
+
+		snprintf(err, errlen, "cannot open: %s", strerror(e));
 		if (fd >= 0)
 			close(fd);
+		errno = e;
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size == 0) {

@@ -4,7 +4,8 @@
 #   build NAME         compile w_NAME.c into $W/NAME (frame pointers on)
 #   wait_maps PID TEXT wait until PID maps an object whose path has TEXT
 #   build_usdtprov     w_usdtprov.c with its provider through dtrace -h and
-#                      -G into $W/usdtprov (exit 77 without cc or sys/sdt.h)
+#                      -G into $W/usdtprov (exit 77 without cc or sys/sdt.h);
+#                      holds a machine-wide lock until the script ends
 # $W is a temporary directory readable by everyone (for the nobody tests).
 # Workloads exit right after their last counted event: eng_stop calls
 # prov_flush() before DTRACEIOC_STOP, so events still in the perf rings
@@ -37,6 +38,15 @@ fail() {
 
 build_usdtprov() {
 	command -v cc > /dev/null || { echo "no C compiler to build the workload"; exit 77; }
+	# A -Z glob over dtuitest* (tst.usdt_later, tst.usdt_emfile) enables
+	# the probes of every program with this provider, another run's too
+	# (a second make check), which may then start before its own tracer
+	# is attached: the tests that run it take turns, machine-wide, for
+	# the rest of the script.
+	if command -v flock > /dev/null; then
+		exec 9> /tmp/dtui-usdtprov.lock
+		flock 9
+	fi
 	[ -f /usr/include/sys/sdt.h ] || [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] ||
 	    { echo "no <sys/sdt.h> (systemtap-sdt-dev) to build the workload"; exit 77; }
 	cat > "$W/usdtprov.d" <<'D'
