@@ -14,7 +14,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <time.h>
 #include <sys/syscall.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 #include "live.h"
 
@@ -91,23 +93,41 @@ static void test_sched_pairing(void **state)
 
 static volatile uint64_t sink;
 
+/* This process's CPU time, ns. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Spin for 400 ms of CPU time (not of wall time: on a loaded machine the
+ * spinner may get a small share of its CPU, and the samples come with
+ * the time it runs). */
 static __attribute__((noinline)) void spin_here(void)
 {
-	uint64_t until = ks_gethrtime() + 400000000ull;
+	uint64_t until = cpu_ns() + 400000000ull;
 
-	while (ks_gethrtime() < until)	/* mostly in the loop below */
+	while (cpu_ns() < until)	/* mostly in the loop below */
 		for (int i = 0; i < 1000000; i++)
 			sink++;
 }
 
+/* The spinners' pids, in memory shared with the child that forks them:
+ * only their samples count (another copy of this test, with the same
+ * execname, spins meanwhile). */
+static pid_t *spinners;
+
 static void do_spin_all_cpus(void)
 {
 	int n = prov_perf_ncpus();
-	pid_t kids[64];
+	pid_t *kids = spinners;
 
 	for (int c = 0; c < n && c < 64; c++) {
-		kids[c] = fork();
-		if (kids[c] == 0) {
+		pid_t kid = fork();
+
+		if (kid == 0) {
 			cpu_set_t set;
 
 			CPU_ZERO(&set);
@@ -116,6 +136,7 @@ static void do_spin_all_cpus(void)
 			spin_here();
 			_exit(0);
 		}
+		kids[c] = kid;	/* the parent's side only: kids is shared */
 	}
 	for (int c = 0; c < n && c < 64; c++)
 		waitpid(kids[c], NULL, 0);
@@ -130,13 +151,19 @@ static void test_profile_every_cpu(void **state)
 
 	live_require();
 	live_reset();
+	spinners = mmap(NULL, 64 * sizeof(pid_t), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(spinners != MAP_FAILED);
 	pr = live_enable("profile", "", "", "profile-997");
 	live_run(do_spin_all_cpus);
 	live_disable(pr);
 	for (int i = 0; i < live_n; i++) {
 		live_rec_t *r = &live_recs[i];
+		int mine = 0;
 
-		if (r->lr_id != pr || strcmp(r->lr_exec, "test_live") != 0)
+		for (int c = 0; c < n && c < 64; c++)
+			mine |= r->lr_pid == spinners[c];
+		if (r->lr_id != pr || !mine)
 			continue;
 		cpus |= 1ull << (r->lr_cpu & 63);
 		if (r->lr_args[1] != 0) {
@@ -150,6 +177,7 @@ static void test_profile_every_cpu(void **state)
 		assert_true(cpus & (1ull << c));
 	assert_true(user > 50);
 	assert_true(inspin > user / 4);
+	munmap(spinners, 64 * sizeof(pid_t));
 }
 
 int main(void)
