@@ -1,5 +1,7 @@
 /* w_spin.c [ms] - one thread per CPU, each pinned to its CPU, spinning
- * for ms milliseconds (default 600) in dtui_spin_leaf() called from
+ * for ms milliseconds (default 600) of its own CPU time (on a loaded
+ * machine a thread may get a small share of its CPU: the samples come
+ * with the time it runs) in dtui_spin_leaf() called from
  * dtui_spin_outer(). */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -16,7 +18,7 @@ static uint64_t now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
