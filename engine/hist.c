@@ -159,33 +159,88 @@ static void lquantize(FILE *fp, const int64_t *d, size_t size,
 	}
 }
 
-/* llquantize bucket i's lower bound (i from 1); row count in *n. */
-static int64_t llbound(uint64_t arg, int i, int *n)
+/*
+ * Are arg's llquantize parameters ones the compiler accepts (factor two
+ * or more, low magnitude below high, steps a multiple of the factor
+ * dividing a power of it, factor^high within 64 bits)?  Anything else
+ * (a corrupt record) would walk the buckets for ever, or overflow.
+ */
+static int llvalid(uint64_t arg)
+{
+	uint64_t factor = DTRACE_LLQUANTIZE_FACTOR(arg);
+	uint64_t low = DTRACE_LLQUANTIZE_LMAG(arg);
+	uint64_t high = DTRACE_LLQUANTIZE_HMAG(arg);
+	uint64_t nsteps = DTRACE_LLQUANTIZE_STEPS(arg), x, v = 1;
+
+	if (factor < 2 || low >= high || nsteps < factor ||
+	    nsteps % factor != 0)
+		return 0;
+	for (x = factor; x < nsteps; x *= factor)
+		continue;
+	if (x % nsteps != 0)
+		return 0;
+	for (uint64_t i = 0; i < high; i++) {
+		if (v * factor / factor != v || v * factor > INT64_MAX)
+			return 0;
+		v *= factor;
+	}
+	return 1;
+}
+
+/* llquantize bucket i's lower bound (i from 1; past the last, the last
+ * magnitude's end); 0 when arg's parameters are not valid. */
+static int64_t llbound(uint64_t arg, int i);
+
+/* Walking llquantize's buckets from the first above the zeroth: the
+ * lower bound of the current one, and how to step to the next. */
+struct llwalk {
+	uint64_t arg;
+	int64_t value, next, step;
+	int order, bin;
+};
+
+static void llstart(struct llwalk *w, uint64_t arg)
 {
 	int factor = DTRACE_LLQUANTIZE_FACTOR(arg);
-	int low = DTRACE_LLQUANTIZE_LMAG(arg);
-	int high = DTRACE_LLQUANTIZE_HMAG(arg);
 	int nsteps = DTRACE_LLQUANTIZE_STEPS(arg);
-	int64_t value = 1, next, step;
-	int order, bin = 1;
 
-	for (order = 0; order < low; order++)
-		value *= factor;
-	next = value * factor;
-	step = next > nsteps ? next / nsteps : 1;
-	while (order <= high) {
-		if (bin == i)
-			return value;
-		bin++;
-		if ((value += step) != next)
-			continue;
-		next = value * factor;
-		step = next > nsteps ? next / nsteps : 1;
-		order++;
+	w->arg = arg;
+	w->value = 1;
+	for (w->order = 0; w->order < DTRACE_LLQUANTIZE_LMAG(arg); w->order++)
+		w->value *= factor;
+	w->next = w->value * factor;
+	w->step = w->next > nsteps ? w->next / nsteps : 1;
+	w->bin = 1;
+}
+
+/* To the next bucket; 0 past the last magnitude (w->value is then the
+ * overflow bucket's bound). */
+static int llstep(struct llwalk *w)
+{
+	int factor = DTRACE_LLQUANTIZE_FACTOR(w->arg);
+	int nsteps = DTRACE_LLQUANTIZE_STEPS(w->arg);
+
+	if (w->order > DTRACE_LLQUANTIZE_HMAG(w->arg))
+		return 0;
+	w->bin++;
+	if ((w->value += w->step) == w->next) {
+		w->next = w->value * factor;
+		w->step = w->next > nsteps ? w->next / nsteps : 1;
+		w->order++;
 	}
-	if (n != NULL)
-		*n = bin + 1;
-	return value;
+	return w->order <= DTRACE_LLQUANTIZE_HMAG(w->arg);
+}
+
+static int64_t llbound(uint64_t arg, int i)
+{
+	struct llwalk w;
+
+	if (!llvalid(arg))
+		return 0;
+	llstart(&w, arg);
+	while (w.bin < i && llstep(&w))
+		continue;
+	return w.value;
 }
 
 static void llquantize(FILE *fp, const int64_t *d, size_t size,
@@ -193,31 +248,39 @@ static void llquantize(FILE *fp, const int64_t *d, size_t size,
 {
 	uint64_t arg = (uint64_t)d[0];
 	const int64_t *b = d + 1;
-	int levels = (int)(size / 8) - 1, first, last, pos, neg, nrows = 0;
+	int levels = (int)(size / 8) - 1, first, last, pos, neg, nrows;
+	struct llwalk w;
 	long double total;
 	char c[32];
 
-	if (DTRACE_LLQUANTIZE_FACTOR(arg) < 2 || levels < 2 ||
-	    DTRACE_LLQUANTIZE_LMAG(arg) >= DTRACE_LLQUANTIZE_HMAG(arg) ||
-	    DTRACE_LLQUANTIZE_STEPS(arg) == 0)
+	if (levels < 2 || !llvalid(arg))
 		return;
-	llbound(arg, -1, &nrows);
+	llstart(&w, arg);
+	while (llstep(&w))
+		continue;
+	nrows = w.bin + 1;
 	if (nrows < levels)
 		levels = nrows;
 	range(b, levels, 0, 1, &first, &last);
 	total = scale(b, first, last, zoom, &pos, &neg);
 	head(fp);
+	llstart(&w, arg);
+	for (int i = 0; i < first - 1 && i < levels; i++)
+		(void)llstep(&w);
 	for (int i = first; i <= last; i++) {
 		if (i == 0) {
-			snprintf(c, sizeof (c), "< %lld",
-			    (long long)llbound(arg, 1, NULL));
-			fprintf(fp, "%16s ", c);
-		} else if (i == levels - 1) {
-			snprintf(c, sizeof (c), ">= %lld",
-			    (long long)llbound(arg, i, NULL));
+			snprintf(c, sizeof (c), "< %lld", (long long)w.value);
 			fprintf(fp, "%16s ", c);
 		} else {
-			fprintf(fp, "%16lld ", (long long)llbound(arg, i, NULL));
+			if (i > 1 && i > first)
+				(void)llstep(&w);
+			if (i == levels - 1) {
+				snprintf(c, sizeof (c), ">= %lld",
+				    (long long)w.value);
+				fprintf(fp, "%16s ", c);
+			} else {
+				fprintf(fp, "%16lld ", (long long)w.value);
+			}
 		}
 		eng_hist_bar(fp, b[i], normal, total, pos, neg);
 	}
@@ -282,13 +345,13 @@ void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
 	case DTRACEAGG_LLQUANTIZE:
 		if (i == 0)
 			snprintf(buf, len, "< %lld",
-			    (long long)llbound(arg, 1, NULL));
+			    (long long)llbound(arg, 1));
 		else if (i == ent->eae_nbuckets - 1)
 			snprintf(buf, len, ">= %lld",
-			    (long long)llbound(arg, i, NULL));
+			    (long long)llbound(arg, i));
 		else
 			snprintf(buf, len, "%lld",
-			    (long long)llbound(arg, i, NULL));
+			    (long long)llbound(arg, i));
 		return;
 	default:
 		snprintf(buf, len, "%d", i);
