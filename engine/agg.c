@@ -896,10 +896,12 @@ uint64_t eng_agg_stddev(const uint64_t *data, int64_t normal)
 		return 0;
 	if (normal <= 0)
 		normal = 1;
-	int64_t avg = (int64_t)data[1] / normal / (int64_t)data[0];
+	/* a count of -1 (a corrupt record) must not trap INT64_MIN / -1 */
+	int64_t q = (int64_t)data[1] / normal, n = (int64_t)data[0];
+	int64_t avg = n == -1 ? (int64_t)(0 - (uint64_t)q) : q / n;
+	uint64_t mag = avg < 0 ? 0 - (uint64_t)avg : (uint64_t)avg;
 	unsigned __int128 sq = ((unsigned __int128)data[2] << 64) | data[3];
-	unsigned __int128 avgsq = (unsigned __int128)(avg < 0 ? -avg : avg) *
-	    (unsigned __int128)(avg < 0 ? -avg : avg);
+	unsigned __int128 avgsq = (unsigned __int128)mag * mag;
 
 	sq /= (unsigned __int128)normal * (unsigned __int128)normal;
 	sq /= data[0];

@@ -44,7 +44,19 @@ static int is_signed_conv(const struct conv *cv)
 	return k == PFP_SINT || k == PFP_DINT || k == PFP_FP;
 }
 
-/* The integer value of an argument (aggregation values computed). */
+/* a / b without the traps: 0 for b == 0, and INT64_MIN / -1 wraps. */
+static int64_t sdiv(int64_t a, int64_t b)
+{
+	if (b == 0)
+		return 0;
+	if (b == -1)
+		return (int64_t)(0 - (uint64_t)a);
+	return a / b;
+}
+
+/* The integer value of an argument (aggregation values computed; a
+ * record too short for its aggregating function, which only a corrupt
+ * description gives, reads as a plain integer). */
 static int64_t argval(const eng_pfarg_t *a, int sign)
 {
 	const dtrace_recdesc_t *r = a->pa_rec;
@@ -53,14 +65,20 @@ static int64_t argval(const eng_pfarg_t *a, int sign)
 
 	switch (r->dtrd_action) {
 	case DTRACEAGG_AVG:
+		if (r->dtrd_size < 16)
+			break;
 		memcpy(w, a->pa_data, 16);
-		return w[0] != 0 ? w[1] / norm / w[0] : 0;
+		return sdiv(sdiv(w[1], norm), w[0]);
 	case DTRACEAGG_STDDEV:
+		if (r->dtrd_size < 32)
+			break;
 		return (int64_t)eng_agg_stddev((const uint64_t *)
 		    (const void *)a->pa_data, norm);
 	case DTRACEAGG_COUNT: case DTRACEAGG_SUM: case DTRACEAGG_MIN:
 	case DTRACEAGG_MAX:
-		return eng_rec_int(a->pa_data, 8, 1) / norm;
+		if (r->dtrd_size < 8)
+			break;
+		return sdiv(eng_rec_int(a->pa_data, 8, 1), norm);
 	default:
 		break;
 	}
