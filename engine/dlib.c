@@ -85,6 +85,9 @@ const char eng_dlib_text[] =
     "	pr_onpro = T->kt_cpu; pr_bindpro = -1; pr_bindpset = -1;\n"
     "	pr_lgrp = 0;\n"
     "};\n"
+    "typedef struct siginfo {\n"	/* what Linux's signal_deliver says */
+    "	int si_signo; int si_code; int si_errno;\n"
+    "} siginfo_t;\n"
     "typedef struct cpuinfo {\n"
     "	processorid_t cpu_id; psetid_t cpu_pset; chipid_t cpu_chip;\n"
     "	lgrp_id_t cpu_lgrp;\n"

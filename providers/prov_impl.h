@@ -352,6 +352,11 @@ void prov_tp_argtype(const char *type, dtrace_argdesc_t *desc);
  * only). */
 void prov_tp_task(ks_probe_ctx_t *ctx, int32_t tid, const char *comm,
     int32_t pri, int32_t cpu, char sname);
+/* Offer [data, data + len) (memory that outlives the firing) to the
+ * firing's clauses as provider memory, beside what it already offers:
+ * typed arguments that point into it are read in place (drain thread
+ * only; two ranges at most). */
+void prov_tp_kmem(ks_probe_ctx_t *ctx, const void *data, uint32_t len);
 /* Offer task (memory that outlives the firing) as the firing's ks_task. */
 void prov_tp_task_offer(ks_probe_ctx_t *ctx, const ks_task_t *task);
 

@@ -16,7 +16,9 @@
  *   lwp-exit      sched_process_exit, others       arg0 thread id
  *   signal-send   signal_generate                  arg0 target tid, arg1
  *                                                  target pid, arg2 signal
- *   signal-handle signal_deliver                   arg0 signal
+ *   signal-handle signal_deliver                   arg0 signal, arg1 its
+ *                                                  siginfo_t (signo, code,
+ *                                                  errno), arg2 handler
  *   signal-discard signal_generate, result ignored as signal-send
  *   start         sys_exit_{clone,clone3,fork,vfork} in the child, its
  *                 first thread (ret 0, pid == tid)
@@ -27,7 +29,8 @@
  * process's psinfo_t *, signal-send's and signal-discard's the target's,
  * then the signal (args[2] is arg2).  Those pointers are translated from
  * a ks_task the firing offers in kpc_args[KS_ARG_TASK] (tprows.c), so
- * arg0..arg2 keep the numbers above.  exit's args[0] is its arg0.
+ * arg0..arg2 keep the numbers above.  exit's args[0] is its arg0;
+ * signal-handle's are dtrace's int, siginfo_t * and handler.
  * Each fires in the context of the thread that did it (create in the
  * parent, exit in the exiting thread).  exit's reason: a process whose
  * exit_group() we saw exited (CLD_EXITED with its status), otherwise it
@@ -211,10 +214,20 @@ static int fire_lwp_start(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 	return fire_start(ctx, s, fmt, 1);
 }
 
+/* signal-handle's args[1]: the siginfo_t of the D library (engine/dlib.c:
+ * these three ints in this order), with what signal_deliver reports. */
+static struct { int32_t si_signo, si_code, si_errno; } siginfo;
+
 static int fire_signal_handle(ks_probe_ctx_t *ctx,
     const prov_perf_sample_t *s, const prov_tf_format_t *fmt)
 {
-	ctx->kpc_args[0] = (uint64_t)prov_tp_get(fmt, s, "sig");
+	siginfo.si_signo = (int32_t)prov_tp_get(fmt, s, "sig");
+	siginfo.si_code = (int32_t)prov_tp_get(fmt, s, "code");
+	siginfo.si_errno = (int32_t)prov_tp_get(fmt, s, "errno");
+	ctx->kpc_args[0] = (uint64_t)(int64_t)siginfo.si_signo;
+	ctx->kpc_args[1] = (uint64_t)(uintptr_t)&siginfo;
+	ctx->kpc_args[2] = (uint64_t)prov_tp_get(fmt, s, "sa_handler");
+	prov_tp_kmem(ctx, &siginfo, sizeof(siginfo));
 	return 1;
 }
 
@@ -266,7 +279,8 @@ static prov_tprow_t rows[] = {
 	    .tr_args = { "pid_t" }, .tr_fvars = TASK, .tr_fargs = "pid" },
 	{ .tr_name = "signal-handle", .tr_sys = "signal",
 	    .tr_event = "signal_deliver", .tr_fire = fire_signal_handle,
-	    .tr_args = { "int" }, .tr_fvars = TASK, .tr_fargs = "sig" },
+	    .tr_args = { "int", "siginfo_t *", "void (*)(void)" },
+	    .tr_fvars = TASK, .tr_fargs = "sig" },
 	{ .tr_name = "signal-discard", .tr_sys = "signal",
 	    .tr_event = "signal_generate", .tr_fire = fire_signal_discard,
 	    .tr_args = SIG_ARGS, .tr_fvars = TASK },

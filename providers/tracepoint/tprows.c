@@ -78,9 +78,7 @@ static void row_fire(void *arg, const prov_perf_sample_t *s,
  * its user address uaddr now points to a NUL-terminated copy, offered as
  * provider memory (kpc_kmem) and as a capture at that same address (for
  * copyinstr).  A string cut at the capture size stays cut. */
-/* Offer [data, data + len) to the firing's clauses as provider memory,
- * beside what it already offers (drain thread only). */
-static void add_kmem(ks_probe_ctx_t *ctx, const void *data, uint32_t len)
+void prov_tp_kmem(ks_probe_ctx_t *ctx, const void *data, uint32_t len)
 {
 	static ks_ucapture_t kmem[2];
 	uint32_t n = ctx->kpc_kmem == kmem ? ctx->kpc_nkmem : 0;
@@ -113,7 +111,7 @@ static void cap_as_string(ks_probe_ctx_t *ctx, uint64_t uaddr,
 	cap.kuc_data = (const uint8_t *)text;
 	ctx->kpc_ucap = &cap;
 	ctx->kpc_nucap = 1;
-	add_kmem(ctx, text, cap.kuc_len);
+	prov_tp_kmem(ctx, text, cap.kuc_len);
 }
 
 /* A capture record (prov_bpf_rec_t, read by offset: RAW data is only
@@ -416,5 +414,5 @@ void prov_tp_task(ks_probe_ctx_t *ctx, int32_t tid, const char *comm,
 void prov_tp_task_offer(ks_probe_ctx_t *ctx, const ks_task_t *task)
 {
 	ctx->kpc_args[KS_ARG_TASK] = (uint64_t)(uintptr_t)task;
-	add_kmem(ctx, task, sizeof(*task));
+	prov_tp_kmem(ctx, task, sizeof(*task));
 }

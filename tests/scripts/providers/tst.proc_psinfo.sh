@@ -6,7 +6,9 @@
 # args[1] the target; signal-send's args[0] and args[1] the child it
 # signals, args[2] the signal; exit's args[0] is CLD_EXITED.  Only the
 # target's own events are counted; the lines are compared sorted (events
-# on different CPUs are consumed CPU by CPU).
+# on different CPUs are consumed CPU by CPU).  signal-handle's args[1] is
+# the siginfo_t of a signal a shell sends itself (SIGUSR1, si_code
+# SI_USER 0, no errno) and args[2] the shell's handler.
 . ./lib.sh
 need_root
 build family
@@ -35,4 +37,13 @@ want=$(printf '%s\n' "lwp-create 1 1 family" \
 $out
 want:
 $want"
+printf '#!/bin/sh\ntrap "echo handled" USR1\nkill -USR1 $$\n' > "$W/self.sh"
+chmod 755 "$W/self.sh"
+out=$($DTRACE -q -n 'proc:::signal-handle /pid == $target/ {
+	printf("%d %d %d %d %d\n", args[0], args[1]->si_signo,
+	    args[1]->si_code, args[1]->si_errno, args[2] != 0);
+}' -c "$W/self.sh" 2>&1 | sed '/^$/d' | sort)
+want="10 10 0 0 1
+handled"
+[ "$out" = "$want" ] || fail "signal-handle: <$out>"
 exit 0

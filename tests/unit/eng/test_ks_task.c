@@ -55,6 +55,12 @@ static void test_layout_matches_the_c_struct(void **state)
 	MEMBER(t, kt_sname);
 	MEMBER(t, kt_comm);
 	MEMBER(t, kt_psargs);
+	/* proc:::signal-handle's siginfo_t: three ints (prov_proc.c) */
+	t = eng_type_parse_name(&c.pc, "siginfo_t");
+	assert_int_equal(t->t_size, 12);
+	assert_int_equal(eng_type_member(t, "si_signo")->m_off, 0);
+	assert_int_equal(eng_type_member(t, "si_code")->m_off, 4);
+	assert_int_equal(eng_type_member(t, "si_errno")->m_off, 8);
 	ct_pcb_fini(&c);
 	eng_close(h);
 }
