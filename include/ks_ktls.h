@@ -70,6 +70,11 @@ typedef struct ks_kclause {
 	ks_kexpr_t kkc_pred;
 	int kkc_nsteps;
 	ks_kstep_t kkc_steps[KS_KT_MAXSTEPS];
+	uint8_t kkc_nshim;		/* actions the shim runs at a replay
+					 * (keys, increments, aggregations of
+					 * plan values); with no VALUE step
+					 * either, the predicate's outcome
+					 * changes nothing there */
 } ks_kclause_t;
 
 /* The kernel's outcome of one kernel clause at one firing: did its
@@ -86,9 +91,11 @@ typedef struct ks_kresult {
 void ks_probe_kplan_able(dtrace_id_t id, int able);
 /* Provider: the kernel clauses of consumer serial (kap_tlsstate) could
  * not be lowered: its self-> variables stay in the shim from now on.
- * Takes the fire lock and calls the filter watcher: never call it with a
- * lock the watcher takes. */
-void ks_tls_veto(uint32_t serial);
+ * Every probe's plan changes (no kernel clauses of that consumer): 1 when
+ * the veto is new, and the provider must then bring all of its probes up
+ * to their plans again, as after a filter change (the shim does not call
+ * the watcher: the provider may be in it).  Takes the fire lock. */
+int ks_tls_veto(uint32_t serial);
 /* Provider: n stores to consumer serial's kernel-held variables found no
  * room: counted as dynamic variable drops. */
 void ks_tls_dyndrops(uint32_t serial, uint64_t n);

@@ -221,6 +221,7 @@ static int lower_act(ks_act_t *a, ks_kclause_t *kc, ks_clause_t *c)
 		s->kks_kind = KS_KSTEP_STORE;
 	} else if (ks_act_aggok(a, &c->kc_aggvars, &c->kc_aggargs,
 	    &c->kc_aggstrs, &c->kc_aggkstrs)) {
+		kc->kkc_nshim++;
 		return 1;		/* the shim computes it at the replay */
 	} else {
 		if (a->ka_role != KS_ROLE_AGG ||
@@ -340,7 +341,7 @@ void ks_probe_kplan_able(dtrace_id_t id, int able)
 	pthread_mutex_unlock(&ks_fire_lock);
 }
 
-void ks_tls_veto(uint32_t serial)
+int ks_tls_veto(uint32_t serial)
 {
 	ks_state_t *st;
 	int changed = 0;
@@ -351,8 +352,7 @@ void ks_tls_veto(uint32_t serial)
 		changed = 1;
 	}
 	pthread_mutex_unlock(&ks_fire_lock);
-	if (changed)
-		ks_filter_changed();
+	return changed;
 }
 
 void ks_tls_dyndrops(uint32_t serial, uint64_t n)

@@ -88,7 +88,7 @@ agg_state_t prov_bpf_aggs = {
 	.rlk = PTHREAD_MUTEX_INITIALIZER,
 	.reclaim_ns = RECLAIM_NS,
 	.nextplan = 1,
-	.kmaps = { -1, -1, -1 }, .dropmap = -1,
+	.kmaps = { -1, -1, -1 }, .dropmap = -1, .firemap = -1,
 	.maxkeys = DEFAULT_KEYS,
 };
 
@@ -180,7 +180,11 @@ void prov_bpf_agg_maps_free(agg_state_t *ag)
 	}
 	if (ag->dropmap >= 0)
 		close(ag->dropmap);
-	ag->dropmap = -1;
+	if (ag->firemap >= 0)
+		close(ag->firemap);
+	ag->dropmap = ag->firemap = -1;
+	free(ag->flast);
+	ag->flast = NULL;
 	free(ag->bkeys);
 	free(ag->bvals);
 	free(ag->dlast);
@@ -209,9 +213,12 @@ static int maps_start(agg_state_t *ag)
 		    (uint32_t)ksize[m], 8, ag->maxkeys, BPF_F_NO_PREALLOC);
 	ag->dropmap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1,
 	    0);
+	ag->firemap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8,
+	    FIRES, 0);
+	ag->flast = calloc((size_t)FIRES * (size_t)ag->ncpu, 8);
 	if (ag->bkeys == NULL || ag->bvals == NULL || ag->dlast == NULL ||
 	    ag->kmaps[0] < 0 || ag->kmaps[1] < 0 || ag->kmaps[2] < 0 ||
-	    ag->dropmap < 0) {
+	    ag->dropmap < 0 || ag->firemap < 0 || ag->flast == NULL) {
 		prov_bpf_agg_maps_free(ag);		/* not shutdown: plk is held */
 		return -1;
 	}
@@ -223,21 +230,26 @@ static int maps_start(agg_state_t *ag)
  * offsets); the offset after them. */
 static int16_t layout_kc(aplan_t *ap, const ks_aggplan_t *plan, int16_t off)
 {
+	int16_t start;
+
 	ap->ap_nkc = plan->kap_nkc;
 	ap->ap_tlsstate = plan->kap_tlsstate;
 	ap->ap_tlscap = plan->kap_tlscap;
 	for (int c = 0; c < plan->kap_nkc && c < KS_KT_MAXCLAUSES; c++) {
 		const ks_kclause_t *kc = &plan->kap_kc[c];
 
+		start = off;
 		ap->ap_kc[c] = *kc;
-		ap->ap_ks[c].pks_pred = (int16_t)(KEY_AT + off);
-		off += 8;
 		for (int i = 0; i < kc->kkc_nsteps; i++) {
 			if (kc->kkc_steps[i].kks_kind != KS_KSTEP_VALUE)
 				continue;
 			ap->ap_ks[c].pks_val[i] = (int16_t)(KEY_AT + off);
 			off += 8;
 		}
+		if (kc->kkc_nshim == 0 && off == start)
+			continue;	/* nothing of it at the replay */
+		ap->ap_ks[c].pks_pred = (int16_t)(KEY_AT + off);
+		off += 8;
 	}
 	return off;
 }
@@ -286,6 +298,11 @@ static int layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 	off = layout_kc(ap, plan, off);
 	if (off > KEY_BIG)
 		return -1;
+	/* kernel clauses whose outcome the replay does not need: the
+	 * firings only count (the ECBs' fire counts, aggregations of
+	 * nothing) */
+	ap->ap_fires = off == 8 && plan->kap_nkc > 0 && plan->kap_strs == 0 &&
+	    plan->kap_kstrs == 0;
 	ap->ap_big = off > KEY_SMALL;
 	if (plan->kap_strs != 0) {	/* one, at the end: prov_bpf_agg_fits */
 		ap->ap_strarg = (uint8_t)(am->pba_ustr - 1);
@@ -475,6 +492,22 @@ static int emit_kstr(struct bpf_insn *p, const aplan_t *ap)
 	return n;
 }
 
+/* Add 1 to this CPU's firings of planid in the fires array; return 0. */
+static int emit_fires(agg_state_t *ag, struct bpf_insn *p, int planid)
+{
+	int n = 0;
+
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, DKEY_AT, planid);
+	n += emit_map(p + n, 1, ag->firemap);
+	n += emit_fp(p + n, 2, DKEY_AT);
+	n += emit_call(p + n, BPF_FUNC_map_lookup_elem);
+	p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0);
+	n += emit_inc(p + n);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return n;
+}
+
 /* The whole body: see the top comment. */
 static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
     const aplan_t *ap, int comm_at)
@@ -491,6 +524,8 @@ static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
 			return 0;
 		n += nk;
 	}
+	if (ap->ap_fires && planid < FIRES)	/* no key to hash */
+		return n + emit_fires(ag, p + n, planid);
 	if (ap->ap_str && ap->ap_skind) {	/* a string of the record */
 		n += emit_kstr(p + n, ap);
 	} else if (ap->ap_str) {	/* 1 <= bytes with the NUL < STRK */

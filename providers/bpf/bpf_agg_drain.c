@@ -203,7 +203,9 @@ static void fire(agg_state_t *ag, const aplan_t *ap, const uint8_t *key,
 
 		memset(&kres[c], 0, sizeof(kres[c]));
 		kres[c].kkr_id = ap->ap_kc[c].kkc_id;
-		memcpy(&kres[c].kkr_pred, key + ks->pks_pred - KEY_AT, 8);
+		if (ks->pks_pred != 0)	/* else nothing of it runs here */
+			memcpy(&kres[c].kkr_pred, key + ks->pks_pred - KEY_AT,
+			    8);
 		for (int i = 0; i < KS_KT_MAXSTEPS; i++)
 			if (ks->pks_val[i] != 0)
 				memcpy(&kres[c].kkr_vals[i],
@@ -299,6 +301,40 @@ static void drain_map(agg_state_t *ag, int m, uint64_t now, uint64_t wall)
 	}
 }
 
+/* Fire what each CPU gained in the fires array (plans whose key is their
+ * id alone, ap_fires). */
+static void drain_fires(agg_state_t *ag, uint64_t now, uint64_t wall)
+{
+	uint32_t top = __atomic_load_n(&ag->nextplan, __ATOMIC_ACQUIRE);
+	uint8_t key[KEY_MAX];
+	union bpf_attr at;
+
+	for (uint32_t id = 1; id < top && id < FIRES; id++) {
+		const aplan_t *ap = __atomic_load_n(&ag->plans[id],
+		    __ATOMIC_ACQUIRE);
+		uint64_t *last = ag->flast + (size_t)id * (size_t)ag->ncpu;
+
+		if (ap == NULL || !ap->ap_fires)
+			continue;
+		memset(&at, 0, sizeof(at));
+		at.map_fd = (uint32_t)ag->firemap;
+		at.key = (uint64_t)(uintptr_t)&id;
+		at.value = (uint64_t)(uintptr_t)ag->bvals;
+		if (prov_bpf_call(BPF_MAP_LOOKUP_ELEM, &at) != 0)
+			continue;
+		memset(key, 0, sizeof(key));
+		memcpy(key, &id, 4);
+		for (int c = 0; c < ag->ncpu; c++) {
+			uint64_t d = ag->bvals[c] - last[c];
+
+			if (d == 0)
+				continue;
+			last[c] = ag->bvals[c];
+			fire(ag, ap, key, c, d, now, wall);
+		}
+	}
+}
+
 /* Report the map-full drops each CPU gained. */
 static void drain_drops(agg_state_t *ag)
 {
@@ -342,6 +378,7 @@ void prov_bpf_agg_drain(int force)
 			drain_map(ag, m, now, wall);
 		if (ag->ndead > 0)
 			reclaim(ag, now);
+		drain_fires(ag, now, wall);
 		drain_drops(ag);
 		prov_bpf_tls_drain();
 	}

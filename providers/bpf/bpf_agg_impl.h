@@ -24,6 +24,7 @@
 #define BATCH 256
 #define DRAIN_NS 100000000ULL
 #define RECLAIM_NS 1000000000ULL
+#define FIRES 4096			/* plans counted in the fires array */
 
 typedef struct aplan {
 	dtrace_id_t ap_probe;
@@ -42,6 +43,8 @@ typedef struct aplan {
 	uint16_t ap_slen;		/* and size (char[N]) */
 	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
 					 * return value's in the record */
+	int ap_fires;			/* the key is the plan id alone: count
+					 * in the fires array (id < FIRES) */
 	int ap_nkc;			/* kernel clauses (bpf_tls.c) */
 	uint32_t ap_tlsstate, ap_tlscap;	/* their consumer, its room */
 	prov_bpf_kslots_t ap_ks[KS_KT_MAXCLAUSES];	/* their key words */
@@ -73,6 +76,8 @@ typedef struct agg_state {
 					 * shutdown */
 	uint32_t nextplan;		/* plk */
 	int kmaps[3], dropmap;		/* plk: made by maps_start */
+	int firemap;			/* plk: per-CPU firings by plan id */
+	uint64_t *flast;		/* dlk: [FIRES * ncpu] read so far */
 	int started;			/* plk for writes: maps made (release
 					 * store, read with acquire) */
 	int ncpu;			/* plk: possible CPUs (maps_start) */

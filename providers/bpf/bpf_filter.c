@@ -442,21 +442,26 @@ static int refilter(filt_state_t *fl, int slot)
 
 /* The ECBs changed.  Counts made under a plan that is no longer
  * installed are fired now, before new ECBs (an ENABLE begins: every plan
- * reads "not ok") can see them with values the old key lacked. */
+ * reads "not ok") can see them with values the old key lacked.  A slot
+ * that could not lower its kernel clauses vetoes them (bpf_tls.c): every
+ * plan of that consumer changes, so all slots are brought up again (a
+ * veto is for good, so this ends).  The shim may be calling this as its
+ * watcher: nothing here calls the watcher back. */
 static void watch(void)
 {
 	filt_state_t *fl = &filt;
 	int stopped = 0;
 
-	pthread_mutex_lock(&fl->flk);
-	for (int s = 0; s < MAX_FSLOTS; s++)
-		if (fl->fslots[s] != NULL &&
-		    fl->fslots[s]->fs_id != DTRACE_IDNONE)
-			stopped |= refilter(fl, s);
-	pthread_mutex_unlock(&fl->flk);
+	do {
+		pthread_mutex_lock(&fl->flk);
+		for (int s = 0; s < MAX_FSLOTS; s++)
+			if (fl->fslots[s] != NULL &&
+			    fl->fslots[s]->fs_id != DTRACE_IDNONE)
+				stopped |= refilter(fl, s);
+		pthread_mutex_unlock(&fl->flk);
+	} while (prov_bpf_tls_veto_flush());
 	if (stopped)
 		prov_bpf_agg_drain(1);
-	prov_bpf_tls_veto_flush();
 }
 
 static void fstart(void)
@@ -715,7 +720,8 @@ void prov_bpf_filter_probe(int att, dtrace_id_t id, unsigned vars,
 		refilter(fl, att);
 	}
 	pthread_mutex_unlock(&fl->flk);
-	prov_bpf_tls_veto_flush();
+	if (prov_bpf_tls_veto_flush())
+		watch();
 }
 
 void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
@@ -748,7 +754,8 @@ void prov_bpf_filter_probes(int att, const prov_bpf_fprobe_t *p, int n)
 	}
 	pthread_mutex_unlock(&fl->flk);
 	free(copy);
-	prov_bpf_tls_veto_flush();
+	if (prov_bpf_tls_veto_flush())
+		watch();
 }
 
 int prov_bpf_filter_prog(int slot, struct bpf_insn *out, int max)

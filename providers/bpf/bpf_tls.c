@@ -526,7 +526,9 @@ static void clause(em_t *e, const ks_kclause_t *kc,
 		expr(e, &kc->kkc_pred);
 		skip = jmp(e, BPF_JMP | BPF_JEQ | BPF_K, 7, 0, 0);
 	}
-	put(e, ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0, sl->pks_pred, 1));
+	if (sl->pks_pred != 0)		/* 0: the replay needs no word */
+		put(e, ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0, sl->pks_pred,
+		    1));
 	for (int s = 0; s < kc->kkc_nsteps && !e->bad; s++) {
 		const ks_kstep_t *st = &kc->kkc_steps[s];
 
@@ -591,13 +593,12 @@ void prov_bpf_tls_veto_later(uint32_t serial)
 	__atomic_store_n(&veto_serial, serial, __ATOMIC_RELEASE);
 }
 
-void prov_bpf_tls_veto_flush(void)
+int prov_bpf_tls_veto_flush(void)
 {
 	uint32_t serial = __atomic_exchange_n(&veto_serial, 0,
 	    __ATOMIC_ACQ_REL);
 
-	if (serial != 0)
-		ks_tls_veto(serial);
+	return serial != 0 && ks_tls_veto(serial);
 }
 
 void prov_bpf_tls_drain(void)

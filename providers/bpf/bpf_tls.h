@@ -14,7 +14,8 @@
 
 /* Where a kernel clause's results go in the aggregation key (fp
  * offsets): the predicate's word (1 if it held, else 0, with the values
- * 0), and each VALUE step's bucketed value (by step index). */
+ * 0; 0: not kept, the replay runs nothing of the clause), and each VALUE
+ * step's bucketed value (by step index). */
 typedef struct prov_bpf_kslots {
 	int16_t pks_pred;
 	int16_t pks_val[KS_KT_MAXSTEPS];
@@ -33,9 +34,10 @@ int prov_bpf_tls_emit(struct bpf_insn *p, const ks_kclause_t *kc, int nkc,
 
 /* bpf_filter.c: a plan with kernel clauses of consumer serial could not
  * go in (under its lock); tell the shim (ks_tls_veto) at the next flush,
- * which the callers make once they hold no lock. */
+ * which the callers make once they hold no lock: 1 if that changed the
+ * plans (the caller then installs them all again). */
 void prov_bpf_tls_veto_later(uint32_t serial);
-void prov_bpf_tls_veto_flush(void);
+int prov_bpf_tls_veto_flush(void);
 
 /* Report the stores that found the maps full since the last call (the
  * drain thread; no shim lock held). */
