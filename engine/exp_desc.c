@@ -38,7 +38,10 @@ struct exp_desc {			/* a process and its current image */
 	char d_name[512];		/* "" for the founder, "_f1_x1" ... */
 	int d_nforks, d_nexecs;		/* of its current image */
 	FILE *d_log, *d_map;		/* NULL for the founder's first image */
+	struct dload { uint64_t base, size; char *path; } *d_loads;
+	size_t d_nloads;		/* map.xml loads, unloaded at its end */
 };
+#define LOADS_MAX	1024		/* loads kept per image */
 
 struct exp_descs {
 	int ds_ncpu;
@@ -170,9 +173,30 @@ static void sub_open(struct eng_exp *x, struct exp_descs *ds,
 		    secs(x, t), d->d_pid, how, d->d_name);
 }
 
+/* One <load> or <unload> line of d's map.xml. */
+static void map_line(struct eng_exp *x, struct exp_desc *d, const char *what,
+    uint64_t t, const struct dload *l)
+{
+	fprintf(d->d_map, "<%s pid=\"%d\" t=\"%.9f\" base=\"0x%llx\" "
+	    "size=\"%llu\" path=\"", what, d->d_pid, secs(x, t),
+	    (unsigned long long)l->base, (unsigned long long)l->size);
+	eng_exp_xml_str(d->d_map, l->path);
+	fputs("\"/>\n", d->d_map);
+}
+
+/* The image ends (exec, exit, the recording's end): its objects are
+ * unloaded, as the founder's are in its map.xml. */
 static void sub_close(struct eng_exp *x, struct exp_desc *d, uint64_t t,
     const char *why)
 {
+	for (size_t i = 0; i < d->d_nloads; i++) {
+		if (d->d_map != NULL)
+			map_line(x, d, "unload", t, &d->d_loads[i]);
+		free(d->d_loads[i].path);
+	}
+	free(d->d_loads);
+	d->d_loads = NULL;
+	d->d_nloads = 0;
 	if (d->d_log != NULL) {
 		fprintf(d->d_log, "<event kind=\"%s\" t=\"%.9f\"/>\n"
 		    "<event kind=\"end\" t=\"%.9f\"/>\n</experiment>\n", why,
@@ -258,6 +282,7 @@ static void on_mmap(struct eng_exp *x, struct exp_descs *ds,
 	uint32_t pid, prot;
 	uint64_t addr, len;
 	struct exp_desc *d;
+	struct dload l, *nv;
 	const char *path;
 
 	if (r->r_len <= name_off)
@@ -271,12 +296,20 @@ static void on_mmap(struct eng_exp *x, struct exp_descs *ds,
 	    !(prot & PROT_EXEC) || path[0] != '/' ||
 	    memchr(path, '\0', r->r_len - name_off) == NULL)
 		return;
-	fprintf(d->d_map, "<load pid=\"%d\" t=\"%.9f\" base=\"0x%llx\" "
-	    "size=\"%llu\" path=\"", d->d_pid, secs(x, r->r_time),
-	    (unsigned long long)addr, (unsigned long long)len);
-	eng_exp_xml_str(d->d_map, path);
-	fputs("\"/>\n", d->d_map);
+	l.base = addr;
+	l.size = len;
+	l.path = (char *)path;
+	map_line(x, d, "load", r->r_time, &l);
 	eng_exp_archive(x, path);	/* in the founder's archives/ */
+	if (d->d_nloads < LOADS_MAX && (nv = realloc(d->d_loads,
+	    (d->d_nloads + 1) * sizeof (*nv))) != NULL) {
+		d->d_loads = nv;
+		if ((nv[d->d_nloads].path = strdup(path)) != NULL) {
+			nv[d->d_nloads].base = addr;
+			nv[d->d_nloads].size = len;
+			d->d_nloads++;
+		}
+	}
 }
 
 /* ---- reading the rings ------------------------------------------------- */

@@ -4,9 +4,10 @@
 # image _f1_x1.er, its second fork's child _f2.er and that child's own
 # fork _f2_f1.er, and the command's own exec _x1.er; each holds log.xml
 # (its fork, exec, exit), map.xml (the new image's objects: the exec'd
-# file by its path) and the data files, but no archives/ (the objects'
-# symbols are in the founder's archives/); the founder's log.xml names
-# each descendant; dtrace -r opens a sub-experiment.
+# file by its path, each unloaded when the image ends) and the data
+# files, but no archives/ (the objects' symbols are in the founder's
+# archives/); the founder's log.xml names each descendant; dtrace -r
+# opens a sub-experiment.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 here=$(pwd)
@@ -40,6 +41,10 @@ ev() { sed -n 's/^<event kind="\([a-z]*\)".*/\1/p' "d.er/$1.er/log.xml" | tr '\n
 for s in _f1_x1 _x1; do
 	grep -q "<load pid=\"[0-9]*\" t=\"[0-9.]*\" base=\"0x[0-9a-f]*\" size=\"[1-9][0-9]*\" path=\"$true\"/>" "d.er/$s.er/map.xml" ||
 	    { echo "$s.er/map.xml lacks $true:"; cat "d.er/$s.er/map.xml"; exit 1; }
+done
+for s in _f1_x1 _x1; do			# its objects end with its image
+	l=$(grep -c '^<load ' "d.er/$s.er/map.xml"); u=$(grep -c '^<unload ' "d.er/$s.er/map.xml")
+	[ "$l" -eq "$u" ] || { echo "$s.er: $l loads, $u unloads:"; cat "d.er/$s.er/map.xml"; exit 1; }
 done
 grep -lqx "path $true" d.er/archives/* || { echo "no archive of $true"; ls d.er/archives; exit 1; }
 "$DTRACE" -r d.er/_f1.er > r.out 2> r.err || { echo "dtrace -r _f1.er: $(cat r.err)"; exit 1; }
