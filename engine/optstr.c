@@ -2,8 +2,9 @@
  * optstr.c - the options whose values are text, as dtrace(1M) has them
  * (dt_options.c): what they do to the C preprocessor (cpp, cppargs,
  * cpphdrs, cpppath, define, incdir, stdc, undef), where D libraries are
- * looked for (libdir), the D version (version) and the files the C and
- * D types are written to (ctypes, dtypes).
+ * looked for (libdir), the D version (version), the files the C and
+ * D types are written to (ctypes, dtypes), and how pid and usdt probes
+ * are placed (uroute, providers.h).
  *
  * The values live in struct eng_optstr (eh_optstr), made on first use
  * and freed by eng_close.  The preprocessor options may not be set from
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "consume.h"
+#include "providers.h"
 
 struct eng_optstr {
 	char **os_cppv;			/* preprocessor arguments, in order */
@@ -138,7 +140,7 @@ int eng_optstr_is(const char *name)
 {
 	static const char *const all[] = { "cppargs", "cpphdrs", "cpppath",
 	    "ctypes", "define", "dtypes", "incdir", "libdir", "stdc", "undef",
-	    "version", NULL };
+	    "uroute", "version", NULL };
 
 	for (int i = 0; all[i] != NULL; i++)
 		if (strcmp(all[i], name) == 0)
@@ -186,6 +188,10 @@ int eng_optstr_set(eng_hdl_t *h, const char *name, const char *v,
 		return set_stdc(h, os, v);
 	} else if (strcmp(name, "version") == 0) {
 		return set_version(h, os, v);
+	} else if (strcmp(name, "uroute") == 0) {
+		/* how pid and usdt probes are placed (providers.h) */
+		return prov_set_uroute(v) == 0 ? 0 : eng_error(h, "Invalid "
+		    "value for specified option");
 	} else if (strcmp(name, "ctypes") == 0 || strcmp(name, "dtypes") == 0) {
 		return set_typefile(h, os, name[0] == 'd', v);
 	} else {

@@ -20,6 +20,12 @@ int prov_register_all(void);
  * follows them and their descendants. */
 int prov_target_add(int pid);
 
+/* -x uroute: how pid and usdt probes are placed: "uprobes" (the kernel's,
+ * root or CAP_PERFMON) or "ptrace" (int3 breakpoints in -c/-p targets,
+ * the default without privileges).  Before targets are added.  0 or -1
+ * for another value. */
+int prov_set_uroute(const char *v);
+
 /* The syscall numbers (x86_64) whose enabled probes a -c target must stop
  * for, at most max of them into nrs: the target may install a seccomp
  * filter that traps only these.  The count, or -1 when unknown or when

@@ -52,6 +52,9 @@ int prov_desc_allows(const char *field, const char *v);
 
 /* The ptrace route (ptrace.c): syscall and proc for -c/-p targets. */
 int prov_ptrace_register(void);
+/* The pages shared with the ptrace helper, without registering its
+ * providers (the pid and usdt providers' ptrace route as root). */
+int prov_ptrace_init(void);
 int prov_ptrace_target_add(int pid);
 int prov_ptrace_syscalls(int *nrs, int max);
 void prov_ptrace_shutdown(void);

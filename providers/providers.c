@@ -163,9 +163,9 @@ int prov_register_all(void)
 
 int prov_target_add(int pid)
 {
-	if (!use_ptrace)
+	if (!use_ptrace && !prov_ptup_route())
 		return 0;	/* perf sees every process; $target filters */
-	return prov_ptrace_target_add(pid);
+	return prov_ptrace_target_add(pid);	/* and pid/usdt breakpoints */
 }
 
 int prov_target_syscalls(int *nrs, int max)

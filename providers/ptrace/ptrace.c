@@ -49,6 +49,7 @@ static const char *const proc_names[] = {
 };
 
 #define NPASSIVE 16		/* passive helpers remembered for reaping */
+#define NTARGETS 64		/* targets remembered (prov_ptrace_is_target) */
 
 /*
  * The ptrace route's state on this side: one instance (pt), passed to
@@ -64,6 +65,10 @@ static const char *const proc_names[] = {
 typedef struct pt_state {
 	prov_ptshared_t *sh;		/* register: the page shared with the
 					 * helper (NULL: no ptrace route) */
+	prov_ptsite_t *sites;		/* register: breakpoint slots, shared
+					 * too (ptrace_up.c writes them) */
+	uint32_t nsyncs;		/* consumer: syncs asked for */
+	int targets[NTARGETS];		/* consumer: pids attached */
 	pid_t helper;			/* consumer: the helper, 0 if none */
 	int cmdfd, evfd, ackfd;		/* consumer: its pipes (evfd is read
 					 * by the reader) */
@@ -101,7 +106,8 @@ static int helper_start(pt_state_t *ps)
 		return -1;
 	}
 	ps->sh->sh_passive = 0;
-	ps->helper = prov_pt_helper_fork(ps->sh, cp[0], ep[1], ap[0]);
+	ps->helper = prov_pt_helper_fork(ps->sh, ps->sites, cp[0], ep[1],
+	    ap[0]);
 	close(cp[0]);
 	close(ep[1]);
 	close(ap[0]);
@@ -152,6 +158,10 @@ static void fire_msg(pt_state_t *ps, const prov_ptmsg_t *m)
 
 	if (m->pm_kind == PM_NOTE)
 		prov_note("%s", m->pm_str);
+	if (m->pm_kind == PM_BREAK || m->pm_kind == PM_BRET) {
+		prov_ptup_fire(m);
+		return;
+	}
 	if (m->pm_kind == PM_ENTRY || m->pm_kind == PM_RETURN)
 		id = m->pm_nr < PT_NSYS ? ps->sys_ids[m->pm_nr][m->pm_kind] : 0;
 	else if (m->pm_kind < PM_NKINDS && ps->sh->sh_proc[m->pm_kind])
@@ -354,8 +364,44 @@ int prov_ptrace_target_add(int pid)
 		errno = err;		/* none of its threads is ours */
 		return -1;
 	}
+	if (ps->ntargets < NTARGETS)
+		ps->targets[ps->ntargets] = pid;
 	ps->ntargets++;
 	return 0;
+}
+
+int prov_ptrace_is_target(int pid)
+{
+	pt_state_t *ps = &pt;
+
+	for (int i = 0; i < ps->ntargets && i < NTARGETS; i++)
+		if (ps->targets[i] == pid)
+			return 1;
+	return 0;
+}
+
+prov_ptsite_t *prov_ptrace_sites(void)
+{
+	return pt.sites;
+}
+
+int prov_ptrace_sync(void)
+{
+	pt_state_t *ps = &pt;
+	int32_t c = PT_CMD_SYNC;
+	uint32_t want;
+
+	if (ps->helper <= 0)
+		return -1;
+	want = ++ps->nsyncs;
+	if (write(ps->cmdfd, &c, sizeof(c)) != sizeof(c))
+		return -1;
+	/* the helper may be waiting for the reader to fire a hit: long */
+	for (int i = 0; i < 20000 && (int32_t)(__atomic_load_n(
+	    &ps->sh->sh_synced, __ATOMIC_ACQUIRE) - want) < 0; i++)
+		usleep(500);
+	return (int32_t)(__atomic_load_n(&ps->sh->sh_synced,
+	    __ATOMIC_ACQUIRE) - want) < 0 ? -1 : 0;
 }
 
 /* ---- providers ---- */
@@ -531,16 +577,30 @@ static const ks_provider_ops_t refuse_ops = {
 	.kpo_enable = refuse_enable,
 };
 
+int prov_ptrace_init(void)
+{
+	pt_state_t *ps = &pt;
+	size_t off = (sizeof(*ps->sh) + 63) & ~(size_t)63;
+	void *v;
+
+	if (ps->sh != NULL)
+		return 0;
+	/* both before any helper is forked: it inherits the mapping */
+	v = mmap(NULL, off + sizeof(prov_ptsite_t) * PT_NSITES,
+	    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED)
+		return -1;
+	ps->sites = (prov_ptsite_t *)((char *)v + off);
+	ps->sh = v;
+	return 0;
+}
+
 int prov_ptrace_register(void)
 {
 	pt_state_t *ps = &pt;
 
-	ps->sh = mmap(NULL, sizeof(*ps->sh), PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ps->sh == MAP_FAILED) {
-		ps->sh = NULL;
+	if (prov_ptrace_init() != 0)
 		return -1;
-	}
 	if (ks_provider_register("syscall", &sys_ops, ps,
 	    &ps->sys_prov) != 0 ||
 	    ks_provider_register("proc", &proc_ops, ps,

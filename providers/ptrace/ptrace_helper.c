@@ -56,42 +56,10 @@
 #include "prov_impl.h"
 #include "ptrace_impl.h"
 
-#define MAXT 4096			/* threads the helper tracks */
-#define TI_GONE (-1)			/* ti_tid of a freed tinfo entry */
 #define HOLD_NS 200000000ull		/* longest wait for a creator's event */
 #define PT_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
 	PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
 	PTRACE_O_TRACEEXIT | PTRACE_O_TRACESECCOMP)
-
-typedef struct tinfo {			/* helper side */
-	int32_t ti_tid, ti_pid, ti_ppid;
-	uint32_t ti_nr;			/* syscall in progress */
-	uint8_t ti_filt;		/* under our seccomp filter */
-	uint8_t ti_inent;		/* in a syscall-entry stop's call */
-	uint8_t ti_keep;		/* passive: 0 unknown, 1 keep, 2 let go */
-	uint8_t ti_held;		/* new task stopped, not yet resumed:
-					 * its creator's event is to come */
-	uint64_t ti_hns;		/* when it was held (monotonic ns) */
-	uint8_t ti_prexec;		/* dtrace's -c child before its exec */
-	int32_t ti_sbase;		/* Seccomp_filters when attached */
-	char ti_comm[16];
-} tinfo_t;
-
-/*
- * The helper process's state: one instance (hs), passed to the functions
- * below.  The helper is one thread in a process of its own (forked by
- * prov_pt_helper_fork), so nothing here needs a lock; the page shared
- * with the consumer (sh) says how its fields are used (ptrace_impl.h).
- */
-typedef struct helper_state {
-	prov_ptshared_t *sh;		/* the page shared with the consumer */
-	int evfd, ackfd;		/* messages out, acknowledgements in */
-	tinfo_t tinfo[MAXT];		/* the threads it traces */
-	tinfo_t tscratch;		/* tget's entry when tinfo is full */
-	uint64_t nstops;		/* wait stops handled */
-	int nheld;			/* tasks with ti_held set */
-	uint64_t nholds, nunheard;	/* tasks held; let go without event */
-} helper_state_t;
 
 static helper_state_t hs = { .evfd = -1, .ackfd = -1 };
 
@@ -131,7 +99,7 @@ static int path_arg(const char *name)
  * With every slot used, a new tid gets a scratch entry (its state is not
  * kept).
  */
-static tinfo_t *tget(helper_state_t *hp, int32_t tid, int create)
+tinfo_t *pt_tget(helper_state_t *hp, int32_t tid, int create)
 {
 	tinfo_t *t = NULL;
 
@@ -222,7 +190,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void send_msg(helper_state_t *hp, prov_ptmsg_t *m, const tinfo_t *t,
+void pt_send(helper_state_t *hp, prov_ptmsg_t *m, const tinfo_t *t,
     uint32_t kind)
 {
 	int cpu = sched_getcpu();
@@ -236,7 +204,8 @@ static void send_msg(helper_state_t *hp, prov_ptmsg_t *m, const tinfo_t *t,
 	memcpy(m->pm_comm, t->ti_comm, sizeof(m->pm_comm));
 	if (__atomic_load_n(&hp->sh->sh_vtime, __ATOMIC_RELAXED))
 		m->pm_vtime = read_vtime(t);
-	if (__atomic_load_n(&hp->sh->sh_uregs, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&hp->sh->sh_uregs, __ATOMIC_RELAXED) &&
+	    m->pm_nregs == 0)
 		read_regs(m, t->ti_tid);
 	__atomic_add_fetch(&hp->sh->sh_sent, 1, __ATOMIC_RELEASE);
 	(void)!write(hp->evfd, m, sizeof(*m));
@@ -284,7 +253,7 @@ static void on_entry(helper_state_t *hp, tinfo_t *t, uint32_t nr,
 	pa = prov_sysname(nr) != NULL ? path_arg(prov_sysname(nr)) : -1;
 	if (pa >= 0)
 		capture(&m, t->ti_tid, m.pm_args[pa]);
-	send_msg(hp, &m, t, PM_ENTRY);
+	pt_send(hp, &m, t, PM_ENTRY);
 }
 
 /* The x86_64 number of a call (i386 and x32 mapped by name); a call with
@@ -317,7 +286,7 @@ static uint32_t native_nr(helper_state_t *hp, tinfo_t *t, uint32_t arch,
 		snprintf(m.pm_str, sizeof(m.pm_str), "%s system call number "
 		    "%llu is not traced (no syscall probe matches it)", abi,
 		    (unsigned long long)(nr & ~PROV_X32_BIT));
-	send_msg(hp, &m, t, PM_NOTE);
+	pt_send(hp, &m, t, PM_NOTE);
 	return UINT32_MAX;
 }
 
@@ -353,7 +322,7 @@ static int covered(helper_state_t *hp)
 
 /* Resume t after a stop, delivering sig: PTRACE_SYSCALL while a syscall
  * probe needs syscall stops, else PTRACE_CONT. */
-static void resume(helper_state_t *hp, tinfo_t *t, int sig)
+void pt_resume(helper_state_t *hp, tinfo_t *t, int sig)
 {
 	int req;
 
@@ -388,7 +357,7 @@ static void on_syscall(helper_state_t *hp, tinfo_t *t)
 			return;
 		m.pm_nr = nr;
 		m.pm_ret = si.exit.rval;
-		send_msg(hp, &m, t, PM_RETURN);
+		pt_send(hp, &m, t, PM_RETURN);
 	}
 }
 
@@ -425,7 +394,7 @@ static void on_newtask(helper_state_t *hp, tinfo_t *t, int event)
 	int thread;
 
 	ptrace(PTRACE_GETEVENTMSG, t->ti_tid, 0, &msg);
-	c = tget(hp, (int32_t)msg, 1);
+	c = pt_tget(hp, (int32_t)msg, 1);
 	thread = event == PTRACE_EVENT_CLONE && tgid_of((int32_t)msg) ==
 	    t->ti_pid;
 	c->ti_pid = thread ? t->ti_pid : (int32_t)msg;
@@ -436,11 +405,13 @@ static void on_newtask(helper_state_t *hp, tinfo_t *t, int event)
 	memset(&m, 0, sizeof(m));
 	m.pm_args[0] = msg;
 	if (hp->sh->sh_proc[thread ? PM_LWP_CREATE : PM_CREATE])
-		send_msg(hp, &m, t, thread ? PM_LWP_CREATE : PM_CREATE);
+		pt_send(hp, &m, t, thread ? PM_LWP_CREATE : PM_CREATE);
+	if (!thread && event != PTRACE_EVENT_VFORK)
+		ptbp_fork(hp, t, c);	/* its copy of our breakpoints */
 	if (c->ti_held) {		/* its first stop came first */
 		c->ti_held = 0;
 		hp->nheld--;
-		resume(hp, c, 0);
+		ptbp_settle(hp, c, 0);
 	}
 }
 
@@ -459,6 +430,7 @@ static void on_exec(helper_state_t *hp, tinfo_t *t)
 	    t->ti_sbase)
 		t->ti_filt = 1;
 	t->ti_prexec = 0;
+	ptbp_exec(hp, t);		/* a new image: plant in it */
 	if (!hp->sh->sh_proc[PM_EXEC_SUCCESS])
 		return;
 	memset(&m, 0, sizeof(m));
@@ -470,7 +442,7 @@ static void on_exec(helper_state_t *hp, tinfo_t *t)
 		m.pm_slen = (uint32_t)n + 1;
 		m.pm_args[0] = m.pm_saddr;
 	}
-	send_msg(hp, &m, t, PM_EXEC_SUCCESS);
+	pt_send(hp, &m, t, PM_EXEC_SUCCESS);
 }
 
 static void on_exit_event(helper_state_t *hp, tinfo_t *t)
@@ -495,7 +467,7 @@ static void on_exit_event(helper_state_t *hp, tinfo_t *t)
 	 * the firings are in. */
 	m.pm_sync = last;
 	if (hp->sh->sh_proc[last ? PM_EXIT : PM_LWP_EXIT] || last)
-		send_msg(hp, &m, t, last ? PM_EXIT : PM_LWP_EXIT);
+		pt_send(hp, &m, t, last ? PM_EXIT : PM_LWP_EXIT);
 }
 
 /*
@@ -523,7 +495,7 @@ static void resolve(helper_state_t *hp, tinfo_t *t)
 
 	t->ti_pid = tgid > 0 ? tgid : t->ti_tid;
 	t->ti_ppid = status_num(t->ti_tid, "\nPPid:", 0);
-	p = tget(hp, t->ti_pid != t->ti_tid ? t->ti_pid : t->ti_ppid, 0);
+	p = pt_tget(hp, t->ti_pid != t->ti_tid ? t->ti_pid : t->ti_ppid, 0);
 	if (p != NULL) {
 		if (t->ti_pid != t->ti_tid)
 			t->ti_ppid = p->ti_ppid;
@@ -546,18 +518,18 @@ static void unhold(helper_state_t *hp, uint64_t before)
 		hp->nheld--;
 		hp->nunheard++;
 		resolve(hp, t);
-		resume(hp, t, 0);
+		ptbp_settle(hp, t, 0);
 	}
 }
 
 /* Handle one wait status of tid and resume it. */
 static void on_stop(helper_state_t *hp, pid_t tid, int st)
 {
-	tinfo_t *t = tget(hp, tid, 0);
+	tinfo_t *t = pt_tget(hp, tid, 0);
 	int sig = 0, event = st >> 16;
 
 	if (t == NULL) {
-		t = tget(hp, tid, 1);
+		t = pt_tget(hp, tid, 1);
 		if (WIFSTOPPED(st) && event == PTRACE_EVENT_STOP &&
 		    t != &hp->tscratch) {
 			hp->nstops++;
@@ -570,6 +542,7 @@ static void on_stop(helper_state_t *hp, pid_t tid, int st)
 		hp->nheld--;
 	}
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		ptbp_gone(hp, t, t->ti_tid == t->ti_pid);
 		t->ti_tid = TI_GONE;
 		return;
 	}
@@ -578,6 +551,8 @@ static void on_stop(helper_state_t *hp, pid_t tid, int st)
 	hp->nstops++;
 	if (t->ti_comm[0] == '\0')
 		read_comm(t);
+	if (ptbp_stop(hp, t, st))
+		return;			/* a breakpoint's: handled there */
 	if (event == PTRACE_EVENT_SECCOMP)
 		on_seccomp(hp, t);
 	else if (WSTOPSIG(st) == (SIGTRAP | 0x80))
@@ -591,7 +566,7 @@ static void on_stop(helper_state_t *hp, pid_t tid, int st)
 		on_exit_event(hp, t);
 	else if (event == 0)
 		sig = WSTOPSIG(st);	/* a signal to deliver */
-	resume(hp, t, sig);
+	ptbp_settle(hp, t, sig);
 }
 
 /* Seize tid (a thread of pid) and stop it once to start syscall stops.
@@ -602,7 +577,7 @@ static int seize(helper_state_t *hp, pid_t pid, pid_t tid)
 
 	if (ptrace(PTRACE_SEIZE, tid, 0, PT_OPTS) != 0)
 		return errno;
-	t = tget(hp, tid, 1);
+	t = pt_tget(hp, tid, 1);
 	t->ti_pid = pid;
 	t->ti_ppid = status_num(tid, "\nPPid:", 0);
 	t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
@@ -634,7 +609,7 @@ static int attach(helper_state_t *hp, pid_t pid)
 
 			if (tid <= 0)
 				continue;
-			if (tget(hp, tid, 0) != NULL)
+			if (pt_tget(hp, tid, 0) != NULL)
 				e = 0;
 			else if ((e = seize(hp, pid, tid)) == 0)
 				again = 1;
@@ -662,7 +637,7 @@ static int keep(tinfo_t *t)
  * stays one (PTRACE_LISTEN). */
 static void passive_stop(helper_state_t *hp, pid_t tid, int st)
 {
-	tinfo_t *t = tget(hp, tid, 1);
+	tinfo_t *t = pt_tget(hp, tid, 1);
 	int event = st >> 16, sig = 0;
 
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
@@ -673,13 +648,15 @@ static void passive_stop(helper_state_t *hp, pid_t tid, int st)
 		return;
 	if (event == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80))
 		sig = WSTOPSIG(st);
+	if (ptbp_passive(hp, t, st))
+		sig = 0;		/* a breakpoint's trap, undone */
 	if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 	    event == PTRACE_EVENT_CLONE) {
 		unsigned long msg = 0;
 		tinfo_t *c;
 
 		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
-		c = tget(hp, (int32_t)msg, 1);
+		c = pt_tget(hp, (int32_t)msg, 1);
 		c->ti_sbase = t->ti_sbase;
 		c->ti_filt = t->ti_filt;
 		c->ti_keep = t->ti_keep;
@@ -707,6 +684,7 @@ static void helper_release(helper_state_t *hp)
 	int st, fd, none;
 	pid_t tid;
 
+	ptbp_release(hp);		/* every breakpoint out */
 	tid = waitpid(-1, &st, __WALL | WNOHANG);
 	none = tid < 0 && errno == ECHILD;
 	if (none)
@@ -781,6 +759,12 @@ static void helper_main(helper_state_t *hp, int cmd, int sigfd)
 				restop(hp);
 				continue;
 			}
+			if (pid == PT_CMD_SYNC) {
+				ptbp_sync(hp);
+				__atomic_add_fetch(&hp->sh->sh_synced, 1,
+				    __ATOMIC_RELEASE);
+				continue;
+			}
 			__atomic_store_n(&hp->sh->sh_atterr, attach(hp, pid),
 			    __ATOMIC_RELAXED);
 			__atomic_add_fetch(&hp->sh->sh_attached, 1,
@@ -842,12 +826,14 @@ static void helper_run(helper_state_t *hp, int cmd)
 	_exit(0);
 }
 
-pid_t prov_pt_helper_fork(prov_ptshared_t *shp, int cmd, int ev, int ack)
+pid_t prov_pt_helper_fork(prov_ptshared_t *shp, prov_ptsite_t *sites,
+    int cmd, int ev, int ack)
 {
 	helper_state_t *hp = &hs;
 	pid_t pid;
 
 	hp->sh = shp;
+	hp->sites = sites;
 	pid = fork();
 	if (pid != 0)
 		return pid;

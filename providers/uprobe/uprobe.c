@@ -87,6 +87,7 @@ struct prov_uprobe {
 	uint64_t pu_dead;		/* multi: when it was detached */
 	prov_uprobe_t *pu_next;		/* multi: up.dead list */
 	int pu_nsites;			/* perf: sites opened */
+	prov_ptup_t *pu_pt;		/* the ptrace route's, or NULL */
 	struct upsite pu_sites[];	/* perf route */
 };
 
@@ -182,6 +183,8 @@ int prov_uprobe_available(void)
 {
 	uprobe_state_t *us = &uprobe_state;
 
+	if (prov_ptup_route())
+		return 1;		/* breakpoints, for -c/-p targets */
 	pthread_once(&us->once, pmu_probe);
 	if (us->type < 0) {
 		ks_provider_error("uprobes are not available: no uprobe PMU "
@@ -699,6 +702,17 @@ prov_uprobe_t *prov_uprobe_attach(const char *path,
 		    path != NULL ? path : "");
 		return NULL;
 	}
+	if (prov_ptup_route()) {
+		if ((u = calloc(1, sizeof(*u))) != NULL &&
+		    (u->pu_pt = prov_ptup_attach(path, sites, nsites, pid,
+		    flags, cb, arg)) == NULL) {
+			free(u);
+			return NULL;
+		}
+		if (u == NULL)
+			ks_provider_error("uprobe: out of memory");
+		return u;
+	}
 	if ((ok = calloc((size_t)nsites, sizeof(*ok))) == NULL) {
 		ks_provider_error("uprobe: out of memory");
 		return NULL;
@@ -723,6 +737,11 @@ void prov_uprobe_detach(prov_uprobe_t *u)
 {
 	if (u == NULL)
 		return;
+	if (u->pu_pt != NULL) {
+		prov_ptup_detach(u->pu_pt);
+		free(u);
+		return;
+	}
 	if (u->pu_multi) {
 		multi_detach(&uprobe_state, u);
 		return;
@@ -764,6 +783,10 @@ void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
 {
 	static ks_ucapture_t stk;	/* drain thread only */
 
+	if (prov_ptup_owns(s)) {	/* the ptrace route's reader thread */
+		prov_ptup_ctx(ctx, id, s);
+		return;
+	}
 	prov_perf_ctx(ctx, id, s);
 	if (s->pps_ustklen == 0)
 		return;

@@ -110,4 +110,23 @@ uint64_t prov_uprobe_probed(const prov_perf_sample_t *s);
 int prov_uprobe_read(const prov_perf_sample_t *s, uint64_t addr, void *buf,
     uint32_t len);
 
+/*
+ * The ptrace route (providers/ptrace/ptrace_up.c): without privileges,
+ * or when -x uroute=ptrace asks for it, attachments are int3
+ * breakpoints planted by the ptrace helper, in processes it traces
+ * (-c, -p) only.  prov_uprobe_attach() and the functions above use it
+ * when prov_ptup_route() says so; its hits come on ptrace.c's reader
+ * thread, as samples prov_ptup_owns() knows.
+ */
+typedef struct prov_ptup prov_ptup_t;
+
+int prov_ptup_route(void);
+prov_ptup_t *prov_ptup_attach(const char *path,
+    const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
+    prov_uprobe_cb_t *cb, void *arg);
+void prov_ptup_detach(prov_ptup_t *u);
+int prov_ptup_owns(const prov_perf_sample_t *s);
+void prov_ptup_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
+    const prov_perf_sample_t *s);
+
 #endif /* PROV_UPROBE_H */

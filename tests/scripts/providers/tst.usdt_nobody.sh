@@ -1,6 +1,8 @@
 # Without privileges (as nobody, on a process of its own): usdt probes are
-# listed from the notes, and enabling one is refused with the reason
-# (uprobes need root or CAP_PERFMON), not "does not match any probes".
+# listed from the notes, and fire through the ptrace route's breakpoints
+# with their semaphore raised: python's gc-start exactly once per
+# gc.collect(2), with the generation read from its stack operand
+# (-4@112(%rsp)) as arg0.  A process of another user is refused.
 . ./lib.sh
 need_root
 command -v setpriv > /dev/null || { echo "no setpriv to run as nobody"; exit 77; }
@@ -13,16 +15,52 @@ done
 as_nobody() {
 	(cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups "$@")
 }
-setpriv --reuid=nobody --regid=nogroup --clear-groups $PY -c 'import time
-while True:
-    time.sleep(1)' &
+cat > "$W/gc.py" <<'PY'
+import gc, os, sys, time
+gc.disable()
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.01)
+for i in range(int(sys.argv[2])):
+    gc.collect(2)
+PY
+chmod 644 "$W/gc.py"
+chmod 777 "$W"
+# run N: gc-start firings with arg0 == 2 in a run traced by nobody
+run() {
+	rm -f "$W/go"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups $PY "$W/gc.py" \
+	    "$W/go" "$1" &
+	pid=$!
+	wait_maps $pid python3
+	got=$(as_nobody timeout 60 $DTRACE -q -w -p $pid -n '
+python$target:::gc-start /arg0 == 2/ { @ = count(); }
+BEGIN { system("touch '"$W/go"'"); }
+END { printa("%@d\n", @); }' 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || { kill $pid; fail "dtrace failed ($rc): $got"; }
+	wait $pid || fail "python failed under the breakpoints"
+	echo "$got" | grep -v '^$' | tail -n 1
+}
+rm -f "$W/go"
+setpriv --reuid=nobody --regid=nogroup --clear-groups $PY "$W/gc.py" "$W/go" 0 &
 pid=$!
 wait_maps $pid python3
 list=$(as_nobody $DTRACE -l -n "python$pid:::gc-start" 2>&1)
-echo "$list" | grep -q "python$pid .*gc-start" || { kill $pid; fail "not listed: $list"; }
-msg=$(as_nobody timeout 30 $DTRACE -q -p $pid -n 'python$target:::gc-start { exit(0); }' 2>&1)
+touch "$W/go"
+wait $pid
+echo "$list" | grep -q "python$pid .*gc-start" || fail "not listed: $list"
+base=$(run 0)
+[ -n "$base" ] || base=0
+n=$(run 30)
+[ "$n" = $((base + 30)) ] || fail "gc-start: $n with 30 collections, $base without"
+# root's process: nobody may not trace it
+rm -f "$W/go"
+$PY "$W/gc.py" "$W/go" 0 &
+pid=$!
+wait_maps $pid python3
+msg=$(as_nobody timeout 30 $DTRACE -q -p $pid -n 'python$target:::gc-start' 2>&1)
 rc=$?
-kill $pid
-[ $rc -eq 1 ] || fail "exit $rc: $msg"
-echo "$msg" | grep -q "usdt probes need root or CAP_PERFMON" || fail "message: $msg"
+touch "$W/go"
+wait $pid
+[ $rc -ne 0 ] || fail "root's process traced by nobody: $msg"
 exit 0
