@@ -49,6 +49,7 @@ int eng_go(eng_hdl_t *h)
 		return eng_error(h, "could not enable tracing: %s",
 		    ks_errmsg(h->eh_ks));
 	h->eh_go = 1;
+	prov_go();
 	c->ec_beganon = cpu < (uint32_t)c->ec_ncpus ? (int)cpu : -1;
 	c->ec_nexttouch = t + 20000000ull;
 	c->ec_ntouch = 0;

@@ -20,6 +20,12 @@ int prov_register_all(void);
  * follows them and their descendants. */
 int prov_target_add(int pid);
 
+/* Tracing has started (after DTRACEIOC_GO): sources that wait for it
+ * begin.  The ptrace route's breakpoints are planted from then on: a hit
+ * before the shim is active would be lost, and a -p process whose usdt
+ * semaphore is up would see probes enabled that cannot fire yet. */
+void prov_go(void);
+
 /* -x uroute: how pid and usdt probes are placed: "uprobes" (the kernel's,
  * root or CAP_PERFMON) or "ptrace" (int3 breakpoints in -c/-p targets,
  * the default without privileges).  Before targets are added.  0 or -1

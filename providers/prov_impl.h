@@ -55,6 +55,8 @@ int prov_ptrace_register(void);
 /* The pages shared with the ptrace helper, without registering its
  * providers (the pid and usdt providers' ptrace route as root). */
 int prov_ptrace_init(void);
+/* Tracing started: breakpoint syncs asked for before are made now. */
+void prov_ptrace_go(void);
 int prov_ptrace_target_add(int pid);
 int prov_ptrace_syscalls(int *nrs, int max);
 void prov_ptrace_shutdown(void);

@@ -190,6 +190,11 @@ const char *prov_route(void)
 	return route;
 }
 
+void prov_go(void)
+{
+	prov_ptrace_go();
+}
+
 void prov_flush(void)
 {
 	uint64_t now = ks_gethrtime();

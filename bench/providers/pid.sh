@@ -5,6 +5,7 @@
 # workload over the untraced run, best of REPS runs (default 3), for
 #   pid$target::pb_f:entry { @ = count(); }      / uprobe: @ = count()
 #   pid$target::pb_f:entry { @ = quantize(arg0); } / uprobe: @ = hist(arg0)
+# the same through the ptrace route (breakpoints, root forced and nobody),
 # then the time dtrace takes to enable pid$target:::entry on python3.11
 # (and how many probes that is, against the functions dtrace -l lists).
 # Needs root, cc; bpftrace rows are skipped without bpftrace.
@@ -47,6 +48,28 @@ row 'pb_f:entry count()' 'pid$target::pb_f:entry { @ = count(); }' \
     "uprobe:$W/w:pb_f { @ = count(); }"
 row 'pb_f:entry quantize(arg0)' 'pid$target::pb_f:entry { @ = quantize(arg0); }' \
     "uprobe:$W/w:pb_f { @ = hist(arg0); }"
+# the ptrace route (int3 breakpoints: a stop, a message and a step or
+# emulation per call), as root with -x uroute=ptrace and as nobody, on NP
+# calls (default 20000: it is slow), niced; no bpftrace counterpart
+NP=${NP:-20000}
+pbase=$(best "$W/w" "$NP")
+chmod 755 "$W"
+prow() {	# NAME WHO DPROG
+	if [ "$2" = nobody ]; then
+		command -v setpriv > /dev/null || return 0
+		d=$(cd / && best nice -n 19 setpriv --reuid=nobody --regid=nogroup \
+		    --clear-groups "$DTRACE" -q -n "$3" -c "$W/w $NP")
+	else
+		d=$(best nice -n 19 "$DTRACE" -x uroute=ptrace -q -n "$3" \
+		    -c "$W/w $NP")
+	fi
+	do=$(awk -v a="$d" -v b="$pbase" 'BEGIN { printf "%.0f", a - b }')
+	echo "| $1 | dtrace ptrace route ($2, $NP calls) | $d | $do | - |"
+}
+prow 'pb_f:entry count()' root 'pid$target::pb_f:entry { @ = count(); }'
+prow 'pb_f:entry count()' nobody 'pid$target::pb_f:entry { @ = count(); }'
+prow 'pb_f:entry quantize(arg0)' nobody \
+    'pid$target::pb_f:entry { @ = quantize(arg0); }'
 echo
 py=/usr/bin/python3.11
 if [ -x "$py" ]; then

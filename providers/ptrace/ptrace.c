@@ -67,7 +67,12 @@ typedef struct pt_state {
 					 * helper (NULL: no ptrace route) */
 	prov_ptsite_t *sites;		/* register: breakpoint slots, shared
 					 * too (ptrace_up.c writes them) */
-	uint32_t nsyncs;		/* consumer: syncs asked for */
+	pthread_mutex_t synclk;		/* nsyncs, started, unsynced: syncs
+					 * come from the shim's and the
+					 * consumer's threads */
+	uint32_t nsyncs;		/* syncs asked for */
+	int started, unsynced;		/* prov_ptrace_go came; a sync is
+					 * due then */
 	int targets[NTARGETS];		/* consumer: pids attached */
 	pid_t helper;			/* consumer: the helper, 0 if none */
 	int cmdfd, evfd, ackfd;		/* consumer: its pipes (evfd is read
@@ -91,7 +96,8 @@ typedef struct pt_state {
 	uint64_t regs[PT_NREGS];	/* reader: its user registers */
 } pt_state_t;
 
-static pt_state_t pt = { .cmdfd = -1, .evfd = -1, .ackfd = -1 };
+static pt_state_t pt = { .cmdfd = -1, .evfd = -1, .ackfd = -1,
+	.synclk = PTHREAD_MUTEX_INITIALIZER };
 
 /* Fork the helper with its pipes. */
 static int helper_start(pt_state_t *ps)
@@ -385,14 +391,18 @@ prov_ptsite_t *prov_ptrace_sites(void)
 	return pt.sites;
 }
 
-int prov_ptrace_sync(void)
+/* A sync (synclk held). */
+static int sync_locked(pt_state_t *ps)
 {
-	pt_state_t *ps = &pt;
 	int32_t c = PT_CMD_SYNC;
 	uint32_t want;
 
 	if (ps->helper <= 0)
 		return -1;
+	if (!ps->started) {
+		ps->unsynced = 1;	/* planted at prov_ptrace_go */
+		return 0;
+	}
 	want = ++ps->nsyncs;
 	if (write(ps->cmdfd, &c, sizeof(c)) != sizeof(c))
 		return -1;
@@ -402,6 +412,30 @@ int prov_ptrace_sync(void)
 		usleep(500);
 	return (int32_t)(__atomic_load_n(&ps->sh->sh_synced,
 	    __ATOMIC_ACQUIRE) - want) < 0 ? -1 : 0;
+}
+
+int prov_ptrace_sync(void)
+{
+	pt_state_t *ps = &pt;
+	int rc;
+
+	pthread_mutex_lock(&ps->synclk);
+	rc = sync_locked(ps);
+	pthread_mutex_unlock(&ps->synclk);
+	return rc;
+}
+
+void prov_ptrace_go(void)
+{
+	pt_state_t *ps = &pt;
+
+	pthread_mutex_lock(&ps->synclk);
+	ps->started = 1;
+	if (ps->unsynced) {
+		ps->unsynced = 0;
+		(void)sync_locked(ps);
+	}
+	pthread_mutex_unlock(&ps->synclk);
 }
 
 /* ---- providers ---- */

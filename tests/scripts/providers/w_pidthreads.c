@@ -3,12 +3,24 @@
  * instruction is not one the ptrace route emulates, so each hit is
  * single-stepped while the other threads are held) and mt_push() 500
  * times (it starts with a push, emulated; it calls mt_add too: 2500
- * mt_add calls a thread); main prints the sum, which must come out right
- * whatever the tracer did: 25499000. */
+ * mt_add calls a thread).  Without arguments one round, and main prints
+ * "total 25499000"; with a file name, rounds until that file exists
+ * (for a tracer that comes and goes), then "ok ROUNDS" if every thread's
+ * sum is right for its rounds (else "bad"), and "code XX": the first
+ * byte of mt_add as the process sees it then (0x48, not an int3 0xcc,
+ * once a tracer is gone). */
 #include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #define NTHREADS 4
+#define ROUND 6374750L			/* one thread's sum for one round */
+
+static const char *stopfile;
+
+struct job {
+	long sum, rounds;
+};
 
 __attribute__((noinline)) long mt_add(long a, long b)
 {
@@ -22,27 +34,38 @@ __attribute__((noinline)) long mt_push(long a)
 
 static void *work(void *arg)
 {
-	long t = 0;
+	struct job *j = arg;
 
-	for (long i = 0; i < 2000; i++)
-		t += mt_add(i, 1);
-	for (long i = 0; i < 500; i++)
-		t += mt_push(i);
-	*(long *)arg = t;
+	do {
+		for (long i = 0; i < 2000; i++)
+			j->sum += mt_add(i, 1);
+		for (long i = 0; i < 500; i++)
+			j->sum += mt_push(i);
+		j->rounds++;
+	} while (stopfile != NULL && access(stopfile, F_OK) != 0);
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t th[NTHREADS];
-	long sums[NTHREADS], total = 0;
+	struct job jobs[NTHREADS] = { { 0, 0 } };
+	long total = 0, rounds = 0;
+	int ok = 1;
 
+	stopfile = argc > 1 ? argv[1] : NULL;
 	for (int i = 0; i < NTHREADS; i++)
-		pthread_create(&th[i], NULL, work, &sums[i]);
+		pthread_create(&th[i], NULL, work, &jobs[i]);
 	for (int i = 0; i < NTHREADS; i++) {
 		pthread_join(th[i], NULL);
-		total += sums[i];
+		total += jobs[i].sum;
+		rounds += jobs[i].rounds;
+		ok &= jobs[i].sum == jobs[i].rounds * ROUND;
 	}
-	printf("total %ld\n", total);
+	if (stopfile == NULL)
+		printf("total %ld\n", total);
+	else
+		printf("%s %ld\ncode %02x\n", ok ? "ok" : "bad", rounds,
+		    *(volatile unsigned char *)(void *)mt_add);
 	return 0;
 }

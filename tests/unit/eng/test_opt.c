@@ -104,7 +104,7 @@ static void test_every_listed_option_settable(void **state)
 	    { "cpphdrs", NULL }, { "cpppath", "cpp" }, { "ctypes", "/dev/null" },
 	    { "define", "X=1" }, { "dtypes", "/dev/null" }, { "incdir", "/" },
 	    { "libdir", "/" }, { "stdc", "a" }, { "undef", "X" },
-	    { "version", "1.0" } };
+	    { "uroute", "uprobes" }, { "version", "1.0" } };
 
 	for (; *n != NULL; n++, count++) {
 		int64_t v;
