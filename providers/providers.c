@@ -185,7 +185,8 @@ const char *prov_route(void)
 	const char *base = !use_ptrace ? "perf (root)" :
 	    "ptrace (own processes)";
 
-	snprintf(route, sizeof(route), "%s%s%s", base,
+	snprintf(route, sizeof(route), "%s%s%s%s", base,
+	    prov_ptup_route() ? ", pid/usdt by breakpoints" : "",
 	    notes[0] ? ": " : "", notes);
 	return route;
 }

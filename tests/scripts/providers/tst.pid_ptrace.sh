@@ -6,7 +6,8 @@
 # copyinstr of an argument, ucaller and usym, a dlopen()ed library, a
 # multithreaded process with exact counts and a right result, and
 # release: a -p process traced mid-run goes on with its code restored and
-# computes the right sums; one killed while traced ends dtrace cleanly.
+# computes the right sums, also when dtrace is killed (-9) while tracing;
+# one killed while traced ends dtrace cleanly.
 . ./lib.sh
 need_root
 command -v setpriv > /dev/null || { echo "no setpriv to run as nobody"; exit 77; }
@@ -92,6 +93,40 @@ pid$target:a.out:mt_add:return /++n == 3000/ { exit(0); }' 2>&1) ||
 	wait $p || fail "$how: -p process failed: $(cat "$W/pt.out")"
 	grep -qx 'code 48' "$W/pt.out" || fail "$how: code after release: $(cat "$W/pt.out")"
 	grep -Eqx 'ok [0-9]+' "$W/pt.out" || fail "$how: sums after release: $(cat "$W/pt.out")"
+	# dtrace killed (-9) while tracing: its helper, seeing it gone, takes
+	# every int3 and replaced return address out and lets go
+	rm -f "$W/stop" "$W/dk.out"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$W/pidthreads" \
+	    "$W/stop" > "$W/pt.out" &
+	p=$!
+	wait_maps $p pidthreads
+	if [ "$how" = nobody ]; then
+		set -- setpriv --reuid=nobody --regid=nogroup --clear-groups
+	else
+		set -- env
+	fi
+	"$@" $DTRACE $f -q -p $p -n '
+pid$target:a.out:mt_add:entry { @ = count(); }
+pid$target:a.out:mt_add:return /++n == 1000/ { printf("traced\n"); }' \
+	    > "$W/dk.out" 2>&1 &
+	d=$!
+	i=0
+	until grep -q traced "$W/dk.out"; do
+		i=$((i + 1))
+		[ $i -lt 3000 ] || { kill $p $d; fail "$how: never traced: $(cat "$W/dk.out")"; }
+		sleep 0.01
+	done
+	kill -9 $d
+	i=0
+	until grep -Eq 'TracerPid:[[:space:]]+0$' /proc/$p/status; do
+		i=$((i + 1))
+		[ $i -lt 3000 ] || { kill $p; fail "$how: still traced after dtrace died"; }
+		sleep 0.01
+	done
+	touch "$W/stop"
+	wait $p || fail "$how: target failed after dtrace died: $(cat "$W/pt.out")"
+	grep -qx 'code 48' "$W/pt.out" && grep -Eqx 'ok [0-9]+' "$W/pt.out" ||
+	    fail "$how: after dtrace died: $(cat "$W/pt.out")"
 	# a -p process killed while traced: dtrace ends
 	rm -f "$W/stop"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$W/pidthreads" \
