@@ -316,16 +316,6 @@ void eng_ident_not_var(struct eng_pcb *pc, struct eng_ident *id)
 	}
 }
 
-/* Was id made by the compile under way? */
-int eng_ident_is_new(const struct eng_pcb *pc, const struct eng_ident *id)
-{
-	for (const struct eng_newid *n = pc->pc_newids; n != NULL;
-	    n = n->ni_next)
-		if (n->ni_id == id)
-			return 1;
-	return 0;
-}
-
 /* Look up (and with create, make) a variable or inline of a scope. */
 struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
     int scope, int create)

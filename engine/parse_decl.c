@@ -472,7 +472,8 @@ static void check_decl(struct eng_pcb *pc, enum dclass cls,
 	const struct eng_type *t = d->t;
 	int own = pc->pc_curfile == NULL;
 
-	if (own && (cls == DC_AUTO || cls == DC_REGISTER || cls == DC_STATIC))
+	/* also in a -C header, as dtrace's dt_node_decl */
+	if (cls == DC_AUTO || cls == DC_REGISTER || cls == DC_STATIC)
 		eng_cc_error(pc, d->line, 0, "D_DECL_BADCLASS", "specified "
 		    "storage class not appropriate in D");
 	if (cls == DC_EXTERN)
@@ -666,10 +667,9 @@ static void translator(struct eng_pcb *pc)
 	accept(pc, ';');
 	snprintf(key, sizeof(key), "xlate %s <%s>", eng_type_name(x->n_ctype,
 	    b1, sizeof(b1)), eng_type_name(x->n_type, b2, sizeof(b2)));
-	/* twice in one program (a later program may define it again: dtui
-	 * compiles scripts anew on one handle) */
+	/* once per handle, as dtrace's translators outlive their program */
 	if ((id = eng_cc_ident(pc, key, SC_GLOBAL, 0)) != NULL &&
-	    id->i_kind == ID_XLATOR && eng_ident_is_new(pc, id))
+	    id->i_kind == ID_XLATOR)
 		eng_cc_nerror(pc, x, "D_XLATE_REDECL", "translator from %s to %s "
 		    "has already been declared", b2, b1);
 	eng_sema_xlator_check(pc, x);
