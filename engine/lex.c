@@ -55,14 +55,16 @@ static void skip(struct eng_pcb *pc)
 		} else if (isspace((unsigned char)*p)) {
 			p++;
 		} else if (p[0] == '/' && p[1] == '*') {
-			const char *start = p;
-
+			/* dtrace's texts (its lexer's comment state) */
 			for (p += 2; *p != '\0' && !(p[0] == '*' && p[1] == '/'); p++)
 				if (*p == '\n')
 					newline(pc, p + 1);
+				else if (p[0] == '/' && p[1] == '*')
+					lerr(pc, p, "D_SYNTAX", "/* encountered "
+					    "inside a comment%s", "");
 			if (*p == '\0')
-				lerr(pc, start, "D_SYNTAX",
-				    "end-of-file encountered in comment%s", "");
+				lerr(pc, p, "D_SYNTAX", "end-of-file encountered "
+				    "before matching */%s", "");
 			p += 2;
 		} else if (p[0] == '/' && p[1] == '/') {
 			while (*p != '\0' && *p != '\n')
