@@ -147,6 +147,8 @@ void eng_pmwatch_forget(eng_pmwatch_t *w, size_t n)
 {
 	if (n > w->pw_n)
 		n = w->pw_n;
+	if (n == 0)
+		return;			/* (pw_maps may be NULL: no memmove) */
 	for (size_t i = 0; i < n; i++)
 		free(w->pw_maps[i].path);
 	memmove(w->pw_maps, w->pw_maps + n, (w->pw_n - n) *
@@ -230,6 +232,8 @@ void eng_pmwatch_gone(eng_pmwatch_t *w, size_t n, eng_pmap_t *pm)
 {
 	if (n > w->pw_n)
 		n = w->pw_n;
+	if (n == 0)
+		return;			/* (pw_maps may be NULL: no memmove) */
 	for (size_t i = 0; i < n; i++) {
 		const struct pw_map *m = &w->pw_maps[i];
 
