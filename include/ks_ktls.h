@@ -96,8 +96,9 @@ void ks_probe_kplan_able(dtrace_id_t id, int able);
  * to their plans again, as after a filter change (the shim does not call
  * the watcher: the provider may be in it).  Takes the fire lock. */
 int ks_tls_veto(uint32_t serial);
-/* Provider: n stores to consumer serial's kernel-held variables found no
- * room: counted as dynamic variable drops. */
-void ks_tls_dyndrops(uint32_t serial, uint64_t n);
+/* Provider: n (may be 0) stores to consumer serial's kernel-held
+ * variables found no room: counted as dynamic variable drops.  0, or -1
+ * when that consumer is closed (its map may go). */
+int ks_tls_dyndrops(uint32_t serial, uint64_t n);
 
 #endif /* KS_KTLS_H */

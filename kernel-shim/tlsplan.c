@@ -355,7 +355,7 @@ int ks_tls_veto(uint32_t serial)
 	return changed;
 }
 
-void ks_tls_dyndrops(uint32_t serial, uint64_t n)
+int ks_tls_dyndrops(uint32_t serial, uint64_t n)
 {
 	ks_state_t *st;
 
@@ -363,4 +363,5 @@ void ks_tls_dyndrops(uint32_t serial, uint64_t n)
 	if ((st = ks_state_by_serial(serial)) != NULL && st->st_vstate != NULL)
 		ks_vstate_add_dyndrops(st->st_vstate, n);
 	pthread_mutex_unlock(&ks_fire_lock);
+	return st != NULL ? 0 : -1;
 }

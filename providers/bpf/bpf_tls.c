@@ -2,9 +2,10 @@
  * bpf_tls.c - kernel clauses (ks_ktls.h) lowered to BPF, for the
  * aggregating body of bpf_agg.c.
  *
- * Self-> variables: one BPF_MAP_TYPE_HASH per consumer (kap_tlsstate),
- * keyed { u32 tid, u32 variable id, u32 consumer serial, u32 0 }, value
- * the 8-byte integer, preallocated with kap_tlscap entries (what the
+ * Self-> variables: one BPF_MAP_TYPE_HASH per consumer (kap_tlsstate; at
+ * most MAXSTATES at once, the drain closes the map of a consumer that is
+ * gone), keyed { u32 tid, u32 variable id, u32 consumer serial, u32 0 },
+ * value the 8-byte integer, preallocated with kap_tlscap entries (what the
  * consumer's dynvarsize holds of them in the shim).  dtrace's semantics:
  * a load of a missing variable reads 0; a store of 0 deletes it; a store
  * that finds the map full is dropped and counted in the consumer's slot
@@ -601,6 +602,19 @@ int prov_bpf_tls_veto_flush(void)
 	return serial != 0 && ks_tls_veto(serial);
 }
 
+/* Consumer serial of slot k is closed: its programs went with its ECBs,
+ * so its map goes and the slot serves the next consumer (dlast holds
+ * the drops counted so far: the next one's start from there). */
+static void state_gone(tls_state_t *ts, int k, uint32_t serial)
+{
+	pthread_mutex_lock(&ts->lk);
+	if (ts->serial[k] == serial) {
+		close(ts->map[k]);
+		ts->serial[k] = 0;
+	}
+	pthread_mutex_unlock(&ts->lk);
+}
+
 void prov_bpf_tls_drain(void)
 {
 	tls_state_t *ts = &tls;
@@ -631,8 +645,8 @@ void prov_bpf_tls_drain(void)
 	}
 	pthread_mutex_unlock(&ts->lk);
 	for (int k = 0; k < MAXSTATES; k++)
-		if (gained[k] > 0)
-			ks_tls_dyndrops(serial[k], gained[k]);
+		if (serial[k] != 0 && ks_tls_dyndrops(serial[k], gained[k]) != 0)
+			state_gone(ts, k, serial[k]);
 }
 
 void prov_bpf_tls_shutdown(void)
