@@ -105,7 +105,8 @@ void eng_pmap_free(eng_pmap_t *pm);
 int eng_pmap_update(eng_pmap_t *pm);
 /* Add one file mapping (start to end, file offset off) to path's object
  * (made if new); 0, or -1 out of memory.  For mappings reported rather
- * than read (pmap_watch.c). */
+ * than read (pmap_watch.c), of objects that have an executable mapping:
+ * the object is marked po_exec. */
 int eng_pmap_mapped(eng_pmap_t *pm, const char *path, uint64_t start,
     uint64_t end, uint64_t off);
 /* The object holding addr, or NULL. */

@@ -248,6 +248,10 @@ static void take_objects(eng_pmap_t *pm, void *arg)
 		 * yet: they are logged once it has mapped them */
 		if (po->po_end == 0 || po->po_path == NULL)
 			continue;
+		/* files mapped only as data (/etc/ld.so.cache while ld.so
+		 * starts, a locale) are no load objects */
+		if (!po->po_exec)
+			continue;
 		mn->mn_read = 1;
 		if ((nv = realloc(mn->mn_v, (mn->mn_n + 1) *
 		    sizeof (*nv))) == NULL)

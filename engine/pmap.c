@@ -188,6 +188,7 @@ int eng_pmap_mapped(eng_pmap_t *pm, const char *path, uint64_t start,
 		po->po_end = end;
 	if (off == 0 && po->po_base == 0)
 		po->po_base = start;
+	po->po_exec = 1;
 	return 0;
 }
 
