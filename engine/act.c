@@ -240,7 +240,7 @@ static void act_lib(struct eng_pcb *pc, struct eng_node *call,
 	if (f->f_id == DT_ACT_SETOPT) {
 		for (struct eng_node *x = a0; x != NULL; x = x->n_next)
 			if (x->n_kind != N_STR)
-				eng_cc_nerror(pc, x, "D_PROTO_ARG", "setopt( ) "
+				eng_cc_xerror(pc, x, "D_PROTO_ARG", "setopt( ) "
 				    "arguments must be string constants");
 		eng_sema_expr(pc, a0);
 		a->a_difo = eng_cg_difo(pc, a0, "setopt()");
@@ -277,7 +277,7 @@ void eng_act_value(struct eng_pcb *pc, struct eng_node *call,
 		return;
 	eng_sema_expr(pc, v);
 	if (!eng_type_is_scalar(v->n_type))
-		eng_cc_nerror(pc, v, "D_PROTO_ARG", "%s( ) argument #1 is "
+		eng_cc_xerror(pc, v, "D_PROTO_ARG", "%s( ) argument #1 is "
 		    "incompatible with prototype:\n\tprototype: int\n\t "
 		    "argument: %s", call->n_name, eng_type_tname(v->n_type));
 	a->a_difo = eng_cg_difo(pc, v, call->n_name);
@@ -298,10 +298,10 @@ void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
 	if (n >= f->f_min && n <= f->f_max)
 		return;
 	if (f->f_min == f->f_max)
-		eng_cc_nerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: "
+		eng_cc_xerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: "
 		    "%d arg%s passed, %d expected", f->f_name, n, n == 1 ? "" :
 		    "s", f->f_min);
-	eng_cc_nerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: %d "
+	eng_cc_xerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: %d "
 	    "arg%s passed, %s %d expected", f->f_name, n, n == 1 ? "" : "s",
 	    n < f->f_min ? "at least" : "no more than", n < f->f_min ?
 	    f->f_min : f->f_max);

@@ -44,7 +44,7 @@ static void agg_func_check(struct eng_pcb *pc, struct eng_node *agg,
 	if (id->i_aggfunc != 0 && id->i_aggfunc != f->f_id) {
 		const char *prev = eng_d_actname((uint32_t)id->i_aggfunc);
 
-		eng_cc_nerror(pc, agg, "D_AGG_REDEF", "aggregation redefined: "
+		eng_cc_xerror(pc, agg, "D_AGG_REDEF", "aggregation redefined: "
 		    "@%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : "
 		    "line %d", id->i_name, id->i_name, f->f_name, id->i_name,
 		    prev, id->i_line);
@@ -64,7 +64,7 @@ void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st)
 
 	if (st->n_left->n_op != '=' || call->n_kind != N_CALL ||
 	    (f = eng_sema_func(call->n_name)) == NULL || f->f_kind != F_AGG)
-		eng_cc_nerror(pc, st->n_left, "D_AGG_FUNC", "@%s must be assigned "
+		eng_cc_xerror(pc, st->n_left, "D_AGG_FUNC", "@%s must be assigned "
 		    "the result of an aggregating function", agg->n_name);
 	eng_act_check_proto(pc, call, f);
 	eng_sema_stmt(pc, st);		/* keys */
@@ -99,7 +99,7 @@ void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st)
 		if (incr != NULL) {
 			eng_sema_expr(pc, incr);
 			if (!eng_type_is_scalar(incr->n_type))
-				eng_cc_nerror(pc, incr, "D_PROTO_ARG", "%s( ) "
+				eng_cc_xerror(pc, incr, "D_PROTO_ARG", "%s( ) "
 				    "increment value must be of scalar type",
 				    f->f_name);
 			a->a_difo = eng_cg_difo(pc, incr, "increment");

@@ -166,7 +166,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 		const struct pfval *v;
 
 		if (eng_pf_parse(p, ++convno, &cv, err, sizeof(err)) != 0)
-			eng_cc_nerror(pc, call, "D_SYNTAX", "%s", err);
+			eng_cc_xerror(pc, call, "D_SYNTAX", "%s", err);
 		p = cv.pc_end;
 		d = cv.pc_def;
 		if (d->pd_check == PFC_PCT)
@@ -179,13 +179,13 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 			    ENG_PF_DYNP)))
 				continue;
 			if (used == n)
-				eng_cc_nerror(pc, call, "D_PRINTF_DYN_PROTO", "%s( ) "
+				eng_cc_xerror(pc, call, "D_PRINTF_DYN_PROTO", "%s( ) "
 				    "prototype mismatch: conversion #%d (%%%s) is "
 				    "missing a corresponding \"%s\" argument", fn,
 				    convno, d->pd_name, what);
 			if (!eng_type_is_int(eng_type_resolve((struct eng_type *)
 			    vals[used].v_type)))
-				eng_cc_nerror(pc, call, "D_PRINTF_DYN_TYPE", "%s( ) "
+				eng_cc_xerror(pc, call, "D_PRINTF_DYN_TYPE", "%s( ) "
 				    "argument #%d is incompatible with conversion "
 				    "#%d prototype:\n\tconversion: %% %s %s\n\t "
 				    "prototype: int\n\t  argument: %s", fn,
@@ -195,7 +195,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 		}
 		if (cv.pc_flags & ENG_PF_AGG) {
 			if (agg == 0)
-				eng_cc_nerror(pc, call, "D_PRINTF_AGG_CONV", "%%@ "
+				eng_cc_xerror(pc, call, "D_PRINTF_AGG_CONV", "%%@ "
 				    "conversion requires an aggregation and is "
 				    "not for use with %s( )", fn);
 			snprintf(vname, sizeof(vname), "aggregating action");
@@ -205,7 +205,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 				    "int64_t");
 			v = &aggval;
 		} else if (used == n) {
-			eng_cc_nerror(pc, call, "D_PRINTF_ARG_PROTO", "%s( ) "
+			eng_cc_xerror(pc, call, "D_PRINTF_ARG_PROTO", "%s( ) "
 			    "prototype mismatch: conversion #%d (%%%s) is "
 			    "missing a corresponding value argument", fn, convno,
 			    d->pd_name);
@@ -214,7 +214,7 @@ static int check_format(struct eng_pcb *pc, struct eng_node *call,
 			v = &vals[used++];
 		}
 		if (!conv_ok(pc, d, v))
-			eng_cc_nerror(pc, call, "D_PRINTF_ARG_TYPE", "%s( ) %s is "
+			eng_cc_xerror(pc, call, "D_PRINTF_ARG_TYPE", "%s( ) %s is "
 			    "incompatible with conversion #%d prototype:\n\t"
 			    "conversion: %%%s\n\t prototype: %s\n\t  argument: "
 			    "%s", fn, vname, convno, d->pd_name, d->pd_proto,
@@ -259,7 +259,7 @@ void eng_act_printf(struct eng_pcb *pc, struct eng_node *call,
 	mut = eng_cc_strdup(pc, fmt->n_name, strlen(fmt->n_name));
 	used = check_format(pc, call, fmt->n_name, mut, vals, n, 0);
 	if (used < n)
-		eng_cc_nerror(pc, call, "D_PRINTF_ARG_EXTRA", "%s( ) prototype "
+		eng_cc_xerror(pc, call, "D_PRINTF_ARG_EXTRA", "%s( ) prototype "
 		    "mismatch: only %d arguments required by this format string",
 		    call->n_name, used);
 	eng_act_order(pc, call, (uint32_t)f->f_id);
@@ -304,7 +304,7 @@ static void same_keys(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_ident *l, const struct eng_ident *r)
 {
 	if (l->i_nkeys != r->i_nkeys)
-		eng_cc_nerror(pc, call, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s "
+		eng_cc_xerror(pc, call, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s "
 		    "do not have matching key signatures: @%s has %d key%s, @%s "
 		    "has %d key%s", l->i_name, r->i_name, l->i_name, l->i_nkeys,
 		    l->i_nkeys == 1 ? "" : "s", r->i_name, r->i_nkeys,
@@ -318,7 +318,7 @@ static void same_keys(struct eng_pcb *pc, struct eng_node *call,
 		    (eng_type_is_string(a) && eng_type_is_string(b)) ||
 		    (a != NULL && b != NULL && eng_type_compat(a, b)))
 			continue;
-		eng_cc_nerror(pc, call, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] "
+		eng_cc_xerror(pc, call, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] "
 		    "key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s "
 		    "key #%d: %s", r->i_name, i + 1, l->i_name, l->i_name, i + 1,
 		    a != NULL ? eng_type_tname(a) : "stack", r->i_name, i + 1,

@@ -319,6 +319,7 @@ struct eng_pcb {
 	/* clause context */
 	struct eng_stmt *pc_stmt;
 	dtrace_probedesc_t pc_pdesc;	/* first description of the clause */
+	int pc_descline;		/* line of its first description */
 	int pc_nargs;			/* args[] of the probe, -1 unknown */
 	char pc_argtypes[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];
 	char pc_argnative[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];	/* "": not
@@ -349,6 +350,12 @@ _Noreturn void eng_cc_error(struct eng_pcb *pc, int line, int col,
     const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 _Noreturn void eng_cc_nerror(struct eng_pcb *pc, const struct eng_node *n,
+    const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* dtrace's xyerror, for the checks its cooking pass makes (types,
+ * prototypes, formats): in a script's clause it names the line of the
+ * clause's first probe description, elsewhere n's line. */
+_Noreturn void eng_cc_xerror(struct eng_pcb *pc, const struct eng_node *n,
     const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void *eng_cc_alloc(struct eng_pcb *pc, size_t n);

@@ -220,6 +220,25 @@ void eng_cc_nerror(struct eng_pcb *pc, const struct eng_node *n,
 	longjmp(pc->pc_jmp, 1);
 }
 
+/*
+ * While dtrace compiles a clause its lexer's line is set to the clause's
+ * probe description (dt_compile_one_clause), and the checks that report
+ * with xyerror (dt_node_cook's, the prototypes', printf's) name it.
+ */
+void eng_cc_xerror(struct eng_pcb *pc, const struct eng_node *n,
+    const char *tag, const char *fmt, ...)
+{
+	int line = n != NULL ? n->n_line : 0;
+	va_list ap;
+
+	if ((pc->pc_file != NULL || pc->pc_lib != NULL) && pc->pc_descline > 0)
+		line = pc->pc_descline;
+	va_start(ap, fmt);
+	set_diag(pc, line, n != NULL ? n->n_col : 0, tag, fmt, ap);
+	va_end(ap);
+	longjmp(pc->pc_jmp, 1);
+}
+
 const eng_diag_t *eng_diag(const eng_hdl_t *h)
 {
 	return h->eh_diag.ed_msg != NULL ? &h->eh_diag : NULL;
@@ -341,8 +360,12 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 	prog = eng_parse_program(pc);
 	eng_sema_prescan(pc, prog);
 	for (n = prog; n != NULL; n = n->n_next)
-		if (n->n_kind == N_CLAUSE)
+		if (n->n_kind == N_CLAUSE) {
+			pc->pc_descline = n->n_pdescs != NULL ?
+			    n->n_pdescs->n_line : n->n_line;
 			eng_act_clause(pc, n);
+		}
+	pc->pc_descline = 0;
 	check_args(pc);
 	if (!(pc->pc_cflags & ENG_C_LIST) && eng_dof_write(pc, pc->pc_prog) != 0)
 		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");

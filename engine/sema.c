@@ -31,15 +31,15 @@ void eng_sema_need_scalar(struct eng_pcb *pc, struct eng_node *n, int op)
 	if (eng_type_is_scalar(n->n_type) || eng_type_is_string(n->n_type))
 		return;
 	if (op == '?')
-		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator ?: expression "
+		eng_cc_xerror(pc, n, "D_OP_SCALAR", "operator ?: expression "
 		    "must be of scalar type");
 	if (op == '!')
-		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator ! requires an "
+		eng_cc_xerror(pc, n, "D_OP_SCALAR", "operator ! requires an "
 		    "operand of scalar type");
 	if (op == T_INC || op == T_DEC)
-		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires "
+		eng_cc_xerror(pc, n, "D_OP_SCALAR", "operator %s requires "
 		    "operand of scalar type", opname(op));
-	eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires operands "
+	eng_cc_xerror(pc, n, "D_OP_SCALAR", "operator %s requires operands "
 	    "of scalar type", opname(op));
 }
 
@@ -93,7 +93,7 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 	}
 	if ((b = builtin(n->n_name)) != NULL) {
 		if (b->array)
-			eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] must be "
+			eng_cc_xerror(pc, n, "D_ARR_BADREF", "%s[ ] must be "
 			    "referenced with an index", n->n_name);
 		n->n_scope = SC_BUILTIN;
 		n->n_int = b->id;
@@ -101,10 +101,10 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 		return;
 	}
 	if (id == NULL || id->i_kind == ID_XLATOR)
-		eng_cc_nerror(pc, n, "D_IDENT_UNDEF", "failed to resolve %s: "
+		eng_cc_xerror(pc, n, "D_IDENT_UNDEF", "failed to resolve %s: "
 		    "Unknown variable name", n->n_name);
 	if (id->i_kind == ID_ARRAY)	/* sizeof(a), trace(a) ... */
-		eng_cc_nerror(pc, n, "D_IDENT_BADREF", "associative array '%s' "
+		eng_cc_xerror(pc, n, "D_IDENT_BADREF", "associative array '%s' "
 		    "may not be referenced as scalar", n->n_name);
 	n->n_ident = id;
 	n->n_scope = SC_GLOBAL;
@@ -122,7 +122,7 @@ static void cook_var(struct eng_pcb *pc, struct eng_node *n, int create)
 		id = eng_cc_ident(pc, n->n_name, n->n_scope, 1);
 	n->n_ident = id;
 	if (id->i_kind == ID_ARRAY && n->n_args == NULL && !create)
-		eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s%s[ ] must be "
+		eng_cc_xerror(pc, n, "D_ARR_BADREF", "%s%s[ ] must be "
 		    "referenced with an index", n->n_scope == SC_THREAD ?
 		    "self->" : "this->", n->n_name);
 	n->n_type = id->i_type != NULL ? id->i_type :
@@ -159,7 +159,7 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 	const struct eng_builtin *b;
 
 	if (base->n_kind == N_AGG)	/* @a[0][1] */
-		eng_cc_nerror(pc, n, "D_AGG_MDIM", "improper attempt to "
+		eng_cc_xerror(pc, n, "D_AGG_MDIM", "improper attempt to "
 		    "reference @%s as a multi-dimensional array", base->n_name);
 	cook_list(pc, n->n_args);
 	if (base->n_kind == N_IDENT && (b = builtin(base->n_name)) != NULL &&
@@ -167,7 +167,7 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		struct eng_node *ix = n->n_args;
 
 		if (ix->n_next != NULL || !eng_type_is_int(ix->n_type))
-			eng_cc_nerror(pc, n, "D_ARR_BADREF", "%s[ ] takes one "
+			eng_cc_xerror(pc, n, "D_ARR_BADREF", "%s[ ] takes one "
 			    "integer index", b->name);
 		n->n_scope = SC_BUILTIN;
 		n->n_int = b->id;
@@ -177,7 +177,7 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 
 			if (pc->pc_nargs >= 0 && (i < 0 || i >= pc->pc_nargs ||
 			    i >= DTRACE_MAXARGS))
-				eng_cc_nerror(pc, n, "D_ARGS_IDX", "index %d is "
+				eng_cc_xerror(pc, n, "D_ARGS_IDX", "index %d is "
 				    "out of range for %s args[ ]", i,
 				    pc->pc_pdesc.dtpd_name[0] ?
 				    pc->pc_pdesc.dtpd_name : "probe");
@@ -187,7 +187,7 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 				    pc->pc_argtypes[i]);
 			if (pc->pc_nargs > i && i >= 0 && i < DTRACE_MAXARGS &&
 			    pc->pc_argnative[i][0] != '\0')	/* sema_xlate.c */
-				eng_cc_nerror(pc, n, "D_XLATE_SOU", "args[%d] is "
+				eng_cc_xerror(pc, n, "D_XLATE_SOU", "args[%d] is "
 				    "translated to %s and must be followed by a "
 				    "member reference", i, pc->pc_argtypes[i]);
 			if (pc->pc_nargs > i && i >= 0 && i < DTRACE_MAXARGS &&
@@ -203,7 +203,7 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		struct eng_ident *id = eng_cc_ident(pc, base->n_name, sc, 0);
 
 		if (id == NULL && base->n_kind == N_IDENT && !create)
-			eng_cc_nerror(pc, base, "D_IDENT_UNDEF", "failed to "
+			eng_cc_xerror(pc, base, "D_IDENT_UNDEF", "failed to "
 			    "resolve %s: Unknown variable name", base->n_name);
 		if (id == NULL)
 			id = eng_cc_ident(pc, base->n_name, sc, 1);
@@ -212,12 +212,12 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		    id->i_type->t_kind == TY_ARRAY))
 			goto pointer;
 		if (sc == SC_LOCAL)
-			eng_cc_nerror(pc, n, "D_ARR_LOCAL", "this->%s: "
+			eng_cc_xerror(pc, n, "D_ARR_LOCAL", "this->%s: "
 			    "clause-local variables may not be associative arrays",
 			    base->n_name);
 		if (id->i_kind == ID_VAR && id->i_nkeys < 0 && id->i_type &&
 		    !create)
-			eng_cc_nerror(pc, n, "D_IDENT_BADREF", "scalar '%s' may "
+			eng_cc_xerror(pc, n, "D_IDENT_BADREF", "scalar '%s' may "
 			    "not be referenced as associative array",
 			    base->n_name);
 		id->i_kind = ID_ARRAY;
@@ -236,14 +236,14 @@ pointer:
 	cook(pc, base);
 	if (!eng_type_is_ptr(base->n_type) && base->n_type->t_kind != TY_ARRAY &&
 	    !eng_type_is_string(base->n_type))
-		eng_cc_nerror(pc, n, "D_IDENT_BADREF", "operator [ ] may not "
+		eng_cc_xerror(pc, n, "D_IDENT_BADREF", "operator [ ] may not "
 		    "be applied to operand of type \"%s\"", eng_type_tname(base->n_type));
 	if (n->n_args->n_next != NULL || !eng_type_is_int(n->n_args->n_type))
-		eng_cc_nerror(pc, n, "D_OP_INT", "index must be of integral "
+		eng_cc_xerror(pc, n, "D_OP_INT", "index must be of integral "
 		    "type");
 	if (base->n_type->t_kind == TY_ARRAY && base->n_type->t_nelems > 0 &&
 	    n->n_args->n_const && n->n_args->n_int >= base->n_type->t_nelems)
-		eng_cc_nerror(pc, n, "D_ARR_BOUNDS", "index outside array "
+		eng_cc_xerror(pc, n, "D_ARR_BOUNDS", "index outside array "
 		    "bounds: %llu, max is %u", (unsigned long long)
 		    n->n_args->n_int, base->n_type->t_nelems);
 	n->n_kind = N_DEREF;
@@ -290,7 +290,7 @@ static struct eng_type *storable(struct eng_pcb *pc, struct eng_node *r)
 
 	eng_sema_not_value(pc, r);
 	if (t->t_kind == TY_VOID)
-		eng_cc_nerror(pc, r, "D_OP_VOID", "operator = cannot be applied "
+		eng_cc_xerror(pc, r, "D_OP_VOID", "operator = cannot be applied "
 		    "to an operand of type \"void\"");
 	if (t->t_kind == TY_ARRAY)
 		return eng_type_ptr(pc, t->t_base);
@@ -309,7 +309,7 @@ static void cook_newglobal(struct eng_pcb *pc, struct eng_node *l,
 	int incdec = op == T_INC || op == T_DEC;
 
 	if (id != NULL && id->i_kind != ID_VAR)
-		eng_cc_nerror(pc, l, "D_OP_LVAL", "operator %s requires "
+		eng_cc_xerror(pc, l, "D_OP_LVAL", "operator %s requires "
 		    "modifiable lvalue as an operand", opname(op));
 	if ((id == NULL || id->i_type == NULL) && r == NULL && !incdec)
 		eng_cc_nerror(pc, l, "D_VAR_UNDEF", "%s has not yet been "
@@ -329,7 +329,7 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 	switch (l->n_kind) {
 	case N_IDENT:
 		if (builtin(l->n_name) != NULL)
-			eng_cc_nerror(pc, l, "D_OP_WRITE", "operator %s can only "
+			eng_cc_xerror(pc, l, "D_OP_WRITE", "operator %s can only "
 			    "be applied to a writable variable", opname(op));
 		cook_newglobal(pc, l, r, op);
 		cook_ident(pc, l);
@@ -365,7 +365,7 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 	default:
 		cook(pc, l);
 bad:
-		eng_cc_nerror(pc, l, "D_OP_LVAL", "operator %s requires "
+		eng_cc_xerror(pc, l, "D_OP_LVAL", "operator %s requires "
 		    "modifiable lvalue as an operand", opname(op));
 	}
 }
@@ -376,7 +376,7 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 
 	if (n->n_op == '=') {
 		if (lt->t_kind == TY_ARRAY)
-			eng_cc_nerror(pc, n, "D_OP_ARRFUN", "operator = may not "
+			eng_cc_xerror(pc, n, "D_OP_ARRFUN", "operator = may not "
 			    "be applied to operand of type \"%s\"",
 			    eng_type_tname(lt));
 		if (eng_type_compat(lt, rt) || ((eng_type_is_ptr(lt) ||
@@ -384,26 +384,26 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 		    n->n_right->n_const && n->n_right->n_int == 0) || (eng_type_is_string(lt) &&
 		    eng_type_is_ptr(rt) && rt->t_base->t_size == 1))
 			return;
-		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have "
+		eng_cc_xerror(pc, n, "D_OP_INCOMPAT", "operands have "
 		    "incompatible types: \"%s\" = \"%s\"", eng_type_tname(lt),
 		    eng_type_tname(rt));
 	}
 	if (is_vfptr(lt) && (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ))
-		eng_cc_nerror(pc, n, "D_OP_VFPTR", "operator %s requires "
+		eng_cc_xerror(pc, n, "D_OP_VFPTR", "operator %s requires "
 		    "left-hand scalar operand of known size", opname(n->n_op));
 	if (!is_arith(lt) && !(eng_type_is_ptr(lt) &&
 	    (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ)))
-		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
+		eng_cc_xerror(pc, n, "D_OP_ARITH", "operator %s requires "
 		    "operands of arithmetic type", opname(n->n_op));
 	if (!is_arith(rt))
-		eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
+		eng_cc_xerror(pc, n, "D_OP_ARITH", "operator %s requires "
 		    "operands of arithmetic type", opname(n->n_op));
 }
 
 static void cook_assign(struct eng_pcb *pc, struct eng_node *n)
 {
 	if (n->n_left->n_kind == N_AGG)
-		eng_cc_nerror(pc, n, "D_AGG_FUNC", "@%s must be assigned the "
+		eng_cc_xerror(pc, n, "D_AGG_FUNC", "@%s must be assigned the "
 		    "result of an aggregating function", n->n_left->n_name);
 	cook(pc, n->n_right);
 	cook_lvalue(pc, n->n_left, n->n_op == '=' ? n->n_right : NULL,
@@ -421,10 +421,10 @@ static void cook_incdec(struct eng_pcb *pc, struct eng_node *n)
 
 	cook_lvalue(pc, n->n_left, NULL, op);
 	if (!is_arith(n->n_left->n_type) && !eng_type_is_ptr(n->n_left->n_type))
-		eng_cc_nerror(pc, n, "D_OP_SCALAR", "operator %s requires "
+		eng_cc_xerror(pc, n, "D_OP_SCALAR", "operator %s requires "
 		    "operand of scalar type", opname(op));
 	if (is_vfptr(n->n_left->n_type))
-		eng_cc_nerror(pc, n, "D_OP_VFPTR", "operator %s requires an "
+		eng_cc_xerror(pc, n, "D_OP_VFPTR", "operator %s requires an "
 		    "operand of known size", opname(op));
 	n->n_type = n->n_left->n_type;
 }
@@ -442,7 +442,7 @@ static void cook_deref(struct eng_pcb *pc, struct eng_node *n)
 	}
 	if ((!eng_type_is_ptr(t) && t->t_kind != TY_ARRAY) ||
 	    t->t_base == NULL || t->t_base->t_kind == TY_VOID)
-		eng_cc_nerror(pc, n, "D_DEREF_NONPTR", "cannot dereference "
+		eng_cc_xerror(pc, n, "D_DEREF_NONPTR", "cannot dereference "
 		    "non-pointer type");
 	n->n_type = t->t_base;
 	n->n_lvalue = 1;
@@ -457,7 +457,7 @@ static void cook_member(struct eng_pcb *pc, struct eng_node *n)
 	t = n->n_left->n_type;
 	if (n->n_kind == N_PTRMEMBER) {
 		if (!eng_type_is_ptr(t))
-			eng_cc_nerror(pc, n, "D_OP_PTR", "operator -> cannot be "
+			eng_cc_xerror(pc, n, "D_OP_PTR", "operator -> cannot be "
 			    "applied to non-pointer type \"%s\"", eng_type_tname(t));
 		t = t->t_base;
 	}
@@ -466,18 +466,18 @@ static void cook_member(struct eng_pcb *pc, struct eng_node *n)
 		    eng_type_lookup(pc->pc_cc, t->t_name) : NULL;
 
 		if (def == NULL || def->t_kind == TY_FORWARD)
-			eng_cc_nerror(pc, n, "D_OP_INCOMPLETE", "operator %s "
+			eng_cc_xerror(pc, n, "D_OP_INCOMPLETE", "operator %s "
 			    "cannot be applied to a forward declaration: no %s "
 			    "definition is available", n->n_kind == N_MEMBER ?
 			    "." : "->", eng_type_tname(t));
 		t = def;
 	}
 	if (t == NULL || (t->t_kind != TY_STRUCT && t->t_kind != TY_UNION))
-		eng_cc_nerror(pc, n, "D_OP_SOU", "operator %s cannot be applied "
+		eng_cc_xerror(pc, n, "D_OP_SOU", "operator %s cannot be applied "
 		    "to a non-struct/union type \"%s\"", n->n_kind == N_MEMBER ?
 		    "." : "->", eng_type_tname(t));
 	if ((m = eng_type_member(t, n->n_name)) == NULL)
-		eng_cc_nerror(pc, n, "D_TYPE_MEMBER", "%s is not a member of "
+		eng_cc_xerror(pc, n, "D_TYPE_MEMBER", "%s is not a member of "
 		    "%s", n->n_name, eng_type_tname(t));
 	n->n_type = m->m_type;
 	n->n_ident = (struct eng_ident *)(void *)m;	/* the member */
@@ -500,7 +500,7 @@ static void cook_cast(struct eng_pcb *pc, struct eng_node *n)
 	    !(eng_type_is_scalar(from) || (eng_type_is_string(from) &&
 	    eng_type_is_string(to))) || (eng_type_is_string(to) &&
 	    eng_type_is_int(from)))
-		eng_cc_nerror(pc, n, "D_CAST_INVAL", "invalid cast expression: "
+		eng_cc_xerror(pc, n, "D_CAST_INVAL", "invalid cast expression: "
 		    "\"%s\" to \"%s\"", eng_type_tname(from), eng_type_tname(to));
 	n->n_type = to;
 	if (n->n_left->n_const && eng_type_is_int(to))
@@ -528,13 +528,13 @@ static void cook_sizeof(struct eng_pcb *pc, struct eng_node *n)
 			return;
 		}
 		if (is_bitfield(n->n_left))
-			eng_cc_nerror(pc, n, "D_SIZEOF_BITFIELD", "cannot apply "
+			eng_cc_xerror(pc, n, "D_SIZEOF_BITFIELD", "cannot apply "
 			    "sizeof to a bit-field");
 	}
 	if (t->t_kind == TY_STRING)
 		n->n_int = (uint64_t)pc->pc_strsize;
 	else if (t->t_size == 0)
-		eng_cc_nerror(pc, n, "D_SIZEOF_TYPE", "cannot apply sizeof to "
+		eng_cc_xerror(pc, n, "D_SIZEOF_TYPE", "cannot apply sizeof to "
 		    "an expression of incomplete type \"%s\"", eng_type_tname(t));
 	n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
 	set_const(n, t->t_kind == TY_STRING ? (uint64_t)pc->pc_strsize :
@@ -547,7 +547,7 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 {
 	/* a left-deep chain (1 + 1 + ... + 1) is as deep as it is long */
 	if (++pc->pc_depth > 4000)
-		eng_cc_nerror(pc, n, "D_SYNTAX", "expression nested too deeply");
+		eng_cc_xerror(pc, n, "D_SYNTAX", "expression nested too deeply");
 	switch (n->n_kind) {
 	case N_INT: cook_int(pc, n); break;
 	case N_STR:
@@ -556,7 +556,7 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	case N_IDENT: cook_ident(pc, n); break;
 	case N_VAR: cook_var(pc, n, 0); break;
 	case N_AGG:
-		eng_cc_nerror(pc, n, "D_AGG_SCALAR", "aggregation @%s may not be "
+		eng_cc_xerror(pc, n, "D_AGG_SCALAR", "aggregation @%s may not be "
 		    "used in an expression", n->n_name);
 	case N_OP1: eng_sema_op1(pc, n); break;
 	case N_OP2: eng_sema_op2(pc, n); break;
@@ -586,10 +586,10 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		    n->n_ctype->t_kind == TY_UNION)
 			m = eng_type_member(n->n_ctype, n->n_name);
 		if (m == NULL)
-			eng_cc_nerror(pc, n, "D_OFFSETOF_TYPE", "offsetof: %s is "
+			eng_cc_xerror(pc, n, "D_OFFSETOF_TYPE", "offsetof: %s is "
 			    "not a member of %s", n->n_name, eng_type_tname(n->n_ctype));
 		if (m->m_bits != 0)
-			eng_cc_nerror(pc, n, "D_OFFSETOF_BITFIELD", "cannot take "
+			eng_cc_xerror(pc, n, "D_OFFSETOF_BITFIELD", "cannot take "
 			    "offset of a bit-field: %s", n->n_name);
 		n->n_type = eng_type_lookup(pc->pc_cc, "size_t");
 		set_const(n, m->m_off);
@@ -599,13 +599,13 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		cook(pc, n->n_left);
 		if (!eng_type_is_scalar(n->n_left->n_type) &&
 		    !eng_type_is_string(n->n_left->n_type))
-			eng_cc_nerror(pc, n, "D_STRINGOF_TYPE", "cannot apply "
+			eng_cc_xerror(pc, n, "D_STRINGOF_TYPE", "cannot apply "
 			    "stringof to a value of type %s",
 			    eng_type_tname(n->n_left->n_type));
 		n->n_type = eng_type_string(pc->pc_cc);
 		break;
 	case N_XLATE:
-		eng_cc_nerror(pc, n, "D_XLATE_SOU", "xlate<%s>( ) must be "
+		eng_cc_xerror(pc, n, "D_XLATE_SOU", "xlate<%s>( ) must be "
 		    "followed by a member reference", eng_type_tname(n->n_ctype));
 	case N_ADDR:
 		cook(pc, n->n_left);
@@ -613,20 +613,20 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		    n->n_left->n_kind == N_INDEX) && n->n_left->n_ident != NULL &&
 		    (n->n_left->n_ident->i_kind == ID_VAR ||
 		    n->n_left->n_ident->i_kind == ID_ARRAY))
-			eng_cc_nerror(pc, n, "D_ADDROF_VAR", "cannot take address "
+			eng_cc_xerror(pc, n, "D_ADDROF_VAR", "cannot take address "
 			    "of dynamic variable");
 		if (is_bitfield(n->n_left))
-			eng_cc_nerror(pc, n, "D_ADDROF_BITFIELD", "cannot take "
+			eng_cc_xerror(pc, n, "D_ADDROF_BITFIELD", "cannot take "
 			    "address of bit-field");
 		if (n->n_left->n_kind != N_DEREF &&
 		    n->n_left->n_kind != N_PTRMEMBER)
-			eng_cc_nerror(pc, n, "D_ADDROF_LVAL", "unacceptable "
+			eng_cc_xerror(pc, n, "D_ADDROF_LVAL", "unacceptable "
 			    "operand for unary & operator");
 		n->n_type = eng_type_ptr(pc, n->n_left->n_type);
 		break;
 	case N_DEREF: cook_deref(pc, n); break;
 	default:
-		eng_cc_nerror(pc, n, "D_SYNTAX", "unexpected statement");
+		eng_cc_xerror(pc, n, "D_SYNTAX", "unexpected statement");
 	}
 	pc->pc_depth--;
 }
@@ -667,7 +667,7 @@ void eng_sema_clause(struct eng_pcb *pc, struct eng_node *clause)
 		cook(pc, clause->n_pred);
 		if (!eng_type_is_scalar(clause->n_pred->n_type) ||
 		    clause->n_pred->n_type->t_kind == TY_ARRAY)
-			eng_cc_nerror(pc, clause->n_pred, "D_PRED_SCALAR",
+			eng_cc_xerror(pc, clause->n_pred, "D_PRED_SCALAR",
 			    "predicate result must be of scalar type");
 	}
 }

@@ -39,7 +39,7 @@ void eng_sema_keys(struct eng_pcb *pc, struct eng_node *n,
 			    !eng_type_is_string(k->n_type) &&
 			    k->n_type->t_kind != TY_STRUCT &&
 			    k->n_type->t_kind != TY_UNION)))
-				eng_cc_nerror(pc, k, "D_KEY_TYPE", "%s expression "
+				eng_cc_xerror(pc, k, "D_KEY_TYPE", "%s expression "
 				    "may not be used as %s index: key #%d",
 				    eng_type_tname(k->n_type), kind, i + 1);
 		id->i_nkeys = nk;
@@ -51,7 +51,7 @@ void eng_sema_keys(struct eng_pcb *pc, struct eng_node *n,
 		return;
 	}
 	if (id->i_nkeys != nk)
-		eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s%s[ ] prototype mismatch: "
+		eng_cc_xerror(pc, n, "D_PROTO_LEN", "%s%s[ ] prototype mismatch: "
 		    "%d key%spassed, %d expected", what, id->i_name, nk,
 		    nk == 1 ? " " : "s ", id->i_nkeys);
 	i = 0;
@@ -64,7 +64,7 @@ void eng_sema_keys(struct eng_pcb *pc, struct eng_node *n,
 		    (!eng_type_is_string(want) && !eng_type_is_string(t) &&
 		    t->t_kind != TY_VOID && eng_type_compat(want, t)))
 			continue;
-		eng_cc_nerror(pc, k, "D_PROTO_ARG", "%s%s[ ] key #%d is "
+		eng_cc_xerror(pc, k, "D_PROTO_ARG", "%s%s[ ] key #%d is "
 		    "incompatible with prototype:\n\tprototype: %s\n\t%9s: %s",
 		    what, id->i_name, i + 1, eng_type_tname(want), "key",
 		    eng_type_tname(t));
@@ -77,17 +77,17 @@ void eng_sema_call(struct eng_pcb *pc, struct eng_node *n)
 	int nargs = count(n->n_args), i = 0;
 
 	if (f == NULL)
-		eng_cc_nerror(pc, n, "D_FUNC_UNDEF", "undefined function "
+		eng_cc_xerror(pc, n, "D_FUNC_UNDEF", "undefined function "
 		    "name: %s", n->n_name);
 	if (f->f_kind == F_NOTLINUX)
-		eng_cc_nerror(pc, n, "D_FUNC_UNDEF", "%s( ) is not available "
+		eng_cc_xerror(pc, n, "D_FUNC_UNDEF", "%s( ) is not available "
 		    "on Linux", n->n_name);
 	if (nargs < f->f_min || nargs > f->f_max) {
 		if (f->f_min == f->f_max)
-			eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
+			eng_cc_xerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
 			    "mismatch: %d arg%s passed, %d expected",
 			    n->n_name, nargs, nargs == 1 ? "" : "s", f->f_min);
-		eng_cc_nerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
+		eng_cc_xerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
 		    "mismatch: %d arg%s passed, %s %d expected", n->n_name,
 		    nargs, nargs == 1 ? "" : "s", nargs < f->f_min ?
 		    "at least" : "no more than", nargs < f->f_min ? f->f_min :
@@ -119,7 +119,7 @@ void eng_sema_call(struct eng_pcb *pc, struct eng_node *n)
 		    (want == 'c' && !eng_type_is_scalar(a->n_type) &&
 		    !eng_type_is_string(a->n_type)))	/* Oracle's: a string
 							 * as a source */
-			eng_cc_nerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d "
+			eng_cc_xerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d "
 			    "is incompatible with prototype:\n\tprototype: %s\n"
 			    "\t argument: %s", n->n_name, i + 1, want == 's' ?
 			    "string" : "integer", eng_type_tname(a->n_type));
@@ -137,7 +137,7 @@ void eng_sema_not_value(struct eng_pcb *pc, const struct eng_node *n)
 
 	if (n->n_kind == N_CALL && (f = eng_sema_func(n->n_name)) != NULL &&
 	    (f->f_kind == F_ACT || f->f_kind == F_AGG))
-		eng_cc_nerror(pc, n, "D_CG_EXPR", "%s %s( ) may not be called "
+		eng_cc_xerror(pc, n, "D_CG_EXPR", "%s %s( ) may not be called "
 		    "from a D expression (D program context required)",
 		    f->f_kind == F_AGG ? "aggregating function" :
 		    "tracing function", n->n_name);

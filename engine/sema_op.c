@@ -51,7 +51,7 @@ static void fold2(struct eng_pcb *pc, struct eng_node *n)
 	case '*': v = a * b; break;
 	case '/': case '%':
 		if (b == 0)
-			eng_cc_nerror(pc, n, "D_DIV_ZERO", "expression contains "
+			eng_cc_xerror(pc, n, "D_DIV_ZERO", "expression contains "
 			    "division by zero");
 		if (sgn && (int64_t)b == -1)
 			v = n->n_op == '/' ? -a : 0;
@@ -107,12 +107,12 @@ void eng_sema_op1(struct eng_pcb *pc, struct eng_node *n)
 		return;
 	case '~':
 		if (!eng_type_is_int(t))
-			eng_cc_nerror(pc, n, "D_OP_INT", "operator ~ requires an "
+			eng_cc_xerror(pc, n, "D_OP_INT", "operator ~ requires an "
 			    "operand of integral type");
 		break;
 	default:	/* '-', '+' */
 		if (!is_arith(t))
-			eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s "
+			eng_cc_xerror(pc, n, "D_OP_ARITH", "operator %s "
 			    "requires an operand of arithmetic type",
 			    opname(n->n_op));
 	}
@@ -159,7 +159,7 @@ static void cook_compare(struct eng_pcb *pc, struct eng_node *n)
 		}
 		return;
 	}
-	eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
+	eng_cc_xerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
 	    "types: \"%s\" %s \"%s\"", eng_type_tname(a), opname(n->n_op),
 	    eng_type_tname(b));
 }
@@ -195,7 +195,7 @@ static int additive_ptr(struct eng_pcb *pc, struct eng_node *n)
 	if (!eng_type_is_ptr(a) && !eng_type_is_ptr(b) &&
 	    a->t_kind != TY_ARRAY && b->t_kind != TY_ARRAY)
 		return 0;
-	eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
+	eng_cc_xerror(pc, n, "D_OP_INCOMPAT", "operands have incompatible "
 	    "types: \"%s\" %s \"%s\"", eng_type_tname(a), opname(op),
 	    eng_type_tname(b));
 }
@@ -231,12 +231,12 @@ void eng_sema_op2(struct eng_pcb *pc, struct eng_node *n)
 		/* FALLTHROUGH */
 	case '*': case '/':
 		if (!is_arith(l->n_type) || !is_arith(r->n_type))
-			eng_cc_nerror(pc, n, "D_OP_ARITH", "operator %s requires "
+			eng_cc_xerror(pc, n, "D_OP_ARITH", "operator %s requires "
 			    "operands of arithmetic type", opname(op));
 		break;
 	default:	/* % & | ^ << >> */
 		if (!eng_type_is_int(l->n_type) || !eng_type_is_int(r->n_type))
-			eng_cc_nerror(pc, n, "D_OP_INT", "operator %s requires "
+			eng_cc_xerror(pc, n, "D_OP_INT", "operator %s requires "
 			    "operands of integral type", opname(op));
 	}
 	if (op == T_SHL || op == T_SHR)
@@ -260,14 +260,14 @@ void eng_sema_op3(struct eng_pcb *pc, struct eng_node *n)
 	else if (eng_type_compat(a->n_type, b->n_type))
 		n->n_type = a->n_type;
 	else
-		eng_cc_nerror(pc, n, "D_OP_INCOMPAT", "operator ?: operands "
+		eng_cc_xerror(pc, n, "D_OP_INCOMPAT", "operator ?: operands "
 		    "must have compatible types");
 	for (struct eng_node *x = a; x != NULL; x = x == a ? b : NULL) {
 		const struct eng_func *f;
 
 		if (x->n_kind == N_CALL && (f = eng_sema_func(x->n_name)) &&
 		    f->f_kind == F_ACT)
-			eng_cc_nerror(pc, x, "D_OP_ACT", "action cannot be used in "
+			eng_cc_xerror(pc, x, "D_OP_ACT", "action cannot be used in "
 			    "a conditional context");
 	}
 	if (c->n_const && a->n_const && b->n_const)

@@ -38,7 +38,7 @@ static void cook_xlate(struct eng_pcb *pc, struct eng_node *n)
 		}
 	}
 	if (found == NULL)
-		eng_cc_nerror(pc, n, "D_XLATE_NONE", "translator does not "
+		eng_cc_xerror(pc, n, "D_XLATE_NONE", "translator does not "
 		    "exist: %s -> %s", eng_type_tname(n->n_left->n_type),
 		    eng_type_tname(out));
 	n->n_ident = found;
@@ -100,10 +100,10 @@ void eng_sema_xlator_check(struct eng_pcb *pc, struct eng_node *x)
 	struct eng_node zero, cast;
 
 	if (out->t_kind == TY_FORWARD)
-		eng_cc_nerror(pc, x, "D_XLATE_SOU", "incomplete struct/union/enum "
+		eng_cc_xerror(pc, x, "D_XLATE_SOU", "incomplete struct/union/enum "
 		    "%s", eng_type_tname(out));
 	if (out->t_kind != TY_STRUCT && out->t_kind != TY_UNION)
-		eng_cc_nerror(pc, x, "D_XLATE_SOU", "translator output type must "
+		eng_cc_xerror(pc, x, "D_XLATE_SOU", "translator output type must "
 		    "be a struct or union");
 	memset(&zero, 0, sizeof(zero));
 	zero.n_kind = N_INT;
@@ -116,7 +116,7 @@ void eng_sema_xlator_check(struct eng_pcb *pc, struct eng_node *x)
 		struct eng_node *e;
 
 		if (mb == NULL)
-			eng_cc_nerror(pc, m, "D_XLATE_MEMB", "translator member %s "
+			eng_cc_xerror(pc, m, "D_XLATE_MEMB", "translator member %s "
 			    "is not a member of %s", m->n_name,
 			    eng_type_tname(out));
 		if (!eng_type_is_scalar(in))
@@ -126,7 +126,7 @@ void eng_sema_xlator_check(struct eng_pcb *pc, struct eng_node *x)
 		e->n_next = NULL;
 		eng_sema_expr(pc, e);
 		if (!member_compat(mb->m_type, e->n_type))
-			eng_cc_nerror(pc, m, "D_XLATE_INCOMPAT", "translator member "
+			eng_cc_xerror(pc, m, "D_XLATE_INCOMPAT", "translator member "
 			    "%s definition uses incompatible types: \"%s\" = "
 			    "\"%s\"", m->n_name, eng_type_tname(mb->m_type),
 			    eng_type_tname(e->n_type));
@@ -140,7 +140,7 @@ void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n)
 
 	cook_xlate(pc, xl);
 	if ((n->n_kind == N_PTRMEMBER) != eng_type_is_ptr(xl->n_ctype))
-		eng_cc_nerror(pc, n, "D_OP_PTR", "operator %s cannot be applied "
+		eng_cc_xerror(pc, n, "D_OP_PTR", "operator %s cannot be applied "
 		    "to type \"%s\"", n->n_kind == N_MEMBER ? "." : "->",
 		    eng_type_tname(xl->n_ctype));
 	x = xl->n_ident->i_inline;
@@ -148,7 +148,7 @@ void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n)
 		if (strcmp(m->n_name, n->n_name) == 0)
 			break;
 	if (m == NULL)
-		eng_cc_nerror(pc, n, "D_XLATE_NOCONV", "translator member %s is "
+		eng_cc_xerror(pc, n, "D_XLATE_NOCONV", "translator member %s is "
 		    "not defined", n->n_name);
 	e = subst(pc, m->n_right, x->n_name, xl->n_left);
 	e->n_next = NULL;
