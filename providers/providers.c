@@ -177,7 +177,9 @@ int prov_target_syscalls(int *nrs, int max)
 
 const char *prov_user_stats(uint64_t *hits, uint64_t *ns)
 {
-	return prov_uprobe_stats(hits, ns);	/* (ptrace: its own, later) */
+	if (prov_ptup_route())
+		return prov_ptup_stats(hits, ns);
+	return prov_uprobe_stats(hits, ns);
 }
 
 const char *prov_route(void)

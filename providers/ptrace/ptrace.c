@@ -386,6 +386,16 @@ int prov_ptrace_is_target(int pid)
 	return 0;
 }
 
+void prov_ptrace_bpstats(uint64_t *hits, uint64_t *ns)
+{
+	pt_state_t *ps = &pt;
+
+	*hits = ps->sh != NULL ? __atomic_load_n(&ps->sh->sh_bphits,
+	    __ATOMIC_RELAXED) : 0;
+	*ns = ps->sh != NULL ? __atomic_load_n(&ps->sh->sh_bpns,
+	    __ATOMIC_RELAXED) : 0;
+}
+
 prov_ptsite_t *prov_ptrace_sites(void)
 {
 	return pt.sites;

@@ -45,6 +45,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -660,6 +661,7 @@ static void step_over(helper_state_t *hp, tinfo_t *t,
  * over without firing. */
 static int bp_hit(helper_state_t *hp, tinfo_t *t, struct user_regs_struct *r)
 {
+	struct timespec t0, t1;
 	uint64_t a = r->rip - 1;
 	int32_t pid = t->ti_pid, i = lookup(hp, pid, a);
 	int fire = 1, ret = 0, rbrk = 0;
@@ -671,6 +673,7 @@ static int bp_hit(helper_state_t *hp, tinfo_t *t, struct user_regs_struct *r)
 	}
 	if (i < 0)
 		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	orig = hp->sites[i].ps_orig;
 	r->rip = a;
 	for (i = bs.head[hash(pid, a)]; i >= 0; i = hp->sites[i].ps_next) {
@@ -689,6 +692,12 @@ static int bp_hit(helper_state_t *hp, tinfo_t *t, struct user_regs_struct *r)
 	if (rbrk)
 		sync_pid(hp, pid);	/* the linker mapped or unmapped */
 	step_over(hp, t, r, a, orig);
+	/* the tracer's cost (firing included, a step's end not) */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	__atomic_add_fetch(&hp->sh->sh_bpns, (uint64_t)((t1.tv_sec -
+	    t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec)),
+	    __ATOMIC_RELAXED);
+	__atomic_add_fetch(&hp->sh->sh_bphits, 1, __ATOMIC_RELAXED);
 	return 1;
 }
 

@@ -56,6 +56,8 @@ typedef struct prov_ptshared {
 	int32_t sh_atterr;		/* last attach: 0, or errno (set
 					 * before sh_attached counts it) */
 	uint32_t sh_synced;		/* breakpoint syncs done (helper) */
+	uint64_t sh_bphits, sh_bpns;	/* helper, atomic: breakpoint hits,
+					 * and ns it spent on them */
 } prov_ptshared_t;
 
 /*
@@ -162,6 +164,7 @@ void pt_resume(helper_state_t *hp, tinfo_t *t, int sig);
 prov_ptsite_t *prov_ptrace_sites(void);
 int prov_ptrace_sync(void);
 int prov_ptrace_is_target(int pid);
+void prov_ptrace_bpstats(uint64_t *hits, uint64_t *ns);
 /* ptrace_up.c, for ptrace.c's reader: a PM_BREAK or PM_BRET message */
 void prov_ptup_fire(const prov_ptmsg_t *m);
 

@@ -72,6 +72,7 @@ static struct {
 		int pid, slot, n;	/* lk: linker slot, attachments */
 	} procs[NPROCS];
 	int rbrk_found;			/* lk: 1 found, -1 not, 0 not sought */
+	int attached;			/* atomic: an attachment was made */
 	uint64_t rbrk_dev, rbrk_ino, rbrk_foff;	/* lk: _dl_debug_state */
 	/* the reader thread's, for the hit being delivered */
 	const prov_ptmsg_t *cur;
@@ -81,6 +82,13 @@ static struct {
 } ptup = { .lk = PTHREAD_MUTEX_INITIALIZER, .route = -1 };
 
 static prov_ptup_t rbrk_owner;		/* users[] of a linker slot */
+
+const char *prov_ptup_stats(uint64_t *hits, uint64_t *ns)
+{
+	prov_ptrace_bpstats(hits, ns);
+	return __atomic_load_n(&ptup.attached, __ATOMIC_RELAXED) ? "ptrace" :
+	    NULL;
+}
 
 int prov_ptup_route(void)
 {
@@ -317,6 +325,8 @@ prov_ptup_t *prov_ptup_attach(const char *path,
 	}
 	if (nsites < 0)
 		release_slots(tab, u);
+	else
+		__atomic_store_n(&ptup.attached, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ptup.lk);
 	if (nsites < 0 || prov_ptrace_sync() != 0) {
 		if (nsites >= 0)

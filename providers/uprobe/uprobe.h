@@ -121,6 +121,9 @@ int prov_uprobe_read(const prov_perf_sample_t *s, uint64_t addr, void *buf,
 typedef struct prov_ptup prov_ptup_t;
 
 int prov_ptup_route(void);
+/* As prov_uprobe_stats: "ptrace" once an attachment was made; the hits
+ * and the ptrace helper's time spent on them (the firing included) */
+const char *prov_ptup_stats(uint64_t *hits, uint64_t *ns);
 prov_ptup_t *prov_ptup_attach(const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg);
