@@ -431,8 +431,10 @@ static int fill_add(pprobe_t *pp)
 	uint64_t now = ks_gethrtime();
 
 	if (pp->pp_last == NULL &&
-	    (pp->pp_last = calloc((size_t)ncpu, sizeof(uint64_t))) == NULL)
+	    (pp->pp_last = calloc((size_t)ncpu, sizeof(uint64_t))) == NULL) {
+		ks_provider_error("profile: out of memory");
 		return -1;
+	}
 	pthread_mutex_lock(&filllk);
 	for (int c = 0; c < ncpu; c++)
 		pp->pp_last[c] = now;
