@@ -167,8 +167,12 @@ static void buffered(const eng_bufdata_t *bd, void *arg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* the kernel's symbols, read once (a few MB of /proc/kallsyms) and
-	 * handed from one handle to the next */
+	 * handed from one handle to the next; dropped every 4096 inputs, as
+	 * the table also keeps every live process a made-up pid happened to
+	 * name, with its mappings (on a machine where processes come and go
+	 * by the hundred, that grew without bound over a long run) */
 	static struct eng_symtab *syms;
+	static unsigned long runs;
 	static FILE *null;
 	struct rd r = { data, size };
 	struct eng_consumer *c;
@@ -185,6 +189,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((h = eng_open(ENG_O_NOPROVIDERS, err, sizeof (err))) == NULL)
 		abort();
 	c = h->eh_cons;
+	if (syms != NULL && ++runs % 4096 == 0) {
+		eng_sym_free(syms);
+		syms = NULL;
+	}
 	if (syms != NULL) {
 		eng_sym_free(c->ec_sym);
 		c->ec_sym = syms;
