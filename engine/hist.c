@@ -150,10 +150,14 @@ static void lquantize(FILE *fp, const int64_t *d, size_t size,
 			snprintf(c, sizeof (c), "< %d", base);
 			fprintf(fp, "%16s ", c);
 		} else if (i == levels + 1) {
-			snprintf(c, sizeof (c), ">= %d", base + levels * step);
+			/* 64-bit: a corrupt record's base and step must not
+			 * overflow an int */
+			snprintf(c, sizeof (c), ">= %lld", (long long)base +
+			    (long long)levels * step);
 			fprintf(fp, "%16s ", c);
 		} else {
-			fprintf(fp, "%16d ", base + (i - 1) * step);
+			fprintf(fp, "%16lld ", (long long)base +
+			    (long long)(i - 1) * step);
 		}
 		eng_hist_bar(fp, b[i], normal, total, pos, neg);
 	}
@@ -180,7 +184,7 @@ static int llvalid(uint64_t arg)
 	if (x % nsteps != 0)
 		return 0;
 	for (uint64_t i = 0; i < high; i++) {
-		if (v * factor / factor != v || v * factor > INT64_MAX)
+		if (v * factor / factor != v)
 			return 0;
 		v *= factor;
 	}
@@ -195,7 +199,8 @@ static int64_t llbound(uint64_t arg, int i);
  * lower bound of the current one, and how to step to the next. */
 struct llwalk {
 	uint64_t arg;
-	int64_t value, next, step;
+	uint64_t value, next, step;	/* unsigned: the bound past the high
+					 * magnitude may pass INT64_MAX */
 	int order, bin;
 };
 
@@ -209,7 +214,7 @@ static void llstart(struct llwalk *w, uint64_t arg)
 	for (w->order = 0; w->order < DTRACE_LLQUANTIZE_LMAG(arg); w->order++)
 		w->value *= factor;
 	w->next = w->value * factor;
-	w->step = w->next > nsteps ? w->next / nsteps : 1;
+	w->step = w->next > (uint64_t)nsteps ? w->next / nsteps : 1;
 	w->bin = 1;
 }
 
@@ -225,8 +230,13 @@ static int llstep(struct llwalk *w)
 	w->bin++;
 	if ((w->value += w->step) == w->next) {
 		w->next = w->value * factor;
-		w->step = w->next > nsteps ? w->next / nsteps : 1;
+		w->step = w->next > (uint64_t)nsteps ? w->next / nsteps : 1;
 		w->order++;
+		/* the magnitude past the high one may not fit in 64 bits:
+		 * then it is the last (stepping towards a wrapped bound
+		 * would never end) */
+		if (w->next / factor != w->value)
+			w->order = DTRACE_LLQUANTIZE_HMAG(w->arg) + 1;
 	}
 	return w->order <= DTRACE_LLQUANTIZE_HMAG(w->arg);
 }
@@ -337,9 +347,11 @@ void eng_agg_bucket_label(const eng_aggent_t *ent, int i, char *buf,
 		if (i == 0)
 			snprintf(buf, len, "< %d", base);
 		else if (i >= levels + 1)
-			snprintf(buf, len, ">= %d", base + levels * step);
+			snprintf(buf, len, ">= %lld", (long long)base +
+			    (long long)levels * step);
 		else
-			snprintf(buf, len, "%d", base + (i - 1) * step);
+			snprintf(buf, len, "%lld", (long long)base +
+			    (long long)(i - 1) * step);
 		return;
 	}
 	case DTRACEAGG_LLQUANTIZE:

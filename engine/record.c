@@ -512,15 +512,20 @@ static int libact(eng_hdl_t *h, FILE *fp, const struct firing *f, int i)
 		eng_agg_trunc_id(h, id, r1 != NULL ? n : 0);
 		break;
 	case DT_ACT_SETOPT: {
-		char name[256];
+		char name[256], val[256];
+		const char *v = NULL;
 
 		snprintf(name, sizeof (name), "%.*s", (int)rec->dtrd_size,
 		    recdata(f, i));
-		if (eng_setopt(h, name, arg1 != NULL && r1->dtrd_size > 8 ?
-		    arg1 : NULL) != 0)
+		if (arg1 != NULL && r1->dtrd_size > 8) {	/* a string: */
+			snprintf(val, sizeof (val), "%.*s",	/* bounded */
+			    (int)r1->dtrd_size, arg1);
+			v = val;
+		}
+		if (eng_setopt(h, name, v) != 0)
 			fprintf(stderr, "dtrace: couldn't set option \"%s\" "
-			    "to \"%s\": %s\n", name, arg1 != NULL &&
-			    r1->dtrd_size > 8 ? arg1 : "1", eng_errmsg(h));
+			    "to \"%s\": %s\n", name, v != NULL ? v : "1",
+			    eng_errmsg(h));
 		break;
 	}
 	case DT_ACT_FTRUNCATE:
