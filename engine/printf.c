@@ -152,6 +152,21 @@ static void print_stack(eng_hdl_t *h, FILE *fp, const char *f,
 		    (int)(r->dtrd_size / r->dtrd_arg));
 }
 
+/* A sym()/mod()/usym()/umod()/uaddr() record long enough for what
+ * eng_rec_sym reads (the address; the pid first for the user ones)?  A
+ * shorter one (only a corrupt description) prints as a string. */
+static int symrec(const dtrace_recdesc_t *r)
+{
+	switch (r->dtrd_action) {
+	case DTRACEACT_SYM: case DTRACEACT_MOD:
+		return r->dtrd_size >= 8;
+	case DTRACEACT_USYM: case DTRACEACT_UMOD: case DTRACEACT_UADDR:
+		return r->dtrd_size >= 16;
+	default:
+		return 0;
+	}
+}
+
 /* %s-like conversions of a symbol, stack or string argument. */
 static void print_textual(eng_hdl_t *h, FILE *fp, const struct conv *cv,
     const eng_pfarg_t *a)
@@ -168,17 +183,16 @@ static void print_textual(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 	if (k == PFP_ADDR || k == PFP_UADDR) {
 		int user = r->dtrd_size >= 16;
 		int pid = user ? (int)eng_rec_int(a->pa_data, 8, 0) : 0;
+		/* a record narrower than an address (only a corrupt one)
+		 * is read for its own size */
 		uint64_t pc = (uint64_t)eng_rec_int(a->pa_data + (user ? 8 : 0),
-		    8, 0);
+		    r->dtrd_size < 8 ? r->dtrd_size : 8, 0);
 
 		eng_sym_text(h, pid, pc, ENG_SYM_OFF, text, sizeof (text));
 		fprintf(fp, f, text);
 		return;
 	}
-	if (r->dtrd_action == DTRACEACT_SYM || r->dtrd_action ==
-	    DTRACEACT_MOD || r->dtrd_action == DTRACEACT_USYM ||
-	    r->dtrd_action == DTRACEACT_UMOD ||
-	    r->dtrd_action == DTRACEACT_UADDR) {
+	if (symrec(r)) {
 		eng_rec_sym(h, fp, f, r->dtrd_action, a->pa_data);
 		return;
 	}
@@ -282,8 +296,8 @@ static void convert(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 	}
 	/* libdtrace prints mod()/umod() records as the module whatever the
 	 * conversion (dt_printf_format: pfprint_mod, pfprint_umod) */
-	if (a->pa_rec->dtrd_action == DTRACEACT_MOD ||
-	    a->pa_rec->dtrd_action == DTRACEACT_UMOD) {
+	if ((a->pa_rec->dtrd_action == DTRACEACT_MOD ||
+	    a->pa_rec->dtrd_action == DTRACEACT_UMOD) && symrec(a->pa_rec)) {
 		cfmt(cv, "s", f, sizeof (f));
 		eng_rec_sym(h, fp, f, a->pa_rec->dtrd_action, a->pa_data);
 		return;
