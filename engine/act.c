@@ -292,11 +292,12 @@ void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
 {
 	int n = nargs(call->n_args);
 
-	if (f->f_kind == F_NOTLINUX)
-		eng_cc_nerror(pc, call, "D_FUNC_UNDEF", "%s( ) is not available "
-		    "on Linux", f->f_name);
-	if (n >= f->f_min && n <= f->f_max)
+	if (n >= f->f_min && n <= f->f_max) {
+		if (f->f_kind == F_NOTLINUX)
+			eng_sema_call(pc, call);	/* its arguments' errors,
+							 * then "not available" */
 		return;
+	}
 	if (f->f_min == f->f_max)
 		eng_cc_xerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: "
 		    "%d arg%s passed, %d expected", f->f_name, n, n == 1 ? "" :

@@ -78,7 +78,8 @@ const struct eng_builtin *eng_sema_builtin(const char *name)
 /* ---- functions ---------------------------------------------------------- */
 
 #define S(n, id, mn, mx, a, r) { #n, F_SUBR, DIF_SUBR_##id, mn, mx, a, r, 0 }
-#define NL(n) { #n, F_NOTLINUX, 0, 0, 9, "", NULL, 0 }
+/* nargs is the illumos prototype's, so a wrong count is D_PROTO_LEN there too */
+#define NL(n, nargs) { #n, F_NOTLINUX, 0, nargs, nargs, "", NULL, 0 }
 static const struct eng_func funcs[] = {
 	/* actions: a statement of their own */
 	{ "trace", F_ACT, DTRACEACT_DIFEXPR, 1, 1, "a", NULL, 0 },
@@ -171,11 +172,11 @@ static const struct eng_func funcs[] = {
 	S(strtoll, strtoll, 1, 2, "si", "int64_t"),
 	S(uuidstr, uuidstr, 1, 1, "p", "string"),
 	S(link_ntop, link_ntop, 2, 2, "ip", "string"),	/* Oracle's */
-	NL(mutex_owned), NL(mutex_owner), NL(mutex_type_adaptive),
-	NL(mutex_type_spin), NL(rw_read_held), NL(rw_write_held),
-	NL(rw_iswriter), NL(msgsize), NL(msgdsize), NL(ddi_pathname),
-	NL(getf), NL(sx_shared_held), NL(sx_exclusive_held),
-	NL(sx_isexclusive),
+	NL(mutex_owned, 1), NL(mutex_owner, 1), NL(mutex_type_adaptive, 1),
+	NL(mutex_type_spin, 1), NL(rw_read_held, 1), NL(rw_write_held, 1),
+	NL(rw_iswriter, 1), NL(msgsize, 1), NL(msgdsize, 1),
+	NL(ddi_pathname, 2), NL(getf, 1), NL(sx_shared_held, 1),
+	NL(sx_exclusive_held, 1), NL(sx_isexclusive, 1),
 	{ NULL, 0, 0, 0, 0, NULL, NULL, 0 }
 };
 

@@ -388,7 +388,11 @@ static void check_assign(struct eng_pcb *pc, struct eng_node *n)
 		    "incompatible types: \"%s\" = \"%s\"", eng_type_tname(lt),
 		    eng_type_tname(rt));
 	}
-	if (is_vfptr(lt) && (n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ))
+	/* += and -= take arithmetic operands or a sized pointer and an
+	 * integer; dtrace names every other pairing D_OP_VFPTR */
+	if ((n->n_op == T_ADD_EQ || n->n_op == T_SUB_EQ) &&
+	    !(is_arith(lt) && is_arith(rt)) && !(eng_type_is_ptr(lt) &&
+	    !is_vfptr(lt) && eng_type_is_int(rt)))
 		eng_cc_xerror(pc, n, "D_OP_VFPTR", "operator %s requires "
 		    "left-hand scalar operand of known size", opname(n->n_op));
 	if (!is_arith(lt) && !(eng_type_is_ptr(lt) &&

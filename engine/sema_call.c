@@ -79,9 +79,6 @@ void eng_sema_call(struct eng_pcb *pc, struct eng_node *n)
 	if (f == NULL)
 		eng_cc_xerror(pc, n, "D_FUNC_UNDEF", "undefined function "
 		    "name: %s", n->n_name);
-	if (f->f_kind == F_NOTLINUX)
-		eng_cc_xerror(pc, n, "D_FUNC_UNDEF", "%s( ) is not available "
-		    "on Linux", n->n_name);
 	if (nargs < f->f_min || nargs > f->f_max) {
 		if (f->f_min == f->f_max)
 			eng_cc_xerror(pc, n, "D_PROTO_LEN", "%s( ) prototype "
@@ -92,6 +89,14 @@ void eng_sema_call(struct eng_pcb *pc, struct eng_node *n)
 		    nargs, nargs == 1 ? "" : "s", nargs < f->f_min ?
 		    "at least" : "no more than", nargs < f->f_min ? f->f_min :
 		    f->f_max);
+	}
+	if (f->f_kind == F_NOTLINUX) {
+		/* as dtrace cooks a call: count, then arguments, then the
+		 * function itself (which Linux lacks) */
+		for (struct eng_node *a = n->n_args; a != NULL; a = a->n_next)
+			eng_sema_expr(pc, a);
+		eng_cc_xerror(pc, n, "D_FUNC_UNDEF", "%s( ) is not available "
+		    "on Linux", n->n_name);
 	}
 	if (f->f_kind != F_SUBR) {
 		/*

@@ -380,10 +380,9 @@ static uint64_t s_strtok(ks_dif_exec_t *x)
 	b = *pos;
 	while (buf[*pos] != '\0' && memchr(d, buf[*pos], m) == NULL)
 		(*pos)++;
-	n = *pos - b;
-	if (buf[*pos] != '\0')
-		(*pos)++;
-	return mkstr(x, buf + b, n);
+	/* the next call starts at the delimiter that ended this token, as
+	 * DTrace's does: only that call's delimiters are skipped there */
+	return mkstr(x, buf + b, *pos - b);
 }
 
 static uint64_t s_case(ks_dif_exec_t *x, int upper)
