@@ -88,9 +88,10 @@ static int conv_ok(struct eng_pcb *pc, const struct eng_pfdef *d,
 	int isint = eng_type_is_int(t), isptr = eng_type_is_ptr(t);
 	const char *n = cname(t);
 
-	/* a printa key made by an action (stack(), sym(), mod() ...) */
+	/* a printa key made by stack(), ustack() or jstack(): only %k
+	 * prints it (as dtrace's pfcheck_* refuse its "stack" type) */
 	if (v->v_type == NULL)
-		return d->pd_check != PFC_FP;
+		return d->pd_check == PFC_STACK;
 	switch (d->pd_check) {
 	case PFC_XINT: case PFC_DINT:
 		return isint;
@@ -101,8 +102,9 @@ static int conv_ok(struct eng_pcb *pc, const struct eng_pfdef *d,
 	case PFC_ADDR: case PFC_KADDR:
 		return isint || isptr;
 	case PFC_UADDR:
-		return (isint || isptr) && pc->pc_args != NULL &&
-		    pc->pc_args->target_pid != 0;
+		return (isint || isptr) && ((pc->pc_args != NULL &&
+		    pc->pc_args->target_pid != 0) || (v->v_type->t_name != NULL &&
+		    strcmp(v->v_type->t_name, "_usymaddr") == 0));
 	case PFC_STR:
 		/* as dtrace's pfcheck_str: a char * is refused (the
 		 * prototype says "or use stringof") */

@@ -270,8 +270,16 @@ static void cook_agg(struct eng_pcb *pc, struct eng_node *n)
 
 		if (k->n_kind == N_CALL && (f = eng_sema_func(k->n_name)) &&
 		    (f->f_flags & F_KEYOK)) {
+			/* a stack key has no D type (NULL, "stack" in
+			 * messages); sym() and friends key on an address
+			 * typed as dtrace types it */
 			cook_list(pc, k->n_args);
-			k->n_type = NULL;
+			k->n_type = f->f_id == DTRACEACT_STACK ||
+			    f->f_id == DTRACEACT_USTACK ||
+			    f->f_id == DTRACEACT_JSTACK ? NULL :
+			    eng_type_lookup(pc->pc_cc, f->f_id ==
+			    DTRACEACT_SYM || f->f_id == DTRACEACT_MOD ?
+			    "_symaddr" : "_usymaddr");
 			continue;
 		}
 		cook(pc, k);

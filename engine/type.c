@@ -151,6 +151,8 @@ int eng_type_init(struct eng_cc *cc)
 		{ "in_port_t", 2, 0 }, { "sa_family_t", 2, 0 },
 		{ "clockid_t", 4, 1 }, { "key_t", 4, 1 }, { "nlink_t", 8, 0 },
 		{ "blksize_t", 8, 1 }, { "blkcnt_t", 8, 1 },
+		/* the types of sym()/mod() and usym()/umod()/uaddr() keys */
+		{ "_symaddr", 8, 0 }, { "_usymaddr", 8, 0 },
 		{ NULL, 0, 0 }
 	};
 	static const struct { const char *n; int size; } floats[] = {
