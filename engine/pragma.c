@@ -197,6 +197,21 @@ static int valid_attr(const char *s)
 	return 1;
 }
 
+/* Does name (a whole word of the line, so "x;" is not x) name something
+ * declared before the pragma, built in, or a type?  dtrace refuses an
+ * attributes pragma that names nothing. */
+static int known_name(struct eng_pcb *pc, const char *name)
+{
+	static const enum eng_scope scopes[] = { SC_BUILTIN, SC_GLOBAL,
+	    SC_THREAD, SC_LOCAL, SC_MACRO };
+
+	for (size_t k = 0; k < sizeof(scopes) / sizeof(scopes[0]); k++)
+		if (eng_cc_ident(pc, name, scopes[k], 0) != NULL)
+			return 1;
+	return eng_sema_builtin(name) != NULL || eng_sema_func(name) != NULL ||
+	    eng_type_lookup(pc->pc_cc, name) != NULL;
+}
+
 static void do_attributes(struct eng_pcb *pc, struct words *ws, int i,
     int col)
 {
@@ -207,6 +222,11 @@ static void do_attributes(struct eng_pcb *pc, struct words *ws, int i,
 	if (!valid_attr(ws->w[i]))
 		perr(pc, col, "D_PRAGMA_INVAL", "invalid attributes specified by "
 		    "#pragma %s", "attributes", "");
+	if (i + 2 < ws->n && strcmp(ws->w[i + 1], "provider") == 0)
+		return;		/* ... provider <name> <what> */
+	if (!known_name(pc, ws->w[i + 1]))
+		perr(pc, col, "D_PRAGMA_UNUSED", "unused #pragma %s",
+		    "attributes", "");
 }
 
 /* "major.minor" or "major.minor.micro" (dt_version_str2num). */
