@@ -572,6 +572,7 @@ static void stmts(struct eng_pcb *pc, struct eng_node *l)
 static void statement(struct eng_pcb *pc, struct eng_node *st)
 {
 	const struct eng_func *f;
+	const struct eng_ident *id;
 	struct eng_act *a;
 
 	switch (st->n_kind) {
@@ -596,6 +597,13 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 		action(pc, st->n_left, f);
 		return;
 	}
+	/* a bare @name that no clause has defined is cooked as an
+	 * identifier first, as dtrace's dt_cook_ident: unresolved */
+	if (st->n_left->n_kind == N_AGG && st->n_left->n_args == NULL &&
+	    ((id = eng_cc_agg(pc, st->n_left->n_name, 0)) == NULL ||
+	    id->i_aggfunc == 0))
+		eng_cc_xerror(pc, st->n_left, "D_IDENT_UNDEF", "failed to "
+		    "resolve @%s: Unknown variable name", st->n_left->n_name);
 	if (st->n_left->n_kind == N_AGG)
 		eng_cc_nerror(pc, st->n_left, "D_AGG_NULL", "expression has null "
 		    "effect: @%s", st->n_left->n_name);

@@ -1,7 +1,7 @@
 /*
- * Asserts: an aggregation alone has no effect
+ * Asserts: an indexed aggregation alone has no effect (D_AGG_NULL)
  */
 BEGIN
 {
-	@a;
+	@a[1];
 }
