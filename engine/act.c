@@ -511,6 +511,7 @@ static void piece(struct eng_pcb *pc, struct eng_stmt *like,
 	s->s_npd = like->s_npd;
 	s->s_pd = like->s_pd;
 	s->s_piece = 2;
+	s->s_predsrc = like->s_predsrc;
 	if (pc->pc_prog->p_last != NULL && like->s_piece == 0)
 		like->s_piece = 1;
 	pc->pc_stmt = s;
@@ -778,6 +779,7 @@ void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause)
 	int64_t v;
 
 	pc->pc_stmt = new_stmt(pc, clause->n_line);
+	pc->pc_stmt->s_predsrc = clause->n_name;
 	pc->pc_speculate = pc->pc_commit = pc->pc_datarec = 0;
 	v = pc->pc_hdl->eh_opt[DTRACEOPT_STRSIZE];
 	pc->pc_strsize = v == DTRACEOPT_UNSET || v <= 0 ? 256 : (int)v;

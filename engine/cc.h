@@ -147,7 +147,8 @@ struct eng_node {
 	struct eng_node *n_left, *n_right, *n_third;
 	struct eng_node *n_args;	/* call args, index tuple, statements */
 	struct eng_node *n_next;	/* sibling in a list */
-	const char *n_name;		/* identifier, member, string value */
+	const char *n_name;		/* identifier, member, string value;
+					 * a clause's predicate as written */
 	uint64_t n_int;			/* N_INT value */
 	struct eng_type *n_type;	/* after cooking */
 	struct eng_type *n_ctype;	/* N_CAST/N_SIZEOF/N_XLATE type */
@@ -219,6 +220,8 @@ struct eng_stmt {
 	int s_npd;
 	dtrace_probedesc_t *s_pd;	/* s_npd descriptions */
 	struct eng_difo *s_pred;
+	const char *s_predsrc;		/* its clause's predicate as written,
+					 * "/.../" (NULL if none) */
 	struct eng_act *s_acts;
 	int s_nacts, s_cap;
 	int s_line;

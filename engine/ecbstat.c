@@ -16,6 +16,7 @@
 #include <string.h>
 #include "consume.h"
 #include "exp.h"
+#include "providers.h"
 
 #define MAXECBS	(1u << 20)
 
@@ -71,6 +72,25 @@ static long fetch(eng_hdl_t *h)
 	}
 }
 
+/* Ask the providers where each ECB's probe runs its clauses. */
+static void where_run(eng_ecbstat_t *st, size_t n)
+{
+	uint32_t *ids = malloc(n * sizeof(*ids) + 1);
+	uint8_t *runs = malloc(n + 1);
+
+	if (ids != NULL && runs != NULL) {
+		for (size_t i = 0; i < n; i++)
+			ids[i] = st[i].ees_probe.dtpd_id;
+		prov_probe_runs(ids, runs, n);
+		for (size_t i = 0; i < n; i++)
+			st[i].ees_runs = runs[i] == PROV_RUN_KAGG ? ENG_RUN_KAGG :
+			    runs[i] == PROV_RUN_KFILTER ? ENG_RUN_KFILTER :
+			    ENG_RUN_SHIM;
+	}
+	free(ids);
+	free(runs);
+}
+
 int eng_ecb_poll(eng_hdl_t *h)
 {
 	struct eng_consumer *c = h->eh_cons;
@@ -98,9 +118,12 @@ int eng_ecb_poll(eng_hdl_t *h)
 		o->ees_predfalse = r->dtes_predfalse;
 		o->ees_drops = r->dtes_drops;
 		o->ees_errors = r->dtes_errors;
+		o->ees_runs = ENG_RUN_UNKNOWN;
 		k++;
 	}
 	memcpy(h->eh_errmsg, save, sizeof (save));
 	c->ec_necbst = k;
+	if (!eng_exp_replaying(h) && !(h->eh_flags & ENG_O_NOPROVIDERS))
+		where_run(c->ec_ecbst, k);
 	return 0;
 }

@@ -409,6 +409,31 @@ static struct eng_node *statements(struct eng_pcb *pc)
 
 /* ---- top level ------------------------------------------------------- */
 
+/* A predicate's text between from (past its '/') and to (past the
+ * closing '/') as "/expr/", its blanks squeezed to single spaces: what
+ * the enablings pane shows beside the clause's probes. */
+static const char *pred_text(struct eng_pcb *pc, const char *from,
+    const char *to)
+{
+	char *out = eng_cc_alloc(pc, (size_t)(to - from) + 2), *o = out;
+
+	*o++ = '/';
+	for (const char *p = from; p < to - 1; p++) {
+		int blank = *p == ' ' || *p == '\t' || *p == '\n' ||
+		    *p == '\r';
+
+		if (!blank)
+			*o++ = *p;
+		else if (o > out + 1 && o[-1] != ' ')	/* none leading */
+			*o++ = ' ';
+	}
+	if (o[-1] == ' ')
+		o--;
+	*o++ = '/';
+	*o = '\0';
+	return out;
+}
+
 /* clause = pdesc {"," pdesc} ["/" expr "/"] ["{" statements "}"] */
 static struct eng_node *clause(struct eng_pcb *pc)
 {
@@ -429,10 +454,13 @@ static struct eng_node *clause(struct eng_pcb *pc)
 		eng_lex_pdesc(pc, &t);
 	}
 	if (accept(pc, '/')) {
+		const char *from = pc->pc_pos;	/* just past the '/' */
+
 		pc->pc_inpred = 1;
 		c->n_pred = eng_parse_expr(pc);
 		pc->pc_inpred = 0;
 		expect(pc, '/');
+		c->n_name = pred_text(pc, from, pc->pc_pos);
 	}
 	if (accept(pc, '{')) {
 		c->n_args = statements(pc);

@@ -150,6 +150,15 @@ int eng_prog_has_clause(const eng_prog_t *prog, uint64_t clause)
 	return 0;
 }
 
+const char *eng_prog_clause_pred(const eng_prog_t *prog, uint64_t clause)
+{
+	for (const struct eng_stmt *s = prog != NULL ? prog->p_stmts : NULL;
+	    s != NULL; s = s->s_next)
+		if (s->s_id == clause)
+			return s->s_predsrc;
+	return NULL;
+}
+
 int eng_prog_aggonly(const eng_prog_t *prog)
 {
 	int aggs = 0;

@@ -323,19 +323,29 @@ int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
  * were at each tick.  eng_ecbstats: the ECBs as of the last eng_work
  * (the engine's own ERROR clause left out), borrowed until the next one;
  * NULL with *np = 0 before any.  Firings a provider filtered in the
- * kernel never reach the shim and are not counted.
+ * kernel never reach the shim and are not counted.  ees_runs: where the
+ * ECB's probe runs its clauses as of that tick (providers.h,
+ * prov_probe_runs): ENG_RUN_KAGG aggregated by BPF in the kernel,
+ * ENG_RUN_KFILTER predicates checked by BPF in the kernel, ENG_RUN_SHIM
+ * every firing a record for the shim; ENG_RUN_UNKNOWN in a replay (the
+ * experiment does not hold it) or without providers.
  */
+enum { ENG_RUN_UNKNOWN = -1, ENG_RUN_SHIM, ENG_RUN_KFILTER, ENG_RUN_KAGG };
 typedef struct eng_ecbstat {
 	dtrace_epid_t ees_epid;
 	uint64_t ees_clause;		/* the clause's statement id: the ECBs
 					 * of one clause share it */
 	dtrace_probedesc_t ees_probe;	/* its probe (names empty if unknown) */
 	uint64_t ees_fires, ees_predfalse, ees_drops, ees_errors;
+	int ees_runs;			/* ENG_RUN_* */
 } eng_ecbstat_t;
 int eng_ecbstat_watch(eng_hdl_t *h, int on);
 const eng_ecbstat_t *eng_ecbstats(eng_hdl_t *h, size_t *np);
 /* 1 if clause (an eng_ecbstat_t's ees_clause) is one of prog's. */
 int eng_prog_has_clause(const eng_prog_t *prog, uint64_t clause);
+/* That clause's predicate as written, "/i < 7/" (blanks at
+ * its ends squeezed), or NULL if it has none or is not one of prog's. */
+const char *eng_prog_clause_pred(const eng_prog_t *prog, uint64_t clause);
 
 /* ---- aggregations ----------------------------------------------------- */
 

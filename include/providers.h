@@ -98,6 +98,16 @@ int prov_x86_decode(const void *code, size_t n, prov_x86_insn_t *out);
  * spent on them in ns (*ns / *hits: its cost per hit). */
 const char *prov_user_stats(uint64_t *hits, uint64_t *ns);
 
+/* Where each probe ids[i]'s clauses run, into runs[i] (the enablings
+ * pane; one pass over the BPF slots for all n): PROV_RUN_KAGG, a
+ * BPF program aggregates its firings in the kernel (no record reaches
+ * the shim); PROV_RUN_KFILTER, a BPF program checks its predicates in
+ * the kernel and only firings that pass become records; PROV_RUN_SHIM,
+ * every firing is a record the shim runs the clauses on (no BPF slot
+ * for it, or its slot has no filter and no aggregating body). */
+enum { PROV_RUN_SHIM, PROV_RUN_KFILTER, PROV_RUN_KAGG };
+void prov_probe_runs(const uint32_t *ids, uint8_t *runs, size_t n);
+
 /* "perf (root)", "ptrace (own processes)", ... */
 const char *prov_route(void);
 

@@ -83,6 +83,7 @@
 #include "bpf_agg.h"
 #include "bpf_tls.h"
 #include "bpf_util.h"
+#include "providers.h"
 
 #define MAX_FSLOTS (PROV_BPF_USLOT0 + PROV_BPF_USLOTS)
 
@@ -824,6 +825,71 @@ int prov_bpf_filter_find(dtrace_id_t id)
 			slot = s;
 	pthread_mutex_unlock(&fl->flk);
 	return slot;
+}
+
+/* The entries of ids[] (sorted by id through ix) that are probe id:
+ * mark each as run at least as far in the kernel as r. */
+static void mark(const uint32_t *ids, const size_t *ix, size_t n,
+    dtrace_id_t id, uint8_t r, uint8_t *runs)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ids[ix[mid]] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && ids[ix[lo]] == id; lo++)
+		if (runs[ix[lo]] < r)
+			runs[ix[lo]] = r;
+}
+
+static const uint32_t *sort_ids;	/* qsort has no argument */
+
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = sort_ids[*(const size_t *)a];
+	uint32_t y = sort_ids[*(const size_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+void prov_probe_runs(const uint32_t *ids, uint8_t *runs, size_t n)
+{
+	static pthread_mutex_t sortlk = PTHREAD_MUTEX_INITIALIZER;
+	filt_state_t *fl = &filt;
+	size_t *ix = malloc(n * sizeof(*ix) + 1);
+
+	memset(runs, PROV_RUN_SHIM, n);
+	if (ix == NULL)
+		return;
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	pthread_mutex_lock(&sortlk);
+	sort_ids = ids;
+	qsort(ix, n, sizeof(*ix), by_id);
+	pthread_mutex_unlock(&sortlk);
+	pthread_mutex_lock(&fl->flk);
+	for (int s = 0; s < MAX_FSLOTS; s++) {
+		const fslot_t *fs = fl->fslots[s];
+		uint8_t r;
+
+		if (fs == NULL || fs->fs_held)
+			continue;
+		r = fs->fs_plan >= 0 ? PROV_RUN_KAGG : !fs->fs_cur.kf_always ?
+		    PROV_RUN_KFILTER : PROV_RUN_SHIM;
+		if (r == PROV_RUN_SHIM)
+			continue;
+		if (fs->fs_nmulti == 0 && fs->fs_id != DTRACE_IDNONE)
+			mark(ids, ix, n, fs->fs_id, r, runs);
+		for (int i = 0; i < fs->fs_nmulti; i++)
+			mark(ids, ix, n, fs->fs_multi[i].pbp_id, r, runs);
+	}
+	pthread_mutex_unlock(&fl->flk);
+	free(ix);
 }
 
 void prov_bpf_filter_update(void)

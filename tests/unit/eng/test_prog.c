@@ -2,7 +2,8 @@
  * test_prog.c - programs after compilation and probes (prog.c): probe
  * matching counts, -l mode, eng_count_matches on partial text, probe
  * walking and argument descriptions, ENABLE with the engine's ERROR
- * clause, and the refusal of a description that matches nothing.
+ * clause, the refusal of a description that matches nothing, and each
+ * clause's predicate text.
  */
 #include "cc_test.h"
 
@@ -147,6 +148,28 @@ static void test_compile_file_skips_interpreter_line(void **state)
 	eng_close(h);
 }
 
+/* The enablings pane shows each clause's predicate as written, its
+ * blanks squeezed (a '/' inside it, a division, kept); none for a clause
+ * without one or an id not the program's. */
+static void test_clause_predicate_text(void **state)
+{
+	eng_hdl_t *h = ct_open();
+	eng_prog_t *p = eng_compile_str(h, "int i;\nBEGIN /i < 7/ { i++; }\n"
+	    "END\n/ i / 2 ==\n\t0 /\n{ exit(0); }\nBEGIN { i = 1; }\n", NULL,
+	    0, NULL);
+
+	(void)state;
+	assert_non_null(p);
+	assert_string_equal(eng_prog_clause_pred(p, ct_stmt(p, 0)->s_id),
+	    "/i < 7/");
+	assert_string_equal(eng_prog_clause_pred(p, ct_stmt(p, 1)->s_id),
+	    "/i / 2 == 0/");
+	assert_null(eng_prog_clause_pred(p, ct_stmt(p, 2)->s_id));
+	assert_null(eng_prog_clause_pred(p, 999999));
+	eng_prog_free(p);
+	eng_close(h);
+}
+
 static void test_cpp_runs_with_definitions(void **state)
 {
 	eng_hdl_t *h = ct_open();
@@ -180,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_failed_compile_leaves_no_identifiers),
 		cmocka_unit_test(test_compile_file_skips_interpreter_line),
 		cmocka_unit_test(test_cpp_runs_with_definitions),
+		cmocka_unit_test(test_clause_predicate_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
