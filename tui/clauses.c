@@ -1,7 +1,8 @@
 /*
  * clauses.c - the enablings pane's rows: each enabled clause with the
  * counters of its ECBs (runs, false predicates, drops, errors) summed,
- * and its runs per second.  The session puts every ECB at every tick;
+ * its runs per second, its predicate and where it runs (in the kernel
+ * or the shim: "mixed" when its probes differ).  The session puts every ECB at every tick;
  * a clause whose ECBs are all gone (a new tracing session) goes with
  * them.
  */
@@ -54,16 +55,22 @@ static tui_clause_t *row(tui_model_t *m, uint64_t id)
 	return c;
 }
 
-int tui_clauses_put(tui_model_t *m, uint64_t id, int enabling,
-    const char *probe, const uint64_t counts[4])
+int tui_clauses_put(tui_model_t *m, const tui_ecb_t *e)
 {
-	tui_clause_t *c = row(m, id);
+	tui_clause_t *c = row(m, e->te_clause);
+	const uint64_t *counts = e->te_counts;
 
 	if (c == NULL)
 		return -1;
-	if (c->tcl_nprobes == 0)
-		snprintf(c->tcl_probe, sizeof(c->tcl_probe), "%s", probe);
-	c->tcl_enabling = enabling;
+	if (c->tcl_nprobes == 0) {
+		snprintf(c->tcl_probe, sizeof(c->tcl_probe), "%s", e->te_probe);
+		snprintf(c->tcl_pred, sizeof(c->tcl_pred), "%s",
+		    e->te_pred != NULL ? e->te_pred : "");
+		c->tcl_runs = e->te_runs;
+	} else if (c->tcl_runs != e->te_runs) {
+		c->tcl_runs = TUI_RUN_MIXED;
+	}
+	c->tcl_enabling = e->te_enabling;
 	c->tcl_nprobes++;
 	c->tcl_fires += counts[0];
 	c->tcl_predfalse += counts[1];

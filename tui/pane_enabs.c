@@ -1,8 +1,14 @@
 /*
  * pane_enabs.c - the enablings pane: one row per enabled clause, with
  * its enabling's number and state, its first probe and how many probes
- * it is enabled on, and what the shim counted for its ECBs: runs, runs
- * per second, false predicates, drops and errors.  Keys act on the
+ * it is enabled on, its predicate (as much as the column holds), where
+ * it runs (shim; filter: BPF checks its predicate in the kernel; kernel:
+ * BPF aggregates there; mixed; "-" unknown, a replay), and what the shim
+ * counted for its ECBs: runs, runs per second, false predicates, drops
+ * and errors.  What a firing costs is not measured per clause (timing
+ * each ECB in the shim would cost about what it measures); the bottom
+ * line gives the tracer's ns per hit of pid and usdt probes, which the
+ * providers measure for all of them together.  Keys act on the
  * selected clause's enabling through the prompt's commands: d disables
  * it, e enables it again, x removes it, Enter puts its text back at the
  * prompt to edit.
@@ -36,28 +42,53 @@ static const tui_enabling_t *enabling_of(const tui_model_t *m,
 	return NULL;
 }
 
+/* Columns but the clause's: "EN st " 8, its blank 1, where 7, the
+ * counters 44, and the screen's last, which a terminal may not show. */
+#define OTHER_COLS	(8 + 1 + 7 + 44 + 1)
+#define CLAUSE_MIN	19
+
+/* The clause column's width on a surface w wide: what is left. */
+static int clause_cols(int w)
+{
+	return w - OTHER_COLS > CLAUSE_MIN ? w - OTHER_COLS : CLAUSE_MIN;
+}
+
+static const char *where(int runs)
+{
+	switch (runs) {
+	case TUI_RUN_SHIM: return "shim";
+	case TUI_RUN_KFILTER: return "filter";
+	case TUI_RUN_KAGG: return "kernel";
+	case TUI_RUN_MIXED: return "mixed";
+	default: return "-";
+	}
+}
+
 static void clause_row(tui_surface_t *s, int y, const tui_model_t *m,
     const tui_clause_t *c, int sel)
 {
 	const tui_enabling_t *e = enabling_of(m, c);
-	char probe[200], v[5][16];
+	char probe[320], v[5][16];
+	int cw = clause_cols(s->ts_w);
 	int x = 0, role = sel ? TUI_R_SELECT : TUI_R_NORMAL;
 
 	if (sel)
 		tui_surface_fill(s, 0, y, s->ts_w, TUI_R_SELECT, ' ');
 	if (c->tcl_enabling > 0)
 		x += tui_surface_printf(s, x, y, role, "%3d %-3s ",
-		    c->tcl_enabling, e == NULL ? "gone" : e->te_enabled ?
+		    c->tcl_enabling, e == NULL ? "del" : e->te_enabled ?
 		    "on" : "off");
 	else
 		x += tui_surface_printf(s, x, y, role, "  - %-3s ", "");
 	if (c->tcl_nprobes > 1)
-		snprintf(probe, sizeof(probe), "%s (+%d)", c->tcl_probe,
-		    c->tcl_nprobes - 1);
+		snprintf(probe, sizeof(probe), "%s (+%d)%s%s", c->tcl_probe,
+		    c->tcl_nprobes - 1, c->tcl_pred[0] ? " " : "", c->tcl_pred);
 	else
-		snprintf(probe, sizeof(probe), "%s", c->tcl_probe);
-	x += tui_surface_printf(s, x, y, sel ? role : TUI_R_KEY, "%-26.26s ",
-	    probe);
+		snprintf(probe, sizeof(probe), "%s%s%s", c->tcl_probe,
+		    c->tcl_pred[0] ? " " : "", c->tcl_pred);
+	x += tui_surface_printf(s, x, y, sel ? role : TUI_R_KEY, "%-*.*s ",
+	    cw, cw, probe);
+	x += tui_surface_printf(s, x, y, role, "%-6s ", where(c->tcl_runs));
 	num((double)c->tcl_nprobes, v[0], sizeof(v[0]));
 	num((double)c->tcl_fires, v[1], sizeof(v[1]));
 	num(c->tcl_fireps, v[2], sizeof(v[2]));
@@ -74,10 +105,11 @@ static void clause_row(tui_surface_t *s, int y, const tui_model_t *m,
 
 static void enabs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 {
-	int y = 0;
+	int y = 0, x;
 
-	tui_surface_puts(s, 0, y++, TUI_R_TITLE, " EN     clause's first probe"
-	    "           probes    runs  runs/s  pred-f  drops errors");
+	tui_surface_printf(s, 0, y++, TUI_R_TITLE, " EN     %-*s where  probes"
+	    "    runs  runs/s  pred-f  drops errors", clause_cols(s->ts_w),
+	    "clause's first probe /predicate/");
 	if (m->tm_nclauses == 0) {
 		tui_surface_puts(s, 0, y, TUI_R_DIM, m->tm_state == TUI_TRACING ?
 		    "(no counters yet)" : "(no clause enabled)");
@@ -87,8 +119,12 @@ static void enabs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		p->tp_sel = m->tm_nclauses - 1;
 	for (int i = p->tp_top; i < m->tm_nclauses && y < s->ts_h - 1; i++)
 		clause_row(s, y++, m, &m->tm_clauses[i], i == p->tp_sel);
-	tui_surface_puts(s, 0, s->ts_h - 1, TUI_R_DIM, "d disable  e enable  "
-	    "x remove  Enter edit at the prompt");
+	x = tui_surface_puts(s, 0, s->ts_h - 1, TUI_R_DIM, "d disable  "
+	    "e enable  x remove  Enter edit at the prompt");
+	if (m->tm_uroute != NULL && m->tm_uhits > 0)	/* no per-clause */
+		tui_surface_printf(s, x, s->ts_h - 1, TUI_R_DIM,   /* cost */
+		    "   pid/usdt via %s: %.0f ns per hit", m->tm_uroute,
+		    m->tm_unsperhit);
 }
 
 static unsigned enabs_handle(tui_pane_t *p, const tui_cmd_t *c,

@@ -135,11 +135,17 @@ typedef struct tui_enabling {
 
 /* A row of the enablings pane: one enabled clause, its ECBs' counters
  * summed (the shim counts them per ECB, one per probe it is enabled on). */
+/* Where a clause runs (the engine's ENG_RUN_* values, and mixed when
+ * its ECBs' probes differ). */
+enum { TUI_RUN_UNKNOWN = -1, TUI_RUN_SHIM, TUI_RUN_KFILTER, TUI_RUN_KAGG,
+	TUI_RUN_MIXED };
 typedef struct tui_clause {
 	uint64_t tcl_id;	/* the clause's statement id */
 	int tcl_enabling;	/* te_id of its enabling, 0 if unknown */
 	char tcl_probe[160];	/* its first probe, prov:mod:func:name */
 	int tcl_nprobes;	/* ECBs: probes it is enabled on */
+	char tcl_pred[128];	/* its predicate, "/i < 7/", or "" */
+	int tcl_runs;		/* TUI_RUN_*: where its ECBs run it */
 	uint64_t tcl_fires, tcl_predfalse, tcl_drops, tcl_errors;
 	double tcl_fireps;	/* runs per second, over the last 2 s */
 	tui_rate_t tcl_rate;
@@ -238,11 +244,20 @@ void tui_model_enabling_remove(tui_model_t *m, int id);
 
 /* Enablings pane (clauses.c): begin a tick, put each ECB's counters
  * (summed into its clause's row), end the tick dt seconds after the last
- * (rates; rows with no ECB put are dropped).  Put: 0, or -1 out of
- * memory. */
+ * (rates; rows with no ECB put are dropped).  An ECB's pred is its
+ * clause's predicate as written ("/i < 7/", NULL if none or unknown),
+ * runs where its probe runs the clause (TUI_RUN_*, the engine's
+ * ENG_RUN_* values).  Put: 0, or -1 out of memory. */
+typedef struct tui_ecb {
+	uint64_t te_clause;	/* the clause's statement id */
+	int te_enabling;	/* te_id of its enabling, 0 if unknown */
+	const char *te_probe;	/* prov:mod:func:name */
+	const char *te_pred;
+	int te_runs;
+	uint64_t te_counts[4];	/* runs, false predicates, drops, errors */
+} tui_ecb_t;
 void tui_clauses_begin(tui_model_t *m);
-int tui_clauses_put(tui_model_t *m, uint64_t id, int enabling,
-    const char *probe, const uint64_t counts[4]);
+int tui_clauses_put(tui_model_t *m, const tui_ecb_t *e);
 void tui_clauses_end(tui_model_t *m, double dt);
 void tui_clauses_clear(tui_model_t *m);
 

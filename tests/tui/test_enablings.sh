@@ -3,9 +3,12 @@
 # did against a known number of firings: of two clauses on tick-20ms, the
 # first is true 7 times (i < 7) and the second exits when i reaches 7,
 # so both run exactly 7 times and their predicates are false 0 and 6
-# times.  The same rows show live, after 'd' disables the enabling
-# ("off"), and in dtui -r of the session recorded by dtrace, at the end
-# of its replay.  Each dtui started is killed by its PID at the end.
+# times.  The same rows, with their predicates, show live, after 'd'
+# disables the enabling ("off"), and in dtui -r of the session recorded
+# by dtrace, at the end of its replay (no predicate there, and "-" for
+# where they ran).  Then where clauses run (kernel, filter, shim), and
+# no rows for the old ECBs of an enabling enabled again.  Each dtui
+# started is killed by its PID at the end.
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
 . "$(dirname "$0")/lib.sh"
 DTRACE=$top/$B/dtrace
@@ -36,17 +39,21 @@ start() {
 	pids=$(cat "$tmp/pid")
 }
 
-# rows: the pane's clause rows as "state runs pred-f drops errors" (a
-# replay's rows have no enabling: "-").
+# rows: the pane's clause rows as "state predicate where runs pred-f
+# drops errors" (a replay's rows have no enabling, "-", and no
+# predicate: "").
 rows() {
-	$T capture-pane -p | awk '/tick-20ms/ && NF >= 8 {
-	    print ($1 == "-" ? "-" : $2), $(NF-4), $(NF-2), $(NF-1), $NF }'
+	$T capture-pane -p | awk '/tick-20ms/ && NF >= 9 {
+	    p = ""; if (match($0, /\/[^\/]*\//)) p = substr($0, RSTART, RLENGTH)
+	    print ($1 == "-" ? "-" : $2), p, $(NF-6), $(NF-4), $(NF-2),
+	    $(NF-1), $NF }'
 }
 
-# expect_rows STATE: both clauses as counted, in clause order.
+# expect_rows STATE WHERE [PRED1 PRED2]: both clauses as counted, in
+# clause order.
 expect_rows() {
-	want="$1 7 0 0 0
-$1 7 6 0 0"
+	want="$1 $3 $2 7 0 0 0
+$1 $4 $2 7 6 0 0"
 	wait_until '[ "$(rows)" = "$want" ]' 20 || {
 		echo "rows: $(rows)"; echo "want: $want"; exit 1; }
 }
@@ -56,10 +63,10 @@ wait_for 'tracing stopped' 20 || exit 1
 $T send-keys Escape
 $T send-keys 6
 wait_for 'Enablings]' 10 || exit 1
-expect_rows on
+expect_rows on shim '/i < 7/' '/i == 7/'
 $T send-keys d
 wait_for 'enabling 1 disabled' 10 || exit 1
-expect_rows off
+expect_rows off shim '/i < 7/' '/i == 7/'
 
 "$DTRACE" -q -x record="$tmp/t.er" -s "$tmp/t.d" > "$tmp/live" 2>&1 ||
     { echo "recording failed: $(cat "$tmp/live")"; exit 1; }
@@ -70,5 +77,36 @@ wait_for 'replay ended' 10 || exit 1
 $T send-keys Escape
 $T send-keys 6
 wait_for 'Enablings]' 10 || exit 1
-expect_rows -
+expect_rows - -
+
+# Where clauses run, live: a predicate on pid is checked by BPF in the
+# kernel ("filter"), a count() behind it is made there ("kernel"), a
+# clause on a profile probe runs in the shim.  After :disable and
+# :enable, the re-enabled clause's old ECBs (left disabled in the shim)
+# are not listed: three rows, all on.
+start -n "'syscall::getppid:entry /pid == 1/ { @ = count(); }'" \
+    -n "'syscall::getpid:entry /pid == 1/ { x++; }'" -n "'tick-20ms { n++; }'"
+wait_for 'dtui tracing' 20 || exit 1
+$T send-keys Escape
+$T send-keys 6
+wait_for 'Enablings]' 10 || exit 1
+where() {
+	$T capture-pane -p | awk '/ on  / && NF >= 10 { print $3, $(NF-6) }'
+}
+want3="syscall::getppid:entry kernel
+syscall::getpid:entry filter
+profile:::tick-20ms shim"
+wait_until '[ "$(where)" = "$want3" ]' 20 || {
+	echo "where: $(where)"; echo "want: $want3"; exit 1; }
+$T send-keys ':disable 3' Enter
+wait_for 'enabling 3 disabled' 10 || exit 1
+$T send-keys ':enable 3' Enter
+wait_for 'enabling 3 enabled again' 10 || exit 1
+# the new tick-20ms clause runs (its count starts again from 0)
+wait_until '$T capture-pane -p | grep -q "^  3 on  profile:::tick-20ms .* [1-9][0-9]* *[0-9]* *[0-9]* *0 *0 *0\$"' 20 || exit 1
+wait_until '[ "$(where)" = "$want3" ]' 20 || {
+	echo "where: $(where)"; echo "want: $want3"; exit 1; }
+if $T capture-pane -p | grep -q '^  - '; then
+	echo "old ECBs listed:"; $T capture-pane -p; exit 1
+fi
 exit 0
