@@ -847,19 +847,16 @@ static void mark(const uint32_t *ids, const size_t *ix, size_t n,
 			runs[ix[lo]] = r;
 }
 
-static const uint32_t *sort_ids;	/* qsort has no argument */
-
-static int by_id(const void *a, const void *b)
+static int by_id(const void *a, const void *b, void *ids)
 {
-	uint32_t x = sort_ids[*(const size_t *)a];
-	uint32_t y = sort_ids[*(const size_t *)b];
+	uint32_t x = ((const uint32_t *)ids)[*(const size_t *)a];
+	uint32_t y = ((const uint32_t *)ids)[*(const size_t *)b];
 
 	return x < y ? -1 : x > y;
 }
 
 void prov_probe_runs(const uint32_t *ids, uint8_t *runs, size_t n)
 {
-	static pthread_mutex_t sortlk = PTHREAD_MUTEX_INITIALIZER;
 	filt_state_t *fl = &filt;
 	size_t *ix = malloc(n * sizeof(*ix) + 1);
 
@@ -868,10 +865,7 @@ void prov_probe_runs(const uint32_t *ids, uint8_t *runs, size_t n)
 		return;
 	for (size_t i = 0; i < n; i++)
 		ix[i] = i;
-	pthread_mutex_lock(&sortlk);
-	sort_ids = ids;
-	qsort(ix, n, sizeof(*ix), by_id);
-	pthread_mutex_unlock(&sortlk);
+	qsort_r(ix, n, sizeof(*ix), by_id, (void *)ids);
 	pthread_mutex_lock(&fl->flk);
 	for (int s = 0; s < MAX_FSLOTS; s++) {
 		const fslot_t *fs = fl->fslots[s];
