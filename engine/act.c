@@ -779,7 +779,7 @@ void eng_act_clause(struct eng_pcb *pc, struct eng_node *clause)
 	int64_t v;
 
 	pc->pc_stmt = new_stmt(pc, clause->n_line);
-	pc->pc_stmt->s_predsrc = clause->n_name;
+	pc->pc_stmt->s_predsrc = clause->n_predsrc;
 	pc->pc_speculate = pc->pc_commit = pc->pc_datarec = 0;
 	v = pc->pc_hdl->eh_opt[DTRACEOPT_STRSIZE];
 	pc->pc_strsize = v == DTRACEOPT_UNSET || v <= 0 ? 256 : (int)v;

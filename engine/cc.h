@@ -147,8 +147,7 @@ struct eng_node {
 	struct eng_node *n_left, *n_right, *n_third;
 	struct eng_node *n_args;	/* call args, index tuple, statements */
 	struct eng_node *n_next;	/* sibling in a list */
-	const char *n_name;		/* identifier, member, string value;
-					 * a clause's predicate as written */
+	const char *n_name;		/* identifier, member, string value */
 	uint64_t n_int;			/* N_INT value */
 	struct eng_type *n_type;	/* after cooking */
 	struct eng_type *n_ctype;	/* N_CAST/N_SIZEOF/N_XLATE type */
@@ -159,6 +158,7 @@ struct eng_node {
 	int n_reg;			/* cg: register holding the value */
 	/* clause: descriptions (N_PDESC list), predicate, statements */
 	struct eng_node *n_pdescs, *n_pred;
+	const char *n_predsrc;		/* the predicate as written */
 	const char *n_pd[4];		/* N_PDESC fields */
 };
 

@@ -460,7 +460,7 @@ static struct eng_node *clause(struct eng_pcb *pc)
 		c->n_pred = eng_parse_expr(pc);
 		pc->pc_inpred = 0;
 		expect(pc, '/');
-		c->n_name = pred_text(pc, from, pc->pc_pos);
+		c->n_predsrc = pred_text(pc, from, pc->pc_pos);
 	}
 	if (accept(pc, '{')) {
 		c->n_args = statements(pc);
