@@ -18,6 +18,13 @@
  * nspec and stack frames capped; sizes of 0 made 1.  Invariant: eh_opt[]
  * never holds a value the shim refuses, except a size under
  * bufresize=manual.
+ * TUNE options tune how dtrace's own library works (preallocate: its
+ * heap; lazyload, pgmax: how it loads modules and caches processes;
+ * procfspath, modpath: where it looks for /proc and modules): this
+ * engine has no such parts, so they are checked as dtrace checks them
+ * and accepted, with no effect.  TUNECMD ones may not come from a D
+ * program's #pragma (dtrace's "Option cannot be used from within a D
+ * program").
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,8 +33,9 @@
 #include "consume.h"
 #include "exp.h"
 
-enum kind { K_SIZE, K_RATE, K_BOOL, K_INT, K_POLICY, K_RESIZE, K_OFORMAT };
-enum class { CT, RT, DRT };
+enum kind { K_SIZE, K_RATE, K_BOOL, K_INT, K_POLICY, K_RESIZE, K_OFORMAT,
+	K_TEXT };
+enum class { CT, RT, DRT, TUNE, TUNECMD };
 
 struct opt {
 	const char *name;
@@ -70,10 +78,15 @@ static const struct opt opts[] = {
 	{ "grabanon", DTRACEOPT_GRABANON, K_BOOL, RT, DTRACEOPT_UNSET },
 	{ "jstackframes", DTRACEOPT_JSTACKFRAMES, K_INT, RT, 50 },
 	{ "jstackstrsize", DTRACEOPT_JSTACKSTRSIZE, K_SIZE, RT, 512 },
+	{ "lazyload", -1, K_BOOL, TUNE, DTRACEOPT_UNSET },
 	{ "maxframes", ENG_OPT_MAXFRAMES, K_INT, CT, DTRACEOPT_UNSET },
+	{ "modpath", -1, K_TEXT, TUNECMD, DTRACEOPT_UNSET },
 	{ "noresolve", ENG_OPT_NORESOLVE, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "nspec", DTRACEOPT_NSPEC, K_INT, RT, 1 },
 	{ "oformat", ENG_OPT_OFORMAT, K_OFORMAT, DRT, ENG_OFORMAT_TEXT },
+	{ "pgmax", -1, K_INT, TUNE, DTRACEOPT_UNSET },
+	{ "preallocate", -1, K_SIZE, TUNE, DTRACEOPT_UNSET },
+	{ "procfspath", -1, K_TEXT, TUNECMD, DTRACEOPT_UNSET },
 	{ "pspec", ENG_OPT_PSPEC, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "quiet", DTRACEOPT_QUIET, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "rawbytes", DTRACEOPT_RAWBYTES, K_BOOL, DRT, DTRACEOPT_UNSET },
@@ -226,6 +239,7 @@ static int parse(const struct opt *o, const char *s, dtrace_optval_t *v)
 	case K_POLICY: return parse_word(s, policy, v);
 	case K_RESIZE: return parse_word(s, resize, v);
 	case K_OFORMAT: return parse_word(s, oformat, v);
+	case K_TEXT: *v = 0; return 0;
 	default: return -1;
 	}
 }
@@ -236,7 +250,8 @@ void eng_opt_defaults(eng_hdl_t *h)
 	for (int i = 0; i < ENG_OPT_MAX; i++)
 		h->eh_opt[i] = DTRACEOPT_UNSET;
 	for (size_t i = 0; i < NOPTS; i++)
-		h->eh_opt[opts[i].index] = opts[i].def;
+		if (opts[i].index >= 0)
+			h->eh_opt[opts[i].index] = opts[i].def;
 }
 
 /* The shim's upper limits (kernel-shim/dof_load.c, opt_max), 0 if none. */
@@ -355,6 +370,15 @@ static int setopt(eng_hdl_t *h, const char *name, const char *value,
 		return eng_error(h, "Invalid value for specified option");
 	if (o->index == ENG_OPT_MAXFRAMES && v < 1)
 		return eng_error(h, "Invalid value for specified option");
+	if (o->cls == TUNECMD && from_program)
+		return eng_error(h, "Option cannot be used from within a D "
+		    "program");
+	if (o->cls == TUNE || o->cls == TUNECMD)
+		return 0;
+	/* a string needs room for one character and its NUL (Oracle's
+	 * dtrace refuses a smaller strsize when it is set) */
+	if (o->index == DTRACEOPT_STRSIZE && v < 2)
+		return eng_error(h, "Invalid value for specified option");
 	store(h, o->index, v);
 	cap_frames(h);
 	eng_exp_optchanged(h, o->index);
@@ -375,7 +399,7 @@ int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
 {
 	const struct opt *o = name != NULL ? lookup(name) : NULL;
 
-	if (o == NULL)
+	if (o == NULL || o->index < 0)	/* dtrace gets only the stored ones */
 		return eng_error(h, "Invalid option name");
 	*valp = h->eh_opt[o->index];
 	return 0;
@@ -384,12 +408,16 @@ int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
 const char *const *eng_option_names(void)
 {
 	static const char *names[NOPTS + NTEXT + 1];
+	static size_t n;
 
-	if (names[0] == NULL) {		/* the table's, then the text ones */
+	/* the table's that hold a value, then the text ones; the tuning
+	 * options that do nothing here are left out */
+	if (n == 0) {
+		for (size_t i = 0; i < NOPTS; i++)
+			if (opts[i].index >= 0)
+				names[n++] = opts[i].name;
 		for (size_t i = 0; i < NTEXT; i++)
-			names[NOPTS + i] = textopts[i];
-		for (size_t i = NOPTS; i-- > 0;)
-			names[i] = opts[i].name;
+			names[n++] = textopts[i];
 	}
 	return names;
 }

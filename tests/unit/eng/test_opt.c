@@ -126,6 +126,8 @@ static void test_every_listed_option_settable(void **state)
 			val = "auto";
 		else if (strcmp(*n, "oformat") == 0)
 			val = "text";
+		else if (strcmp(*n, "strsize") == 0)
+			val = "2";
 		else if (v != DTRACEOPT_UNSET || strcmp(*n, "cpu") == 0 ||
 		    strcmp(*n, "zone") == 0 || strcmp(*n, "maxframes") == 0 ||
 		    strcmp(*n, "scratchsize") == 0)
@@ -207,8 +209,14 @@ static void test_sizes_fitted(void **state)
 	/* zero sizes: the shim's floor (bufsize then fails at go) */
 	assert_int_equal(eng_setopt(h, "bufsize", "0"), 0);
 	assert_int_equal(get(h, "bufsize"), 1);
-	assert_int_equal(eng_setopt(h, "strsize", "0"), 0);
-	assert_int_equal(get(h, "strsize"), 1);
+	/* a string needs room for a character and its NUL: strsize 0 or
+	 * 1 is refused as Oracle's dtrace refuses it, the value kept */
+	assert_int_equal(eng_setopt(h, "strsize", "0"), -1);
+	assert_string_equal(eng_errmsg(h), "Invalid value for specified option");
+	assert_int_equal(eng_setopt(h, "strsize", "1"), -1);
+	assert_int_equal(get(h, "strsize"), 65536);
+	assert_int_equal(eng_setopt(h, "strsize", "2"), 0);
+	assert_int_equal(get(h, "strsize"), 2);
 	eng_close(h);
 }
 
