@@ -474,7 +474,7 @@ static unsigned opt_cflags(const eng_hdl_t *h, unsigned cflags)
 		cflags |= ENG_C_ZDEFS;
 	if (eng_opt_isset(h, ENG_OPT_CPP))
 		cflags |= ENG_C_CPP;
-	return cflags;
+	return cflags | eng_opt_strcflags(h);
 }
 
 /*

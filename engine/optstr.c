@@ -4,7 +4,9 @@
  * cpphdrs, cpppath, define, incdir, stdc, undef), where D libraries are
  * looked for (libdir), the D version (version), the files the C and
  * D types are written to (ctypes, dtypes), and how pid and usdt probes
- * are placed (uroute, providers.h).
+ * are placed (uroute, providers.h).  Two compile flags live here too:
+ * empty (an empty program is no error) and nolibs (no D libraries of
+ * -L or libdir are loaded), as dtrace's DTRACE_C_EMPTY and _NOLIBS.
  *
  * The values live in struct eng_optstr (eh_optstr), made on first use
  * and freed by eng_close.  The preprocessor options may not be set from
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cc.h"
 #include "consume.h"
 #include "providers.h"
 
@@ -28,6 +31,7 @@ struct eng_optstr {
 	int os_libc;
 	int os_typefd[2];		/* ctypes, dtypes files, or -1 */
 	char os_version[16];		/* "1.13" unless set */
+	unsigned os_cflags;		/* ENG_C_EMPTY, ENG_C_NOLIBS */
 };
 
 /* The D versions dtrace knows, oldest first (dt_open.c's list). */
@@ -140,7 +144,7 @@ int eng_optstr_is(const char *name)
 {
 	static const char *const all[] = { "cppargs", "cpphdrs", "cpppath",
 	    "ctypes", "define", "dtypes", "incdir", "libdir", "stdc", "undef",
-	    "uroute", "version", NULL };
+	    "uroute", "version", "empty", "nolibs", NULL };
 
 	for (int i = 0; all[i] != NULL; i++)
 		if (strcmp(all[i], name) == 0)
@@ -164,6 +168,12 @@ int eng_optstr_set(eng_hdl_t *h, const char *name, const char *v,
 			return eng_error(h, "Invalid value for specified "
 			    "option");
 		r = push(&os->os_cppv, &os->os_cppc, "-H", "");
+	} else if (strcmp(name, "empty") == 0 || strcmp(name, "nolibs") == 0) {
+		/* flags: dtrace takes no value for them */
+		if (v != NULL && *v != '\0')
+			return eng_error(h, "Invalid value for specified option");
+		os->os_cflags |= name[0] == 'e' ? ENG_C_EMPTY : ENG_C_NOLIBS;
+		return 0;
 	} else if (v == NULL) {
 		return eng_error(h, "Invalid value for specified option");
 	} else if (strcmp(name, "define") == 0) {
@@ -188,6 +198,7 @@ int eng_optstr_set(eng_hdl_t *h, const char *name, const char *v,
 		return set_stdc(h, os, v);
 	} else if (strcmp(name, "version") == 0) {
 		return set_version(h, os, v);
+
 	} else if (strcmp(name, "uroute") == 0) {
 		/* how pid and usdt probes are placed (providers.h) */
 		return prov_set_uroute(v) == 0 ? 0 : eng_error(h, "Invalid "
@@ -219,6 +230,13 @@ const char *const *eng_opt_libdirs(const eng_hdl_t *h)
 	const struct eng_optstr *os = h->eh_optstr;
 
 	return os != NULL ? (const char *const *)os->os_libv : NULL;
+}
+
+unsigned eng_opt_strcflags(const eng_hdl_t *h)
+{
+	const struct eng_optstr *os = h->eh_optstr;
+
+	return os != NULL ? os->os_cflags : 0;
 }
 
 const char *eng_opt_version(const eng_hdl_t *h)
