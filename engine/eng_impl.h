@@ -60,6 +60,7 @@ struct eng_hdl {
 	struct eng_exp *eh_exp;		/* recording or replay (exp.h) */
 	struct eng_optstr *eh_optstr;	/* text-valued options (optstr.c) */
 	struct eng_pidstate *eh_pid;	/* pid descriptions seen (pid.c) */
+	dtrace_optval_t eh_quietresize;	/* -x quietresize (opt.c) */
 };
 
 /* Every consumer call into the shim: ks_ioctl, written down while

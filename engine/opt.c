@@ -24,7 +24,8 @@
  * engine has no such parts, so they are checked as dtrace checks them
  * and accepted, with no effect.  TUNECMD ones may not come from a D
  * program's #pragma (dtrace's "Option cannot be used from within a D
- * program").
+ * program").  quietresize (no "... lowered to" notices) is kept in
+ * eh_quietresize, outside eh_opt[].
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,6 +45,9 @@ struct opt {
 	enum class cls;
 	dtrace_optval_t def;		/* default, DTRACEOPT_UNSET if none */
 };
+
+/* Options kept outside eh_opt[] (whose size experiments record). */
+#define OPT_QUIETRESIZE	(-2)	/* in eh_quietresize */
 
 #define NS 1000000000LL
 #define MB (1024LL * 1024)
@@ -89,6 +93,7 @@ static const struct opt opts[] = {
 	{ "procfspath", -1, K_TEXT, TUNECMD, DTRACEOPT_UNSET },
 	{ "pspec", ENG_OPT_PSPEC, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "quiet", DTRACEOPT_QUIET, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "quietresize", OPT_QUIETRESIZE, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "rawbytes", DTRACEOPT_RAWBYTES, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "scratchsize", DTRACEOPT_SCRATCHSIZE, K_SIZE, RT, DTRACEOPT_UNSET },
 	{ "specsize", DTRACEOPT_SPECSIZE, K_SIZE, RT, 32 * 1024 },
@@ -252,6 +257,7 @@ void eng_opt_defaults(eng_hdl_t *h)
 	for (size_t i = 0; i < NOPTS; i++)
 		if (opts[i].index >= 0)
 			h->eh_opt[opts[i].index] = opts[i].def;
+	h->eh_quietresize = DTRACEOPT_UNSET;
 }
 
 /* The shim's upper limits (kernel-shim/dof_load.c, opt_max), 0 if none. */
@@ -375,6 +381,10 @@ static int setopt(eng_hdl_t *h, const char *name, const char *value,
 		    "program");
 	if (o->cls == TUNE || o->cls == TUNECMD)
 		return 0;
+	if (o->index == OPT_QUIETRESIZE) {
+		h->eh_quietresize = v;
+		return 0;
+	}
 	/* a string needs room for one character and its NUL (Oracle's
 	 * dtrace refuses a smaller strsize when it is set) */
 	if (o->index == DTRACEOPT_STRSIZE && v < 2)
@@ -399,6 +409,10 @@ int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
 {
 	const struct opt *o = name != NULL ? lookup(name) : NULL;
 
+	if (o != NULL && o->index == OPT_QUIETRESIZE) {
+		*valp = h->eh_quietresize;
+		return 0;
+	}
 	if (o == NULL || o->index < 0)	/* dtrace gets only the stored ones */
 		return eng_error(h, "Invalid option name");
 	*valp = h->eh_opt[o->index];

@@ -146,6 +146,11 @@ static void check_sizes(void)
  * that had to be lowered (k/m/g... when a whole multiple, else bytes). */
 static void report_sizes(void)
 {
+	int64_t quiet;
+
+	if (eng_getopt(dtc.h, "quietresize", &quiet) == 0 &&
+	    quiet != DTRACEOPT_UNSET)
+		return;			/* -x quietresize: not a word */
 	for (size_t i = 0; i < NSIZES; i++) {
 		int64_t asked, now;
 		int j = 0, mul = 10;
