@@ -313,7 +313,8 @@ static void compile_all(pid_t target)
 	eng_cargs_t ca;
 
 	memset(&ca, 0, sizeof (ca));
-	ca.argc = dtc.argc;
+	/* dtrace -G: the words after the options are object files */
+	ca.argc = dtc.gobject ? 1 : dtc.argc;
 	ca.argv = dtc.argv;
 	ca.target_pid = (int)target;
 	for (int i = 0; i < dtc.nprogs; i++) {

@@ -11,7 +11,9 @@
  * include guard comes from the header file's name.  -G's object goes to
  * the -o file, else to the script's name with ".d" replaced by ".o", else
  * to d.out.  Object files named after the script (dtrace -G -s p.d a.o
- * b.o) already hold their probes' notes and are left as they are.
+ * b.o) already hold their probes' notes and are left as they are, but
+ * must be there to be read ("failed to link script p.d: failed to open
+ * a.o: ...", as dtrace's linker says).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -134,6 +136,11 @@ int dtc_gobject(void)
 	int fd;
 
 	one_script('G');
+	for (int i = 1; i < dtc.argc; i++)
+		if (access(dtc.argv[i], R_OK) != 0)
+			dtc_fatal("failed to link script %s: failed to open "
+			    "%s: %s", dtc.progs[0].dp_text, dtc.argv[i],
+			    strerror(errno));
 	if ((name = object_name(dtc.progs[0].dp_text)) == NULL)
 		dtc_fatal("failed to allocate memory");
 	if ((fd = mkstemp(src)) < 0 || (fp = fdopen(fd, "w")) == NULL)
