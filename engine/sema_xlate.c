@@ -148,7 +148,8 @@ void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n)
 		if (strcmp(m->n_name, n->n_name) == 0)
 			break;
 	if (m == NULL)
-		eng_cc_xerror(pc, n, "D_XLATE_NOCONV", "translator does not "
+		/* dtrace names the expression's own line for this one */
+		eng_cc_nerror(pc, n, "D_XLATE_NOCONV", "translator does not "
 		    "define conversion for member: %s", n->n_name);
 	e = subst(pc, m->n_right, x->n_name, xl->n_left);
 	e->n_next = NULL;
