@@ -183,6 +183,12 @@ static void print_textual(eng_hdl_t *h, FILE *fp, const struct conv *cv,
 	if (k == PFP_ADDR || k == PFP_UADDR) {
 		int user = r->dtrd_size >= 16;
 		int pid = user ? (int)eng_rec_int(a->pa_data, 8, 0) : 0;
+		const struct eng_consumer *c = h->eh_cons;
+
+		/* %A of a plain value: an address in $target, the first
+		 * -c/-p process, as dtrace's pfprint_uaddr takes it */
+		if (k == PFP_UADDR && !user && c != NULL && c->ec_ntargets > 0)
+			pid = c->ec_targets[0];
 		/* a record narrower than an address (only a corrupt one)
 		 * is read for its own size */
 		uint64_t pc = (uint64_t)eng_rec_int(a->pa_data + (user ? 8 : 0),
