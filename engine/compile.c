@@ -474,7 +474,11 @@ static unsigned opt_cflags(const eng_hdl_t *h, unsigned cflags)
 		cflags |= ENG_C_ZDEFS;
 	if (eng_opt_isset(h, ENG_OPT_CPP))
 		cflags |= ENG_C_CPP;
-	return cflags | eng_opt_strcflags(h);
+	if (eng_opt_strflags(h) & ENG_OPTSTR_EMPTY)
+		cflags |= ENG_C_EMPTY;
+	if (eng_opt_strflags(h) & ENG_OPTSTR_NOLIBS)
+		cflags |= ENG_C_NOLIBS;
+	return cflags;
 }
 
 /*

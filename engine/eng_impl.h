@@ -97,7 +97,10 @@ const char *const *eng_opt_cppargs(const eng_hdl_t *h);	/* or NULL */
 const char *eng_opt_cpppath(const eng_hdl_t *h);		/* "gcc" */
 const char *const *eng_opt_libdirs(const eng_hdl_t *h);	/* or NULL */
 const char *eng_opt_version(const eng_hdl_t *h);		/* "1.13" */
-unsigned eng_opt_strcflags(const eng_hdl_t *h);	/* -x empty, nolibs */
+/* -x empty and -x nolibs, which the compiler turns into its flags */
+#define ENG_OPTSTR_EMPTY	0x1
+#define ENG_OPTSTR_NOLIBS	0x2
+unsigned eng_opt_strflags(const eng_hdl_t *h);
 void eng_optstr_free(eng_hdl_t *h);
 /* #pragma D option: eng_setopt, refusing what a program may not set. */
 int eng_setopt_pragma(eng_hdl_t *h, const char *name, const char *value);

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cc.h"
 #include "consume.h"
 #include "providers.h"
 
@@ -31,7 +30,7 @@ struct eng_optstr {
 	int os_libc;
 	int os_typefd[2];		/* ctypes, dtypes files, or -1 */
 	char os_version[16];		/* "1.13" unless set */
-	unsigned os_cflags;		/* ENG_C_EMPTY, ENG_C_NOLIBS */
+	unsigned os_flags;		/* ENG_OPTSTR_EMPTY, _NOLIBS */
 };
 
 /* The D versions dtrace knows, oldest first (dt_open.c's list). */
@@ -172,7 +171,8 @@ int eng_optstr_set(eng_hdl_t *h, const char *name, const char *v,
 		/* flags: dtrace takes no value for them */
 		if (v != NULL && *v != '\0')
 			return eng_error(h, "Invalid value for specified option");
-		os->os_cflags |= name[0] == 'e' ? ENG_C_EMPTY : ENG_C_NOLIBS;
+		os->os_flags |= name[0] == 'e' ? ENG_OPTSTR_EMPTY :
+		    ENG_OPTSTR_NOLIBS;
 		return 0;
 	} else if (v == NULL) {
 		return eng_error(h, "Invalid value for specified option");
@@ -232,11 +232,11 @@ const char *const *eng_opt_libdirs(const eng_hdl_t *h)
 	return os != NULL ? (const char *const *)os->os_libv : NULL;
 }
 
-unsigned eng_opt_strcflags(const eng_hdl_t *h)
+unsigned eng_opt_strflags(const eng_hdl_t *h)
 {
 	const struct eng_optstr *os = h->eh_optstr;
 
-	return os != NULL ? os->os_cflags : 0;
+	return os != NULL ? os->os_flags : 0;
 }
 
 const char *eng_opt_version(const eng_hdl_t *h)
