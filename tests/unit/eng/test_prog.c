@@ -144,7 +144,7 @@ static void test_compile_file_skips_interpreter_line(void **state)
 	fclose(fp);
 	assert_null(p);
 	assert_string_equal(eng_errmsg(h), "failed to compile script s.d: "
-	    "line 2: failed to resolve q: Unknown variable name");
+	    "line 4: failed to resolve q: Unknown variable name");
 	eng_close(h);
 }
 
