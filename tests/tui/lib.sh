@@ -21,7 +21,9 @@ wait_for() {
 		$T capture-pane -p | grep -qF -- "$1" && return 0
 		sleep 0.1; n=$((n - 1))
 	done
-	echo "timed out waiting for: $1"; $T capture-pane -p; return 1
+	# the runner shows the last lines: the reason goes after the pane too
+	echo "timed out waiting for: $1"; $T capture-pane -p
+	echo "(timed out waiting for: $1)"; return 1
 }
 
 # wait_until COMMAND [seconds]: poll until the shell COMMAND succeeds
@@ -32,7 +34,8 @@ wait_until() {
 		eval "$1" && return 0
 		sleep 0.1; n=$((n - 1))
 	done
-	echo "timed out waiting until: $1"; $T capture-pane -p; return 1
+	echo "timed out waiting until: $1"; $T capture-pane -p
+	echo "(timed out waiting until: $1)"; return 1
 }
 
 tmp=$(mktemp -d)
