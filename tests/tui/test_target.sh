@@ -11,10 +11,13 @@ $T new-session -d -x 80 -y 24 \
     "XDG_DATA_HOME=$tmp $DTUI -p $pid -n 'profile:::tick-10hz { @n = count(); }'" ||
     exit 1
 wait_for 'dtui tracing' || exit 1
+# the first tick counted before the kill (beside CPU hogs the kill could
+# come before any tick, leaving nothing to show)
+$T send-keys Escape 2
+wait_for '@n  count' || exit 1
 kill $pid
 wait_for "pid $pid has exited" || exit 1
 wait_for 'dtui stopped' || exit 1
-$T send-keys Escape 2
 wait_for '@n  count' || exit 1
 wait $pid
 # a pid that is not there is refused before the screen is taken
