@@ -580,17 +580,12 @@ int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 	return efd;
 }
 
-int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
-    int slot)
+/* Install a loaded slot's program and keep it (freed if refused).  The
+ * tracepoint and uprobe loaders share this. */
+static int fslot_install(filt_state_t *fl, int slot, fslot_t *fs)
 {
-	filt_state_t *fl = &filt;
-	fslot_t *fs;
 	int rc = -1;
 
-	pthread_once(&fl->fonce, fstart);
-	if (map < 0 || key < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
-	    (fs = fslot_new(body, n, map, key)) == NULL)
-		return -1;
 	pthread_mutex_lock(&fl->flk);
 	if (install(fl, slot, fs, NULL, NULL) == 0) {
 		fl->fslots[slot] = fs;
@@ -602,12 +597,24 @@ int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
 	return rc;
 }
 
+int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
+    int slot)
+{
+	filt_state_t *fl = &filt;
+	fslot_t *fs;
+
+	pthread_once(&fl->fonce, fstart);
+	if (map < 0 || key < 0 || slot < 0 || slot >= MAX_FSLOTS || n <= 0 ||
+	    (fs = fslot_new(body, n, map, key)) == NULL)
+		return -1;
+	return fslot_install(fl, slot, fs);
+}
+
 int prov_bpf_fload_uprobe(const struct bpf_insn *body, int n, int map,
     int key, int slot)
 {
 	filt_state_t *fl = &filt;
 	fslot_t *fs;
-	int rc = -1;
 
 	pthread_once(&fl->fonce, fstart);
 	if (map < 0 || key < 0 || slot < PROV_BPF_USLOT0 ||
@@ -624,15 +631,7 @@ int prov_bpf_fload_uprobe(const struct bpf_insn *body, int n, int map,
 	 * them).  Kernel thread-locals (bpf_tls.c) are vetoed: entry and
 	 * return clauses through them counted nothing here */
 	fs->fs_uprobe = 1;
-	pthread_mutex_lock(&fl->flk);
-	if (install(fl, slot, fs, NULL, NULL) == 0) {
-		fl->fslots[slot] = fs;
-		rc = 0;
-	} else {
-		fslot_free(fs);
-	}
-	pthread_mutex_unlock(&fl->flk);
-	return rc;
+	return fslot_install(fl, slot, fs);
 }
 
 int prov_bpf_frevive(const struct bpf_insn *body, int n, int slot)
