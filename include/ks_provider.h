@@ -38,6 +38,10 @@ typedef struct ks_provider_ops {
 	    dtrace_argdesc_t *desc);
 	/* The probe is being removed. May be NULL. */
 	void (*kpo_destroy)(void *parg, dtrace_id_t id, void *probe_arg);
+	/* KS_WANT_* bits that restart a probe's source when an ECB needing
+	 * them arrives (call chains and user registers always do; add
+	 * KS_WANT_UARGS for a source that captures user memory). */
+	int kpo_wants;
 } ks_provider_ops_t;
 
 /* Register a provider.  Returns 0, or -1 with errno (EEXIST, ENOMEM). */
@@ -243,6 +247,13 @@ int ks_probe_wants_stack(dtrace_id_t id);
  */
 #define KS_WANT_STACK	0x1
 #define KS_WANT_UREGS	0x2
+/* KS_WANT_UARG(N), N < KS_WANT_NUARGS: an ECB reads user memory
+ * (copyin, copyinstr, copyinto) and loads argN: a provider whose process
+ * may be gone when the firing is processed should capture the memory at
+ * argN (kpc_ucap) at the event. */
+#define KS_WANT_NUARGS	6
+#define KS_WANT_UARG(n)	(0x10000 << (n))
+#define KS_WANT_UARGS	(0x3f << 16)
 int ks_probe_wants(dtrace_id_t id);
 int ks_wants_vtime(void);
 void ks_vtime_watch(void (*fn)(void));

@@ -316,7 +316,9 @@ static uint64_t end_bytes(const newecbs_t *ne)
 }
 
 /* The KS_NEED_* bits of the built-ins dp loads: those that come from
- * call chains, uregs[], vtimestamp. */
+ * call chains, uregs[], vtimestamp; whether it reads user memory and
+ * which of arg0..arg5 it loads (args[] with an index only known at run
+ * time: all of them). */
 static int difo_needs(const ks_difo_t *dp)
 {
 	int needs = 0;
@@ -328,12 +330,20 @@ static int difo_needs(const ks_difo_t *dp)
 		uint8_t op = DIF_INSTR_OP(in);
 		uint32_t var;
 
+		if (op == DIF_OP_CALL && (DIF_INSTR_SUBR(in) ==
+		    DIF_SUBR_copyin || DIF_INSTR_SUBR(in) == DIF_SUBR_copyinstr ||
+		    DIF_INSTR_SUBR(in) == DIF_SUBR_copyinto))
+			needs |= KS_NEED_UMEM;
 		if (op == DIF_OP_LDGS)
 			var = DIF_INSTR_VAR(in);
 		else if (op == DIF_OP_LDGA)
 			var = DIF_INSTR_R1(in);	/* the array's id */
 		else
 			continue;
+		if (var >= DIF_VAR_ARG0 && var < DIF_VAR_ARG0 + KS_WANT_NUARGS)
+			needs |= KS_NEED_UARG(var - DIF_VAR_ARG0);
+		if (op == DIF_OP_LDGA && var == DIF_VAR_ARGS)
+			needs |= KS_WANT_UARGS;
 		switch (var) {
 		case DIF_VAR_STACKDEPTH: case DIF_VAR_USTACKDEPTH:
 		case DIF_VAR_CALLER: case DIF_VAR_UCALLER:
@@ -365,6 +375,8 @@ int ks_clause_needs(const ks_clause_t *c)
 			needs |= KS_NEED_STACK;
 		needs |= difo_needs(a->ka_difo);
 	}
+	if (!(needs & KS_NEED_UMEM))	/* arguments read, not memory */
+		needs &= ~KS_WANT_UARGS;
 	return needs;
 }
 

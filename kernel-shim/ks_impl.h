@@ -75,6 +75,9 @@ typedef struct ks_probe {
 					 * (ks_probe_wants_stack; atomic rd) */
 	uint32_t kp_nuregs;		/* of them, ECBs that read uregs[]
 					 * (ks_probe_wants; atomic rd) */
+	uint32_t kp_nuarg[KS_WANT_NUARGS];	/* of them, ECBs that read
+					 * user memory and load argN (the
+					 * same) */
 } ks_probe_t;
 
 /* What an ECB's clause needs its probe's source to sample (kc_needs):
@@ -83,6 +86,9 @@ typedef struct ks_probe {
 #define KS_NEED_STACK	KS_WANT_STACK
 #define KS_NEED_UREGS	KS_WANT_UREGS
 #define KS_NEED_VTIME	0x4
+#define KS_NEED_UMEM	0x8	/* calls copyin, copyinstr or copyinto */
+#define KS_NEED_UARG(n)	KS_WANT_UARG(n)	/* loads argN (kept only with
+					 * KS_NEED_UMEM) */
 
 /* Borrow a probe by id, NULL if none.  Lock-free; probes are never freed. */
 ks_probe_t *ks_probe_get(dtrace_id_t id);

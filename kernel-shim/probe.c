@@ -11,8 +11,9 @@
  * Invariants: the dtrace provider registers first, so BEGIN, END and
  * ERROR are probes 1, 2 and 3; writers hold ks_reg_lock; a probe's ECB
  * list and enable count change only under ks_fire_lock (ecb.c, state.c).
- * kp_nstack and kp_nuregs count the enabled ECBs whose clause needs call
- * chains or user registers, for ks_probe_wants; they change with
+ * kp_nstack, kp_nuregs and kp_nuarg count the enabled ECBs whose clause
+ * needs call chains, user registers or user memory at argN, for
+ * ks_probe_wants; they change with
  * kp_nenabled.  nvtime counts enabled ECBs (all probes) that load
  * vtimestamp, for ks_wants_vtime.  An unregistered provider stays
  * allocated (its probes point to it) but leaves the name hash and its
@@ -376,26 +377,35 @@ static int start(ks_probe_t *p, char *err, size_t errlen)
 }
 
 /* What p's source samples now (KS_WANT_* bits), from its counts. */
-static int sampled(uint32_t nstack, uint32_t nuregs)
+static int sampled(const ks_probe_t *p)
 {
-	return (nstack ? KS_WANT_STACK : 0) | (nuregs ? KS_WANT_UREGS : 0);
+	int w = (__atomic_load_n(&p->kp_nstack, __ATOMIC_RELAXED) ?
+	    KS_WANT_STACK : 0) | (__atomic_load_n(&p->kp_nuregs,
+	    __ATOMIC_RELAXED) ? KS_WANT_UREGS : 0);
+
+	for (int i = 0; i < KS_WANT_NUARGS; i++)
+		if (__atomic_load_n(&p->kp_nuarg[i], __ATOMIC_RELAXED))
+			w |= KS_WANT_UARG(i);
+	return w;
 }
 
 /* Count (or with d < 0, uncount) one ECB with needs on p; the old count
  * in *n, what the source sampled before in *had. */
 static void count(ks_probe_t *p, int d, int needs, uint32_t *n, int *had)
 {
-	uint32_t ns, nu;
-
 	pthread_mutex_lock(&ks_fire_lock);
+	*had = sampled(p);
 	*n = __atomic_fetch_add(&p->kp_nenabled, (uint32_t)d,
 	    __ATOMIC_RELAXED);
-	ns = __atomic_fetch_add(&p->kp_nstack, (needs & KS_NEED_STACK) ?
+	__atomic_fetch_add(&p->kp_nstack, (needs & KS_NEED_STACK) ?
 	    (uint32_t)d : 0, __ATOMIC_RELAXED);
-	nu = __atomic_fetch_add(&p->kp_nuregs, (needs & KS_NEED_UREGS) ?
+	__atomic_fetch_add(&p->kp_nuregs, (needs & KS_NEED_UREGS) ?
 	    (uint32_t)d : 0, __ATOMIC_RELAXED);
+	for (int i = 0; i < KS_WANT_NUARGS; i++)
+		__atomic_fetch_add(&p->kp_nuarg[i],
+		    (needs & KS_NEED_UARG(i)) ? (uint32_t)d : 0,
+		    __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ks_fire_lock);
-	*had = sampled(ns, nu);
 }
 
 /* Count (d = 1) or uncount (-1) an ECB needing vtime; tell the watcher
@@ -417,7 +427,8 @@ int ks_probe_enable_ecb(ks_probe_t *p, int needs, char *err,
     size_t errlen)
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
-	int want = needs & (KS_WANT_STACK | KS_WANT_UREGS), had, rc;
+	int want = needs & (KS_WANT_STACK | KS_WANT_UREGS |
+	    (ops->kpo_wants & KS_WANT_UARGS)), had, rc;
 	uint32_t n;
 
 	count(p, 1, needs, &n, &had);
@@ -476,8 +487,7 @@ int ks_probe_wants(dtrace_id_t id)
 
 	if (p == NULL)
 		return 0;
-	return sampled(__atomic_load_n(&p->kp_nstack, __ATOMIC_RELAXED),
-	    __atomic_load_n(&p->kp_nuregs, __ATOMIC_RELAXED));
+	return sampled(p);
 }
 
 int ks_wants_vtime(void)

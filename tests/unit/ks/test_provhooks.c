@@ -3,7 +3,8 @@
  * ks_probe_wants_stack and ks_probe_wants (per-probe counts of enabled
  * ECBs that need call chains: stack actions and keys,
  * stackdepth/ustackdepth/caller/ucaller loads; or uregs[]: a source
- * running without them is restarted for the first), ks_wants_vtime and
+ * running without them is restarted for the first; or the memory at
+ * argN: copyin/copyinstr with argN loaded), ks_wants_vtime and
  * its watcher (vtimestamp loads in any probe's ECBs) and
  * ks_provider_drops (provider losses as principal drops on a CPU of every
  * active state).
@@ -166,6 +167,49 @@ static void wants_uregs(void **state)
 	assert_int_equal(ks_probe_wants(DTRACE_IDNONE), 0);
 }
 
+/* Enable on st probe i: trace(copyinstr(argN)) (copyin: 1), or with
+ * copy 0 trace(argN) alone. */
+static void enable_ustr(ks_state_t *st, int i, int argn, int copy)
+{
+	dif_instr_t code[] = {
+		DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_ARG0 + (uint32_t)argn, 1),
+		DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, 1),
+		DIF_INSTR_CALL(DIF_SUBR_copyinstr, 2),
+		DIF_INSTR_RET(copy ? 2 : 1),
+	};
+	dtrace_diftype_t t = { DIF_TYPE_CTF, CTF_K_INTEGER, 0, 0, 8 };
+	dofb_t *b = dofb_new();
+	dof_actdesc_t a;
+
+	if (copy) {
+		t.dtdt_kind = DIF_TYPE_STRING;
+		t.dtdt_size = 256;
+	} else {
+		code[1] = DIF_INSTR_RET(1);
+	}
+	a = dofb_act(DTRACEACT_DIFEXPR, dofb_difo(b, code, copy ? 4 : 2,
+	    NULL, 0, NULL, 0, NULL, 0, t), 0);
+	kt_clause(b, i, DOF_SECIDX_NONE, &a, 1);
+	assert_int_equal(kt_enable(st, b), 0);
+}
+
+/* The arguments whose user memory ECBs read (KS_WANT_UARG): loaded by a
+ * clause that calls copyinstr; an argument only traced is not one. */
+static void wants_uargs(void **state)
+{
+	ks_state_t *a = ks_open(), *c = ks_open();
+
+	(void)state;
+	kt_setup();
+	enable_ustr(a, 2, 3, 0);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), 0);
+	enable_ustr(c, 2, 1, 1);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), KS_WANT_UARG(1));
+	ks_close(c);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), 0);
+	ks_close(a);
+}
+
 static int vt_calls, vt_last;
 
 static void vt_watch(void)
@@ -257,6 +301,7 @@ int main(void)
 		cmocka_unit_test(wants_stack_actions),
 		cmocka_unit_test(wants_stack_restart),
 		cmocka_unit_test(wants_uregs),
+		cmocka_unit_test(wants_uargs),
 		cmocka_unit_test(wants_vtime),
 		cmocka_unit_test(provider_drops),
 	};
