@@ -51,6 +51,8 @@ typedef struct pidprobe {
 	char *pp_path;
 	dtrace_id_t pp_id;
 	int pp_flags;			/* PROV_SAMPLE_*, PROV_UPROBE_RETURN */
+	unsigned pp_caps;		/* bit N: copy argN's memory at each
+					 * hit (prov_uprobe_capargs) */
 	int pp_wanted;			/* enabled; guarded by lock */
 	struct batch *pp_batch;		/* attached in; guarded by lock */
 	struct pidprobe *pp_next;	/* in pending; guarded by lock */
@@ -110,11 +112,13 @@ static void entry_frames(pid_state_t *pst, ks_probe_ctx_t *ctx,
 	ctx->kpc_ucaller = ret;
 }
 
+/* Where an entry's arg0..arg5 are (x86_64 calling convention). */
+static const int argregs[6] = { PROV_UREG_RDI, PROV_UREG_RSI,
+    PROV_UREG_RDX, PROV_UREG_RCX, PROV_UREG_R8, PROV_UREG_R9 };
+
 /* A hit: arguments by the probe's kind, from the sampled registers. */
 static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 {
-	static const int argregs[6] = { PROV_UREG_RDI, PROV_UREG_RSI,
-	    PROV_UREG_RDX, PROV_UREG_RCX, PROV_UREG_R8, PROV_UREG_R9 };
 	const pidsite_t *site = (const pidsite_t *)(uintptr_t)cookie;
 	const pidprobe_t *pp = site->ps_pp;
 	pid_state_t *pst = arg;
@@ -147,6 +151,7 @@ static int pid_enable(void *parg, dtrace_id_t id, void *arg)
 	pid_state_t *pst = parg;
 	pidprobe_t *pp = arg;
 	int flags = prov_perf_wants_stack(id);
+	unsigned caps = prov_uprobe_capargs(id);
 
 	if (!prov_uprobe_available())
 		return -1;		/* the reason is in ks_provider_error */
@@ -161,6 +166,7 @@ static int pid_enable(void *parg, dtrace_id_t id, void *arg)
 			pp->pp_batch->b_wanted++;
 		} else if (pp->pp_batch == NULL) {
 			pp->pp_flags = flags;
+			pp->pp_caps = caps;
 			pp->pp_next = pst->pending; /* prov_pid_commit attaches */
 			pst->pending = pp;
 		}
@@ -200,6 +206,22 @@ static void pid_disable(void *parg, dtrace_id_t id, void *arg)
 	pthread_mutex_unlock(&pst->lock);
 }
 
+/* The memory site k of probe pp copies at each hit: what its arguments
+ * in pp_caps point to (a return probe's arg1 only: arg0 is an offset). */
+static void site_caps(const pidprobe_t *pp, prov_uprobe_site_t *site)
+{
+	int k = 0;
+
+	for (int a = 0; a < 6 && k < PROV_UPROBE_NCAP; a++) {
+		if (!(pp->pp_caps & (1u << a)) ||
+		    (pp->pp_kind == PROV_PID_RETURN && a != 1))
+			continue;
+		site->pus_caps[k].puc_kind = PROV_UCAP_REG;
+		site->pus_caps[k++].puc_reg = (uint8_t)(pp->pp_kind ==
+		    PROV_PID_RETURN ? PROV_UREG_RAX : argregs[a]);
+	}
+}
+
 /*
  * Attach the n pending probes in v (same pid, file and flags) as one
  * batch (lock held).  Sites at instructions uprobes cannot probe stay
@@ -234,6 +256,7 @@ static int attach(pid_state_t *pst, pidprobe_t **v, int n, int *bad)
 			sites[k].pus_regargs = v[i]->pp_kind ==
 			    PROV_PID_RETURN ? PROV_UPROBE_ARGS_RETURN :
 			    PROV_UPROBE_ARGS_ENTRY;
+			site_caps(v[i], &sites[k]);
 		}
 	b->b_up = prov_uprobe_attach(v[0]->pp_path, sites, nsites, v[0]->pp_pid,
 	    v[0]->pp_flags, on_hit, pst);
@@ -335,6 +358,7 @@ static const ks_provider_ops_t pid_ops = {
 	.kpo_enable = pid_enable,
 	.kpo_disable = pid_disable,
 	.kpo_getargdesc = pid_getargdesc,
+	.kpo_wants = KS_WANT_UARGS,	/* strings captured at the event */
 	.kpo_destroy = pid_destroy,
 };
 

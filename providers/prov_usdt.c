@@ -184,6 +184,7 @@ static const ks_provider_ops_t proc_ops = {
 	.kpo_enable = usdt_enable,
 	.kpo_disable = usdt_disable,
 	.kpo_getargdesc = usdt_getargdesc,
+	.kpo_wants = KS_WANT_UARGS,	/* strings captured at the event */
 };
 
 /* The notes of the object with this device and inode (lk held); NULL
@@ -820,9 +821,39 @@ static void usdt_fire(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 	prov_fire(&ctx);
 }
 
+/* The memory a site copies at each hit: what its 8-byte operands among
+ * the arguments in caps (prov_uprobe_capargs) point to, those in a
+ * register or at a register plus a displacement (on the stack). */
+static void site_caps(const usite_t *u, unsigned caps,
+    prov_uprobe_site_t *site)
+{
+	int k = 0;
+
+	for (int a = 0; a < u->us_nargs && a < 32 && k < PROV_UPROBE_NCAP;
+	    a++) {
+		const usdt_arg_t *ua = &u->us_args[a];
+		prov_uprobe_cap_t *c = &site->pus_caps[k];
+
+		if (!(caps & (1u << a)) || ua->ua_size != 8 || ua->ua_base < 0)
+			continue;
+		if (ua->ua_kind == USDT_ARG_REG && ua->ua_shift == 0) {
+			c->puc_kind = PROV_UCAP_REG;
+		} else if (ua->ua_kind == USDT_ARG_MEM && ua->ua_index < 0 &&
+		    ua->ua_disp >= INT32_MIN && ua->ua_disp <= INT32_MAX) {
+			c->puc_kind = PROV_UCAP_MEM;
+			c->puc_disp = (int32_t)ua->ua_disp;
+		} else {
+			continue;
+		}
+		c->puc_reg = (uint8_t)ua->ua_base;
+		k++;
+	}
+}
+
 static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	usdtprobe_t *p = arg;
+	unsigned caps = prov_uprobe_capargs(id);
 	prov_uprobe_site_t *sites;
 	int flags, n, rc = 0;
 
@@ -848,6 +879,7 @@ static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 		 * during the ENABLE, and the filter programs loaded at its
 		 * end would delay GO: more of those firings, made before
 		 * GO, would be lost (tst.usdt_own.sh saw a quarter) */
+		site_caps(&p->up_sites[i], caps, &sites[i]);
 	}
 	flags = prov_perf_wants_stack(id) | (p->up_mem ? PROV_SAMPLE_USTACK :
 	    0);

@@ -120,6 +120,11 @@ typedef struct uprobe_state {
 	} slot[MSLOTS];
 	uint32_t gen;			/* lk: last generation given */
 	prov_uprobe_t *dead;		/* lk: detached, not yet freed */
+	struct {			/* drain thread only: the captures */
+		const uint8_t *raw;	/* of the hit whose pps_raw this is */
+		int n;			/* in c[1..n]; c[0]: its stack */
+		ks_ucapture_t c[1 + PROV_UPROBE_NCAP];
+	} caps;
 	const char *route;		/* atomic: the last attachment's */
 	uint64_t hits, hitns;		/* drain thread writes, atomic reads:
 					 * hits delivered, ns spent on them */
@@ -374,7 +379,10 @@ static void on_output(void *arg, const prov_perf_sample_t *s)
 	cookie = u->pu_ucookies[(uint32_t)cookie];
 	copy.pps_raw = s->pps_raw + 16;	/* the probed address */
 	copy.pps_rawlen = s->pps_rawlen - 16;
+	us->caps.raw = copy.pps_raw;
+	us->caps.n = ucap_parse(copy.pps_raw, copy.pps_rawlen, us->caps.c + 1);
 	deliver(us, u, cookie, &copy);
+	us->caps.raw = NULL;
 }
 
 /* The output map of set kind (see multi_new), made on first use (lk
@@ -392,7 +400,7 @@ static int out_map(uprobe_state_t *us, int kind, int sample)
  * probed address}); its fd or -1. */
 static int load_prog(const ukern_t *k, int map, uint64_t tag)
 {
-	struct bpf_insn p[UK_MAXINSNS + 24];
+	struct bpf_insn p[UK_MAXINSNS + UK_RECMAX];
 	int n = ukern_stub(p, k, map, tag);
 
 	return prov_bpf_prog_load_as(p, n, BPF_PROG_TYPE_KPROBE,
@@ -537,7 +545,7 @@ static prov_uprobe_t *multi_new(uprobe_state_t *us,
 	    (PROV_SAMPLE_CHAIN | PROV_SAMPLE_USTACK)))) < 0 ||
 	    (s = slot_new(us)) < 0 || (u = calloc(1, sizeof(*u))) == NULL)
 		goto fail;
-	u->pu_k.uk_map = -1;
+	u->pu_k.uk_map = u->pu_k.uk_spec = u->pu_k.uk_scratch = -1;
 	if ((u->pu_links = calloc((size_t)nsites, sizeof(int))) == NULL ||
 	    (u->pu_ucookies = calloc((size_t)nsites, 8)) == NULL) {
 		multi_free(u);
@@ -552,10 +560,15 @@ static prov_uprobe_t *multi_new(uprobe_state_t *us,
 	(void)ukern_new(&u->pu_k, sites, nsites, map, tag, bpfc);
 	if ((*prog = load_prog(&u->pu_k, map, tag)) < 0 &&
 	    u->pu_k.uk_map >= 0) {
-		ukern_free(&u->pu_k);	/* without: plain records */
+		ukern_free(&u->pu_k);	/* without: records, captures kept */
+		(void)ucap_maps(&u->pu_k, sites, nsites);
 		*prog = load_prog(&u->pu_k, map, tag);
 		for (int i = 0; i < nsites; i++)
 			bpfc[i] = (uint64_t)UK_NOPROBE << 32 | (uint32_t)i;
+	}
+	if (*prog < 0 && u->pu_k.uk_spec >= 0) {
+		ucap_free(&u->pu_k);	/* strings read late, as before */
+		*prog = load_prog(&u->pu_k, map, tag);
 	}
 	if (*prog < 0) {
 		err = errno;
@@ -781,20 +794,29 @@ void prov_uprobe_shutdown(void)
 void prov_uprobe_ctx(ks_probe_ctx_t *ctx, dtrace_id_t id,
     const prov_perf_sample_t *s)
 {
-	static ks_ucapture_t stk;	/* drain thread only */
+	uprobe_state_t *us = &uprobe_state;
+	ks_ucapture_t *c = us->caps.c;	/* drain thread only */
+	int ncap;
 
 	if (prov_ptup_owns(s)) {	/* the ptrace route's reader thread */
 		prov_ptup_ctx(ctx, id, s);
 		return;
 	}
 	prov_perf_ctx(ctx, id, s);
-	if (s->pps_ustklen == 0)
+	ncap = s->pps_raw != NULL && s->pps_raw == us->caps.raw ?
+	    us->caps.n : 0;
+	c[0].kuc_addr = prov_perf_ureg(s, PROV_UREG_RSP);
+	c[0].kuc_len = s->pps_ustklen;
+	c[0].kuc_data = s->pps_ustklen > 0 ? s->pps_ustk : NULL;
+	if (s->pps_ustklen == 0 && ncap == 0)
 		return;
-	stk.kuc_addr = prov_perf_ureg(s, PROV_UREG_RSP);
-	stk.kuc_len = s->pps_ustklen;
-	stk.kuc_data = s->pps_ustk;
-	ctx->kpc_ucap = &stk;
-	ctx->kpc_nucap = 1;
+	ctx->kpc_ucap = c;
+	ctx->kpc_nucap = 1 + (uint32_t)ncap;
+}
+
+unsigned prov_uprobe_capargs(dtrace_id_t id)
+{
+	return ((unsigned)ks_probe_wants(id) & KS_WANT_UARGS) >> 16;
 }
 
 uint64_t prov_uprobe_probed(const prov_perf_sample_t *s)

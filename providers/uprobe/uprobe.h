@@ -25,6 +25,25 @@
 
 typedef struct prov_uprobe prov_uprobe_t;
 
+/*
+ * Where an argument's value is at a hit, for the multi route to copy the
+ * user memory it points to at the event (copyinstr(arg1) of a process
+ * that has exited by the time the hit is read): up to PROV_UCAP_BYTES
+ * there, or the string there when fewer bytes can be read, served to
+ * copyin/copyinstr with the hit (prov_uprobe_ctx).  The layout is the
+ * BPF program's (uprobe_kern.c), 8 bytes.
+ */
+enum { PROV_UCAP_NONE, PROV_UCAP_REG, PROV_UCAP_MEM };
+typedef struct prov_uprobe_cap {
+	uint8_t puc_kind;	/* PROV_UCAP_*: the register's value, or the
+				 * 8 bytes at the register + puc_disp */
+	uint8_t puc_reg;	/* PROV_UREG_* */
+	uint16_t puc_pad;
+	int32_t puc_disp;
+} prov_uprobe_cap_t;
+#define PROV_UPROBE_NCAP	6	/* per site, packed from the first */
+#define PROV_UCAP_BYTES		256	/* per capture */
+
 typedef struct prov_uprobe_site {
 	uint64_t pus_offset;	/* file offset of the probed instruction */
 	uint64_t pus_refctr;	/* file offset of its semaphore (USDT), or 0 */
@@ -34,6 +53,8 @@ typedef struct prov_uprobe_site {
 				 * kernel (multi route); 0: unknown */
 	int pus_regargs;	/* PROV_UPROBE_ARGS_*: which arguments its
 				 * probe takes from which registers */
+	prov_uprobe_cap_t pus_caps[PROV_UPROBE_NCAP];	/* memory to copy at
+				 * each hit (multi route; zero: none) */
 } prov_uprobe_site_t;
 
 /* pus_regargs: none known; arg0..arg5 the calling convention's registers
@@ -50,6 +71,11 @@ typedef void prov_uprobe_cb_t(void *arg, uint64_t cookie,
 
 /* What attach needs from the caller beyond the sites. */
 #define PROV_UPROBE_RETURN	0x100	/* uretprobes: fire on return */
+
+/* The arguments of probe id whose user memory its ECBs read (copyin,
+ * copyinstr): bit N for argN (KS_WANT_UARG(N) >> 16), for the caller's
+ * pus_caps. */
+unsigned prov_uprobe_capargs(dtrace_id_t id);
 
 /*
  * Can uprobes be attached here (the uprobe PMU exists and we may open

@@ -65,10 +65,13 @@ static void slot_free(int s)
 	pthread_mutex_unlock(&lk);
 }
 
-int ukern_record(struct bpf_insn *p, int outmap, uint64_t tag)
+int ukern_record(struct bpf_insn *p, const ukern_t *k, int outmap,
+    uint64_t tag)
 {
 	int n = 0;
 
+	if (k->uk_spec >= 0 && k->uk_scratch >= 0)
+		return ucap_record(p, k, outmap, tag);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_attach_cookie);
 	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, -16, 0);
@@ -110,7 +113,7 @@ int ukern_stub(struct bpf_insn *p, const ukern_t *k, int outmap,
 		p[n++] = ins(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call);
 		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	}
-	return n + ukern_record(p + n, outmap, tag);
+	return n + ukern_record(p + n, k, outmap, tag);
 }
 
 /* The index of probe id in v (n so far; adding it); -1 when full. */
@@ -129,9 +132,9 @@ static int probe_index(uint32_t *v, int *n, uint32_t id)
 static int entry_new(ukern_t *k, int i, uint32_t id, int regargs,
     int outmap, uint64_t tag)
 {
-	struct bpf_insn body[24];
+	struct bpf_insn body[UK_RECMAX];
 	prov_bpf_argmap_t am;
-	int n = ukern_record(body, outmap, tag), s = slot_new();
+	int n = ukern_record(body, k, outmap, tag), s = slot_new();
 
 	k->uk_slots[i] = s;
 	if (s < 0 || prov_bpf_fload_uprobe(body, n, k->uk_map, i, s) != 0) {
@@ -165,6 +168,7 @@ int ukern_new(ukern_t *k, const prov_uprobe_site_t *sites, int n,
 
 	memset(k, 0, sizeof(*k));
 	k->uk_map = -1;
+	(void)ucap_maps(k, sites, n);	/* none: strings read late */
 	for (int i = 0; i < n; i++) {
 		int x = sites[i].pus_probe != 0 ? probe_index(ids, &nids,
 		    sites[i].pus_probe) : -1;
@@ -182,7 +186,7 @@ int ukern_new(ukern_t *k, const prov_uprobe_site_t *sites, int n,
 	    (k->uk_map = prov_bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 4,
 	    (uint32_t)nids, 0)) < 0) {
 		free(k->uk_slots);
-		memset(k, 0, sizeof(*k));
+		k->uk_slots = NULL;
 		k->uk_map = -1;
 		return 0;		/* no map: plain records */
 	}
@@ -205,6 +209,8 @@ void ukern_free(ukern_t *k)
 	free(k->uk_slots);
 	if (k->uk_map >= 0)
 		close(k->uk_map);
+	ucap_free(k);
 	memset(k, 0, sizeof(*k));
 	k->uk_map = -1;
+	k->uk_spec = k->uk_scratch = -1;
 }

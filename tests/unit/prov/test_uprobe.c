@@ -125,8 +125,8 @@ static void reset(void)
 static void run(int pid, int flags, uint64_t refctr)
 {
 	prov_uprobe_site_t site = {
-		file_offset((const void *)test_uprobe_target), refctr,
-		0xc00c1e, 0, 0 };
+		.pus_offset = file_offset((const void *)test_uprobe_target),
+		.pus_refctr = refctr, .pus_cookie = 0xc00c1e };
 	prov_uprobe_t *u;
 
 	reset();
@@ -222,7 +222,7 @@ static void semaphore_counted(void **state)
 
 static void bad_site_refused(void **state)
 {
-	prov_uprobe_site_t site = { 0x10, 0, 0, 0, 0 };
+	prov_uprobe_site_t site = { .pus_offset = 0x10 };
 
 	require();
 	assert_null(prov_uprobe_attach("/nonexistent/file", &site, 1, 0, 0,
@@ -237,11 +237,11 @@ static void refused_left_out(void **state)
 {
 	uint64_t off = file_offset((const void *)test_uprobe_target);
 	prov_uprobe_site_t sites[5] = {
-		{ off, 0, 0xc00c1e, 0, 0 },
-		{ file_offset(test_uprobe_locked), 0, 1, 0, 0 },
-		{ off, 0, 0xc00c1e, 0, 0 },
-		{ file_offset(test_uprobe_trap), 0, 2, 0, 0 },
-		{ off, 0, 0xc00c1e, 0, 0 },
+		{ .pus_offset = off, .pus_cookie = 0xc00c1e },
+		{ .pus_offset = file_offset(test_uprobe_locked), .pus_cookie = 1 },
+		{ .pus_offset = off, .pus_cookie = 0xc00c1e },
+		{ .pus_offset = file_offset(test_uprobe_trap), .pus_cookie = 2 },
+		{ .pus_offset = off, .pus_cookie = 0xc00c1e },
 	};
 	prov_uprobe_t *u;
 
