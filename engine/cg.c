@@ -3,8 +3,8 @@
  *
  * struct cg holds the object under construction: instructions, integer,
  * string and variable tables, the register set and forward labels.
- * expr() returns the register holding a node's value; registers %r1-%r7
- * are handed out by ralloc() and given back by rfree() (%r0 is zero); an
+ * cg_expr() returns the register holding a node's value; registers %r1-%r7
+ * are handed out by cg_ralloc() and given back by cg_rfree() (%r0 is zero); an
  * expression needing more than seven live values is refused with
  * D_NOREG ("expression too complex"), never miscompiled.  Branches only
  * go forward (spec ch. 8): a label is an index into g->lbl, fixed up
@@ -13,28 +13,8 @@
  * so nested calls cannot disturb the tuple stack.
  */
 #include <string.h>
-#include "cc.h"
+#include "cg_impl.h"
 
-struct cg {
-	struct eng_pcb *pc;
-	dif_instr_t *buf;
-	uint32_t len, cap;
-	uint64_t *itab;
-	uint32_t ilen, icap;
-	char *stab;
-	uint32_t slen, scap;
-	dtrace_difv_t *vtab;
-	uint32_t vlen, vcap;
-	int used[DIF_DIR_NREGS];
-	uint32_t *lbl;			/* label -> instruction index */
-	uint32_t nlbl, lblcap;
-	uint32_t *fix;			/* branch instruction indexes */
-	int nfix, fixcap;
-	const struct eng_node *subst;	/* this variable's value is ... */
-	int subst_reg;			/* ... in this register (store_in_var) */
-};
-
-static int expr(struct cg *g, struct eng_node *n);
 
 /* ---- buffers -------------------------------------------------------------- */
 
@@ -56,13 +36,13 @@ static void *grow(struct cg *g, void *p, uint32_t *cap, uint32_t need,
 	return np;
 }
 
-static void emit(struct cg *g, dif_instr_t in)
+void cg_emit(struct cg *g, dif_instr_t in)
 {
 	g->buf = grow(g, g->buf, &g->cap, g->len + 1, sizeof(*g->buf));
 	g->buf[g->len++] = in;
 }
 
-static int newlabel(struct cg *g)
+int cg_newlabel(struct cg *g)
 {
 	if (g->nlbl >= DIF_LABEL_MAX)
 		eng_cc_error(g->pc, 0, 0, "D_NOREG", "expression too complex: "
@@ -72,12 +52,12 @@ static int newlabel(struct cg *g)
 	return (int)g->nlbl++;
 }
 
-static void label(struct cg *g, int l)
+void cg_label(struct cg *g, int l)
 {
 	g->lbl[l] = g->len;
 }
 
-static void branch(struct cg *g, int op, int l)
+void cg_branch(struct cg *g, int op, int l)
 {
 	uint32_t cap = (uint32_t)g->fixcap;
 
@@ -85,7 +65,7 @@ static void branch(struct cg *g, int op, int l)
 	    sizeof(*g->fix));
 	g->fixcap = (int)cap;
 	g->fix[g->nfix++] = g->len;
-	emit(g, DIF_INSTR_BRANCH(op, l));
+	cg_emit(g, DIF_INSTR_BRANCH(op, l));
 }
 
 static uint32_t intidx(struct cg *g, uint64_t v)
@@ -119,7 +99,7 @@ static uint32_t stridx(struct cg *g, const char *s)
 
 /* ---- registers -------------------------------------------------------- */
 
-static int ralloc(struct cg *g, const struct eng_node *n)
+int cg_ralloc(struct cg *g, const struct eng_node *n)
 {
 	for (int r = 1; r < DIF_DIR_NREGS; r++)
 		if (!g->used[r]) {
@@ -130,7 +110,7 @@ static int ralloc(struct cg *g, const struct eng_node *n)
 	    "insufficient registers to generate code");
 }
 
-static void rfree(struct cg *g, int r)
+void cg_rfree(struct cg *g, int r)
 {
 	if (r > 0)
 		g->used[r] = 0;
@@ -140,7 +120,7 @@ static void rfree(struct cg *g, int r)
 
 /* Values held by reference: strings, structs, unions, arrays and the
  * floating-point types wider than a register (long double). */
-static int is_byref(const struct eng_type *t)
+int cg_is_byref(const struct eng_type *t)
 {
 	return t->t_kind == TY_STRING || t->t_kind == TY_STRUCT ||
 	    t->t_kind == TY_UNION || t->t_kind == TY_ARRAY ||
@@ -148,19 +128,19 @@ static int is_byref(const struct eng_type *t)
 }
 
 /* Narrow an integer register to type to (shift left, shift back). */
-static void narrow(struct cg *g, int r, const struct eng_type *to)
+void cg_narrow(struct cg *g, int r, const struct eng_type *to)
 {
 	uint32_t sh;
 
 	if (!eng_type_is_int(to) || to->t_size >= 8 || to->t_size == 0)
 		return;
 	sh = intidx(g, 64 - to->t_size * 8);
-	int t = ralloc(g, NULL);
+	int t = cg_ralloc(g, NULL);
 
-	emit(g, DIF_INSTR_SETX(sh, t));
-	emit(g, DIF_INSTR_FMT(DIF_OP_SLL, r, t, r));
-	emit(g, DIF_INSTR_FMT(to->t_signed ? DIF_OP_SRA : DIF_OP_SRL, r, t, r));
-	rfree(g, t);
+	cg_emit(g, DIF_INSTR_SETX(sh, t));
+	cg_emit(g, DIF_INSTR_FMT(DIF_OP_SLL, r, t, r));
+	cg_emit(g, DIF_INSTR_FMT(to->t_signed ? DIF_OP_SRA : DIF_OP_SRL, r, t, r));
+	cg_rfree(g, t);
 }
 
 /* ---- variables ------------------------------------------------------------ */
@@ -208,31 +188,31 @@ static void tuple(struct cg *g, struct eng_node *args)
 		if (n == DIF_DTR_NREGS)
 			eng_cc_nerror(g->pc, a, "D_NOREG", "expression too "
 			    "complex: too many arguments");
-		regs[n++] = expr(g, a);
+		regs[n++] = cg_expr(g, a);
 	}
-	emit(g, DIF_INSTR_FLUSHTS);
+	cg_emit(g, DIF_INSTR_FLUSHTS);
 	n = 0;
 	for (a = args; a != NULL; a = a->n_next, n++) {
 		int str = eng_type_is_string(a->n_type);
 
-		if (is_byref(a->n_type) && !str) {
-			int sz = ralloc(g, a);
+		if (cg_is_byref(a->n_type) && !str) {
+			int sz = cg_ralloc(g, a);
 
-			emit(g, DIF_INSTR_SETX(intidx(g, a->n_type->t_size), sz));
-			emit(g, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, sz,
+			cg_emit(g, DIF_INSTR_SETX(intidx(g, a->n_type->t_size), sz));
+			cg_emit(g, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, sz,
 			    regs[n]));
-			rfree(g, sz);
+			cg_rfree(g, sz);
 		} else {
-			emit(g, DIF_INSTR_PUSHTS(str ? DIF_OP_PUSHTR :
+			cg_emit(g, DIF_INSTR_PUSHTS(str ? DIF_OP_PUSHTR :
 			    DIF_OP_PUSHTV, str ? DIF_TYPE_STRING : DIF_TYPE_CTF,
 			    0, regs[n]));
 		}
-		rfree(g, regs[n]);
+		cg_rfree(g, regs[n]);
 	}
 }
 
 /* Load the variable an lvalue node names into register r. */
-static void load_var(struct cg *g, struct eng_node *n, int r)
+void cg_load_var(struct cg *g, struct eng_node *n, int r)
 {
 	struct eng_ident *id = n->n_ident;
 	int sc = n->n_kind == N_IDENT ? SC_GLOBAL : n->n_scope;
@@ -240,17 +220,17 @@ static void load_var(struct cg *g, struct eng_node *n, int r)
 	if (n->n_kind == N_INDEX) {
 		tuple(g, n->n_args);
 		addvar(g, id, DIFV_KIND_ARRAY, difv_scope(sc), DIFV_F_REF);
-		emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTAA :
+		cg_emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTAA :
 		    DIF_OP_LDGAA, id->i_id, r));
 		return;
 	}
 	addvar(g, id, DIFV_KIND_SCALAR, difv_scope(sc), DIFV_F_REF);
-	emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTS : sc == SC_LOCAL ?
+	cg_emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTS : sc == SC_LOCAL ?
 	    DIF_OP_LDLS : DIF_OP_LDGS, id->i_id, r));
 }
 
 /* Store register r into the variable an lvalue node names. */
-static void store_var(struct cg *g, struct eng_node *n, int r)
+void cg_store_var(struct cg *g, struct eng_node *n, int r)
 {
 	struct eng_ident *id = n->n_ident;
 	int sc = n->n_kind == N_IDENT ? SC_GLOBAL : n->n_scope;
@@ -258,49 +238,49 @@ static void store_var(struct cg *g, struct eng_node *n, int r)
 	if (n->n_kind == N_INDEX) {
 		tuple(g, n->n_args);
 		addvar(g, id, DIFV_KIND_ARRAY, difv_scope(sc), DIFV_F_MOD);
-		emit(g, DIF_INSTR_STV(sc == SC_THREAD ? DIF_OP_STTAA :
+		cg_emit(g, DIF_INSTR_STV(sc == SC_THREAD ? DIF_OP_STTAA :
 		    DIF_OP_STGAA, id->i_id, r));
 		return;
 	}
 	addvar(g, id, DIFV_KIND_SCALAR, difv_scope(sc), DIFV_F_MOD);
-	emit(g, DIF_INSTR_STV(sc == SC_THREAD ? DIF_OP_STTS : sc == SC_LOCAL ?
+	cg_emit(g, DIF_INSTR_STV(sc == SC_THREAD ? DIF_OP_STTS : sc == SC_LOCAL ?
 	    DIF_OP_STLS : DIF_OP_STGS, id->i_id, r));
 }
 
 /* ---- expressions ------------------------------------------------------ */
 
-static int setx(struct cg *g, uint64_t v, const struct eng_node *n)
+int cg_setx(struct cg *g, uint64_t v, const struct eng_node *n)
 {
-	int r = ralloc(g, n);
+	int r = cg_ralloc(g, n);
 
 	if (v == 0)
-		emit(g, DIF_INSTR_MOV(DIF_REG_R0, r));
+		cg_emit(g, DIF_INSTR_MOV(DIF_REG_R0, r));
 	else
-		emit(g, DIF_INSTR_SETX(intidx(g, v), r));
+		cg_emit(g, DIF_INSTR_SETX(intidx(g, v), r));
 	return r;
 }
 
 /* r = cc-true ? 1 : 0, after a compare already emitted. */
 static void set_bool(struct cg *g, int brop, int r)
 {
-	int t = newlabel(g), e = newlabel(g);
+	int t = cg_newlabel(g), e = cg_newlabel(g);
 
-	branch(g, brop, t);
-	emit(g, DIF_INSTR_MOV(DIF_REG_R0, r));
-	branch(g, DIF_OP_BA, e);
-	label(g, t);
-	emit(g, DIF_INSTR_SETX(intidx(g, 1), r));
-	label(g, e);
+	cg_branch(g, brop, t);
+	cg_emit(g, DIF_INSTR_MOV(DIF_REG_R0, r));
+	cg_branch(g, DIF_OP_BA, e);
+	cg_label(g, t);
+	cg_emit(g, DIF_INSTR_SETX(intidx(g, 1), r));
+	cg_label(g, e);
 }
 
 static int compare(struct cg *g, struct eng_node *n)
 {
-	int a = expr(g, n->n_left), b = expr(g, n->n_right), op;
+	int a = cg_expr(g, n->n_left), b = cg_expr(g, n->n_right), op;
 	int sgn = n->n_scope == 1 || (n->n_ctype != NULL &&
 	    n->n_ctype->t_signed);
 
-	emit(g, DIF_INSTR_CMP(n->n_scope == 1 ? DIF_OP_SCMP : DIF_OP_CMP, a, b));
-	rfree(g, b);
+	cg_emit(g, DIF_INSTR_CMP(n->n_scope == 1 ? DIF_OP_SCMP : DIF_OP_CMP, a, b));
+	cg_rfree(g, b);
 	switch (n->n_op) {
 	case T_EQ: op = DIF_OP_BE; break;
 	case T_NE: op = DIF_OP_BNE; break;
@@ -315,39 +295,39 @@ static int compare(struct cg *g, struct eng_node *n)
 
 static int logical(struct cg *g, struct eng_node *n)
 {
-	int a = expr(g, n->n_left), b, yes = newlabel(g), no = newlabel(g);
-	int end = newlabel(g);
+	int a = cg_expr(g, n->n_left), b, yes = cg_newlabel(g), no = cg_newlabel(g);
+	int end = cg_newlabel(g);
 
 	if (n->n_op == T_LXOR) {
-		emit(g, DIF_INSTR_TST(a));
+		cg_emit(g, DIF_INSTR_TST(a));
 		set_bool(g, DIF_OP_BNE, a);
-		b = expr(g, n->n_right);
-		emit(g, DIF_INSTR_TST(b));
+		b = cg_expr(g, n->n_right);
+		cg_emit(g, DIF_INSTR_TST(b));
 		set_bool(g, DIF_OP_BNE, b);
-		emit(g, DIF_INSTR_FMT(DIF_OP_XOR, a, b, a));
-		rfree(g, b);
+		cg_emit(g, DIF_INSTR_FMT(DIF_OP_XOR, a, b, a));
+		cg_rfree(g, b);
 		return a;
 	}
-	emit(g, DIF_INSTR_TST(a));
-	branch(g, n->n_op == T_LAND ? DIF_OP_BE : DIF_OP_BNE,
+	cg_emit(g, DIF_INSTR_TST(a));
+	cg_branch(g, n->n_op == T_LAND ? DIF_OP_BE : DIF_OP_BNE,
 	    n->n_op == T_LAND ? no : yes);
-	rfree(g, a);
-	b = expr(g, n->n_right);
-	emit(g, DIF_INSTR_TST(b));
-	branch(g, n->n_op == T_LAND ? DIF_OP_BE : DIF_OP_BNE,
+	cg_rfree(g, a);
+	b = cg_expr(g, n->n_right);
+	cg_emit(g, DIF_INSTR_TST(b));
+	cg_branch(g, n->n_op == T_LAND ? DIF_OP_BE : DIF_OP_BNE,
 	    n->n_op == T_LAND ? no : yes);
 	if (n->n_op == T_LAND)
-		branch(g, DIF_OP_BA, yes);
-	label(g, no);
-	emit(g, DIF_INSTR_MOV(DIF_REG_R0, b));
-	branch(g, DIF_OP_BA, end);
-	label(g, yes);
-	emit(g, DIF_INSTR_SETX(intidx(g, 1), b));
-	label(g, end);
+		cg_branch(g, DIF_OP_BA, yes);
+	cg_label(g, no);
+	cg_emit(g, DIF_INSTR_MOV(DIF_REG_R0, b));
+	cg_branch(g, DIF_OP_BA, end);
+	cg_label(g, yes);
+	cg_emit(g, DIF_INSTR_SETX(intidx(g, 1), b));
+	cg_label(g, end);
 	return b;
 }
 
-static int arith_op(int op, int sgn)
+int cg_arith_op(int op, int sgn)
 {
 	switch (op) {
 	case '+': case T_ADD_EQ: case T_INC: return DIF_OP_ADD;
@@ -364,15 +344,15 @@ static int arith_op(int op, int sgn)
 }
 
 /* Scale register r by the size of what pointer type t points at. */
-static void scale(struct cg *g, int r, const struct eng_type *t)
+void cg_scale(struct cg *g, int r, const struct eng_type *t)
 {
 	uint32_t sz = t->t_base != NULL ? t->t_base->t_size : 1;
 
 	if (sz > 1) {
-		int s = setx(g, sz, NULL);
+		int s = cg_setx(g, sz, NULL);
 
-		emit(g, DIF_INSTR_FMT(DIF_OP_MUL, r, s, r));
-		rfree(g, s);
+		cg_emit(g, DIF_INSTR_FMT(DIF_OP_MUL, r, s, r));
+		cg_rfree(g, s);
 	}
 }
 
@@ -385,27 +365,27 @@ static int is_ptrlike(const struct eng_type *t)
 static int binop(struct cg *g, struct eng_node *n)
 {
 	struct eng_type *lt = n->n_left->n_type, *rt = n->n_right->n_type;
-	int a = expr(g, n->n_left), b = expr(g, n->n_right);
+	int a = cg_expr(g, n->n_left), b = cg_expr(g, n->n_right);
 	int sgn = n->n_type->t_signed;
 
 	if (n->n_op == ',') {
-		rfree(g, a);
+		cg_rfree(g, a);
 		return b;
 	}
 	if (n->n_op == T_SHR)
 		sgn = lt->t_signed;
 	if (is_ptrlike(lt) && eng_type_is_int(rt))
-		scale(g, b, lt);
+		cg_scale(g, b, lt);
 	else if (is_ptrlike(rt) && eng_type_is_int(lt))
-		scale(g, a, rt);
-	emit(g, DIF_INSTR_FMT(arith_op(n->n_op, sgn), a, b, a));
-	rfree(g, b);
+		cg_scale(g, a, rt);
+	cg_emit(g, DIF_INSTR_FMT(cg_arith_op(n->n_op, sgn), a, b, a));
+	cg_rfree(g, b);
 	if (is_ptrlike(lt) && is_ptrlike(rt) && lt->t_base &&
 	    lt->t_base->t_size > 1) {
-		int s = setx(g, lt->t_base->t_size, n);
+		int s = cg_setx(g, lt->t_base->t_size, n);
 
-		emit(g, DIF_INSTR_FMT(DIF_OP_SDIV, a, s, a));
-		rfree(g, s);
+		cg_emit(g, DIF_INSTR_FMT(DIF_OP_SDIV, a, s, a));
+		cg_rfree(g, s);
 	}
 	return a;
 }
@@ -414,26 +394,26 @@ static int binop(struct cg *g, struct eng_node *n)
  * is b's register, and a's MOV into it is patched in once b is known. */
 static int ternary(struct cg *g, struct eng_node *n)
 {
-	int c = expr(g, n->n_left), a, b, other = newlabel(g);
-	int end = newlabel(g);
+	int c = cg_expr(g, n->n_left), a, b, other = cg_newlabel(g);
+	int end = cg_newlabel(g);
 	uint32_t mov;
 
-	emit(g, DIF_INSTR_TST(c));
-	rfree(g, c);
-	branch(g, DIF_OP_BE, other);
-	a = expr(g, n->n_right);
+	cg_emit(g, DIF_INSTR_TST(c));
+	cg_rfree(g, c);
+	cg_branch(g, DIF_OP_BE, other);
+	a = cg_expr(g, n->n_right);
 	mov = g->len;
-	emit(g, DIF_INSTR_NOP);
-	rfree(g, a);
-	branch(g, DIF_OP_BA, end);
-	label(g, other);
-	b = expr(g, n->n_third);
+	cg_emit(g, DIF_INSTR_NOP);
+	cg_rfree(g, a);
+	cg_branch(g, DIF_OP_BA, end);
+	cg_label(g, other);
+	b = cg_expr(g, n->n_third);
 	g->buf[mov] = DIF_INSTR_MOV(a, b);
-	label(g, end);
+	cg_label(g, end);
 	return b;
 }
 
-static int load_op(const struct eng_type *t, int user)
+int cg_load_op(const struct eng_type *t, int user)
 {
 	static const int k[2][2][4] = {
 		{ { DIF_OP_LDUB, DIF_OP_LDUH, DIF_OP_LDUW, DIF_OP_LDX },
@@ -448,15 +428,15 @@ static int load_op(const struct eng_type *t, int user)
 }
 
 /* Load a value of type t from the address in r (aggregates stay addresses). */
-static void load(struct cg *g, int r, const struct eng_type *t, int user)
+void cg_load(struct cg *g, int r, const struct eng_type *t, int user)
 {
-	if (is_byref(t) || t->t_size == 0)
+	if (cg_is_byref(t) || t->t_size == 0)
 		return;
-	emit(g, DIF_INSTR_LOAD(load_op(t, user), r, r));
+	cg_emit(g, DIF_INSTR_LOAD(cg_load_op(t, user), r, r));
 }
 
 /* The address of an lvalue in memory (deref, member). */
-static int addr(struct cg *g, struct eng_node *n, int *user)
+int cg_addr(struct cg *g, struct eng_node *n, int *user)
 {
 	int r;
 	struct eng_member *m;
@@ -464,27 +444,27 @@ static int addr(struct cg *g, struct eng_node *n, int *user)
 	switch (n->n_kind) {
 	case N_DEREF:
 		*user = n->n_left->n_type->t_userland;
-		return expr(g, n->n_left);
+		return cg_expr(g, n->n_left);
 	case N_PTRMEMBER:
 	case N_MEMBER:
 		if (n->n_kind == N_PTRMEMBER) {
 			*user = n->n_left->n_type->t_userland;
-			r = expr(g, n->n_left);
+			r = cg_expr(g, n->n_left);
 		} else {
-			r = addr(g, n->n_left, user);
+			r = cg_addr(g, n->n_left, user);
 		}
 		m = (struct eng_member *)(void *)n->n_ident;
 		if (m->m_off != 0) {
-			int o = setx(g, m->m_off, n);
+			int o = cg_setx(g, m->m_off, n);
 
-			emit(g, DIF_INSTR_FMT(DIF_OP_ADD, r, o, r));
-			rfree(g, o);
+			cg_emit(g, DIF_INSTR_FMT(DIF_OP_ADD, r, o, r));
+			cg_rfree(g, o);
 		}
 		return r;
 	default:
-		if (is_byref(n->n_type)) {
+		if (cg_is_byref(n->n_type)) {
 			*user = 0;
-			return expr(g, n);
+			return cg_expr(g, n);
 		}
 		eng_cc_nerror(g->pc, n, "D_ADDROF_LVAL", "cannot take the address "
 		    "of this expression");
@@ -493,7 +473,7 @@ static int addr(struct cg *g, struct eng_node *n, int *user)
 
 /* The bytes a bit-field's value is loaded from and stored to: the
  * smallest power of two holding its bits from its byte offset on. */
-static const struct eng_type *bf_unit(struct cg *g,
+const struct eng_type *cg_bf_unit(struct cg *g,
     const struct eng_member *m)
 {
 	uint32_t n = ((uint32_t)(m->m_bitoff + m->m_bits) + 7) / 8, sz = 1;
@@ -504,12 +484,12 @@ static const struct eng_type *bf_unit(struct cg *g,
 }
 
 /* r op= constant v */
-static void op_const(struct cg *g, int op, int r, uint64_t v)
+void cg_op_const(struct cg *g, int op, int r, uint64_t v)
 {
-	int s = setx(g, v, NULL);
+	int s = cg_setx(g, v, NULL);
 
-	emit(g, DIF_INSTR_FMT(op, r, s, r));
-	rfree(g, s);
+	cg_emit(g, DIF_INSTR_FMT(op, r, s, r));
+	cg_rfree(g, s);
 }
 
 /*
@@ -517,31 +497,31 @@ static void op_const(struct cg *g, int op, int r, uint64_t v)
  * extended for a signed type (shift the field to the top, then
  * arithmetic-shift it down), else shifted down and masked.
  */
-static void bf_load(struct cg *g, int r, const struct eng_member *m,
+void cg_bf_load(struct cg *g, int r, const struct eng_member *m,
     int user)
 {
-	emit(g, DIF_INSTR_LOAD(load_op(bf_unit(g, m), user), r, r));
+	cg_emit(g, DIF_INSTR_LOAD(cg_load_op(cg_bf_unit(g, m), user), r, r));
 	if (m->m_type->t_signed) {
-		op_const(g, DIF_OP_SLL, r, 64 - (uint64_t)(m->m_bitoff +
+		cg_op_const(g, DIF_OP_SLL, r, 64 - (uint64_t)(m->m_bitoff +
 		    m->m_bits));
-		op_const(g, DIF_OP_SRA, r, 64 - (uint64_t)m->m_bits);
+		cg_op_const(g, DIF_OP_SRA, r, 64 - (uint64_t)m->m_bits);
 		return;
 	}
 	if (m->m_bitoff != 0)
-		op_const(g, DIF_OP_SRL, r, (uint64_t)m->m_bitoff);
+		cg_op_const(g, DIF_OP_SRL, r, (uint64_t)m->m_bitoff);
 	if (m->m_bits < 64)
-		op_const(g, DIF_OP_AND, r, (1ULL << m->m_bits) - 1);
+		cg_op_const(g, DIF_OP_AND, r, (1ULL << m->m_bits) - 1);
 }
 
 static int member(struct cg *g, struct eng_node *n)
 {
-	int user = 0, r = addr(g, n, &user);
+	int user = 0, r = cg_addr(g, n, &user);
 	struct eng_member *m = (struct eng_member *)(void *)n->n_ident;
 
 	if (m->m_bits != 0)
-		bf_load(g, r, m, user);
+		cg_bf_load(g, r, m, user);
 	else
-		load(g, r, n->n_type, user);
+		cg_load(g, r, n->n_type, user);
 	return r;
 }
 
@@ -551,213 +531,8 @@ static int call(struct cg *g, struct eng_node *n)
 
 	eng_sema_not_value(g->pc, n);
 	tuple(g, n->n_args);
-	r = ralloc(g, n);
-	emit(g, DIF_INSTR_CALL((uint32_t)n->n_int, r));
-	return r;
-}
-
-static int is_mem(const struct eng_node *l)
-{
-	return l->n_kind == N_DEREF || l->n_kind == N_MEMBER ||
-	    l->n_kind == N_PTRMEMBER;
-}
-
-static int addr(struct cg *g, struct eng_node *n, int *user);
-
-/*
- * The variable whose own storage an lvalue is part of (v.m, v.m.n, v[i]
- * of a D array, a[k].m of an associative array), or NULL when the lvalue
- * is memory reached through a pointer.
- */
-static struct eng_node *var_root(struct eng_node *l)
-{
-	for (;;) {
-		switch (l->n_kind) {
-		case N_MEMBER:
-			l = l->n_left;
-			break;
-		case N_DEREF:
-			if (l->n_left->n_kind != N_OP2 || l->n_left->n_op != '+' ||
-			    l->n_left->n_left->n_type->t_kind != TY_ARRAY)
-				return NULL;
-			l = l->n_left->n_left;
-			break;
-		case N_IDENT: case N_VAR: case N_INDEX:
-			return l->n_scope != SC_BUILTIN && l->n_ident != NULL &&
-			    (l->n_ident->i_kind == ID_VAR ||
-			    l->n_ident->i_kind == ID_ARRAY) &&
-			    is_byref(l->n_type) ? l : NULL;
-		default:
-			return NULL;
-		}
-	}
-}
-
-static void store_sized(struct cg *g, const struct eng_type *t, int r,
-    int a)
-{
-	static const int ops[] = { DIF_OP_STB, DIF_OP_STH, DIF_OP_STW,
-	    DIF_OP_STX };
-	uint32_t sz = t->t_size;
-
-	emit(g, DIF_INSTR_STORE(ops[sz == 1 ? 0 : sz == 2 ? 1 : sz == 4 ? 2 :
-	    3], r, a));
-}
-
-/*
- * [a] = r for lvalue l; a bit-field is merged into its unit:
- *	ld [a], %o; and %o, ~(mask << off); and r, mask, %v; sll %v, off;
- *	or %o, %v; st %o, [a]
- */
-static void store_op(struct cg *g, const struct eng_node *l, int r, int a)
-{
-	const struct eng_member *m = l->n_kind == N_MEMBER ||
-	    l->n_kind == N_PTRMEMBER ? (const struct eng_member *)(const void *)
-	    l->n_ident : NULL;
-	const struct eng_type *unit;
-	uint64_t mask;
-	int o, v;
-
-	if (l->n_type->t_kind == TY_STRUCT || l->n_type->t_kind == TY_UNION) {
-		o = setx(g, l->n_type->t_size, l);	/* copys r, size, a */
-		emit(g, DIF_INSTR_COPYS(r, o, a));
-		rfree(g, o);
-		return;
-	}
-	if (m == NULL || m->m_bits == 0) {
-		store_sized(g, l->n_type, r, a);
-		return;
-	}
-	unit = bf_unit(g, m);
-	mask = m->m_bits < 64 ? (1ULL << m->m_bits) - 1 : ~0ULL;
-	o = ralloc(g, l);
-	v = ralloc(g, l);
-	emit(g, DIF_INSTR_LOAD(load_op(unit, 0), a, o));
-	op_const(g, DIF_OP_AND, o, ~(mask << m->m_bitoff));
-	emit(g, DIF_INSTR_MOV(r, v));
-	op_const(g, DIF_OP_AND, v, mask);
-	if (m->m_bitoff != 0)
-		op_const(g, DIF_OP_SLL, v, (uint64_t)m->m_bitoff);
-	emit(g, DIF_INSTR_FMT(DIF_OP_OR, o, v, o));
-	store_sized(g, unit, o, a);
-	rfree(g, v);
-	rfree(g, o);
-}
-
-/*
- * l = r where l is part of variable v's value (v.m = r): the value is
- * copied to scratch, changed there and stored back, so a variable is
- * only ever written by its own store instruction (which copies in):
- *	ld v, %v; allocs size, %c; tst %v; be skip; copys %v, size, %c
- *  skip: (address of l with %c for v), %a; st r, [%a]; st %c -> v
- */
-static void store_in_var(struct cg *g, struct eng_node *l,
-    struct eng_node *v, int r)
-{
-	int val = ralloc(g, l), c = ralloc(g, l), sz, a, user = 0;
-	int skip = newlabel(g);
-
-	load_var(g, v, val);
-	sz = setx(g, v->n_type->t_size, l);
-	emit(g, DIF_INSTR_ALLOCS(sz, c));
-	emit(g, DIF_INSTR_TST(val));
-	branch(g, DIF_OP_BE, skip);
-	emit(g, DIF_INSTR_COPYS(val, sz, c));
-	label(g, skip);
-	rfree(g, sz);
-	rfree(g, val);
-	g->subst = v;
-	g->subst_reg = c;
-	a = addr(g, l, &user);
-	g->subst = NULL;
-	store_op(g, l, r, a);
-	rfree(g, a);
-	store_var(g, v, c);
-	rfree(g, c);
-}
-
-/* [address of l] = r, by the size of l's type. */
-static void store_mem(struct cg *g, struct eng_node *l, int r)
-{
-	struct eng_node *v = var_root(l);
-	int user = 0, a;
-
-	if (v != NULL) {
-		store_in_var(g, l, v, r);
-		return;
-	}
-	a = addr(g, l, &user);
-	store_op(g, l, r, a);
-	rfree(g, a);
-}
-
-/* Load the value an lvalue (variable or memory) holds into r. */
-static void load_lval(struct cg *g, struct eng_node *l, int r)
-{
-	int user = 0, a;
-
-	if (!is_mem(l)) {
-		load_var(g, l, r);
-		return;
-	}
-	a = addr(g, l, &user);
-	if ((l->n_kind == N_MEMBER || l->n_kind == N_PTRMEMBER) &&
-	    ((struct eng_member *)(void *)l->n_ident)->m_bits != 0)
-		bf_load(g, a, (struct eng_member *)(void *)l->n_ident, user);
-	else
-		load(g, a, l->n_type, user);
-	emit(g, DIF_INSTR_MOV(a, r));
-	rfree(g, a);
-}
-
-static void store_lval(struct cg *g, struct eng_node *l, int r)
-{
-	if (is_mem(l))
-		store_mem(g, l, r);
-	else
-		store_var(g, l, r);
-}
-
-static int assign(struct cg *g, struct eng_node *n)
-{
-	struct eng_node *l = n->n_left;
-	int r, v;
-
-	if (n->n_op == '=') {
-		r = expr(g, n->n_right);
-		if (!n->n_right->n_const)
-			narrow(g, r, l->n_type);
-		store_lval(g, l, r);
-		return r;
-	}
-	r = ralloc(g, n);
-	load_lval(g, l, r);
-	v = expr(g, n->n_right);
-	if (eng_type_is_ptr(l->n_type))
-		scale(g, v, l->n_type);
-	emit(g, DIF_INSTR_FMT(arith_op(n->n_op, l->n_type->t_signed), r, v, r));
-	rfree(g, v);
-	narrow(g, r, l->n_type);
-	store_lval(g, l, r);
-	return r;
-}
-
-static int incdec(struct cg *g, struct eng_node *n)
-{
-	int post = n->n_kind == N_POSTINC || n->n_kind == N_POSTDEC;
-	int inc = n->n_kind == N_POSTINC || n->n_kind == N_PREINC;
-	int r = ralloc(g, n), one, nv;
-
-	load_lval(g, n->n_left, r);
-	one = setx(g, eng_type_is_ptr(n->n_type) && n->n_type->t_base ?
-	    n->n_type->t_base->t_size : 1, n);
-	nv = post ? ralloc(g, n) : r;
-	emit(g, DIF_INSTR_FMT(inc ? DIF_OP_ADD : DIF_OP_SUB, r, one, nv));
-	rfree(g, one);
-	narrow(g, nv, n->n_type);
-	store_lval(g, n->n_left, nv);
-	if (post)
-		rfree(g, nv);
+	r = cg_ralloc(g, n);
+	cg_emit(g, DIF_INSTR_CALL((uint32_t)n->n_int, r));
 	return r;
 }
 
@@ -766,29 +541,29 @@ static int builtin_var(struct cg *g, struct eng_node *n)
 	int r;
 
 	if (n->n_kind == N_INDEX) {
-		r = expr(g, n->n_args);
-		emit(g, DIF_INSTR_LDA(DIF_OP_LDGA, (uint32_t)n->n_int, r, r));
-		narrow(g, r, n->n_type);
+		r = cg_expr(g, n->n_args);
+		cg_emit(g, DIF_INSTR_LDA(DIF_OP_LDGA, (uint32_t)n->n_int, r, r));
+		cg_narrow(g, r, n->n_type);
 		return r;
 	}
-	r = ralloc(g, n);
-	emit(g, DIF_INSTR_LDV(DIF_OP_LDGS, (uint32_t)n->n_int, r));
+	r = cg_ralloc(g, n);
+	cg_emit(g, DIF_INSTR_LDV(DIF_OP_LDGS, (uint32_t)n->n_int, r));
 	return r;
 }
 
 static int unary(struct cg *g, struct eng_node *n)
 {
-	int r = expr(g, n->n_left);
+	int r = cg_expr(g, n->n_left);
 
 	switch (n->n_op) {
 	case '-':
-		emit(g, DIF_INSTR_FMT(DIF_OP_SUB, DIF_REG_R0, r, r));
+		cg_emit(g, DIF_INSTR_FMT(DIF_OP_SUB, DIF_REG_R0, r, r));
 		break;
 	case '~':
-		emit(g, DIF_INSTR_NOT(r, r));
+		cg_emit(g, DIF_INSTR_NOT(r, r));
 		break;
 	case '!':
-		emit(g, DIF_INSTR_TST(r));
+		cg_emit(g, DIF_INSTR_TST(r));
 		set_bool(g, DIF_OP_BE, r);
 		break;
 	default:
@@ -798,37 +573,37 @@ static int unary(struct cg *g, struct eng_node *n)
 }
 
 /* Evaluate n into a register; returns the register. */
-static int expr(struct cg *g, struct eng_node *n)
+int cg_expr(struct cg *g, struct eng_node *n)
 {
 	int r, user = 0;
 
 	if (n->n_const && n->n_kind != N_ASSIGN)
-		return setx(g, n->n_int, n);
+		return cg_setx(g, n->n_int, n);
 	if (n == g->subst) {
-		r = ralloc(g, n);
-		emit(g, DIF_INSTR_MOV(g->subst_reg, r));
+		r = cg_ralloc(g, n);
+		cg_emit(g, DIF_INSTR_MOV(g->subst_reg, r));
 		return r;
 	}
 	switch (n->n_kind) {
 	case N_STR:
-		r = ralloc(g, n);
-		emit(g, DIF_INSTR_SETS(stridx(g, n->n_name), r));
+		r = cg_ralloc(g, n);
+		cg_emit(g, DIF_INSTR_SETS(stridx(g, n->n_name), r));
 		return r;
 	case N_IDENT:
 		if (n->n_ident != NULL && n->n_ident->i_kind == ID_INLINE)
-			return expr(g, n->n_ident->i_inline);
+			return cg_expr(g, n->n_ident->i_inline);
 		/* FALLTHROUGH */
 	case N_VAR:
 		if (n->n_scope == SC_BUILTIN)
 			return builtin_var(g, n);
-		r = ralloc(g, n);
-		load_var(g, n, r);
+		r = cg_ralloc(g, n);
+		cg_load_var(g, n, r);
 		return r;
 	case N_INDEX:
 		if (n->n_scope == SC_BUILTIN)
 			return builtin_var(g, n);
-		r = ralloc(g, n);
-		load_var(g, n, r);
+		r = cg_ralloc(g, n);
+		cg_load_var(g, n, r);
 		return r;
 	case N_OP1: return unary(g, n);
 	case N_OP2:
@@ -839,24 +614,24 @@ static int expr(struct cg *g, struct eng_node *n)
 			return compare(g, n);
 		return binop(g, n);
 	case N_OP3: return ternary(g, n);
-	case N_ASSIGN: return assign(g, n);
+	case N_ASSIGN: return cg_assign(g, n);
 	case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
-		return incdec(g, n);
+		return cg_incdec(g, n);
 	case N_CALL: return call(g, n);
 	case N_CAST:
-		r = expr(g, n->n_left);
-		narrow(g, r, n->n_type);
+		r = cg_expr(g, n->n_left);
+		cg_narrow(g, r, n->n_type);
 		return r;
 	case N_STRINGOF:
-		return expr(g, n->n_left);
+		return cg_expr(g, n->n_left);
 	case N_DEREF:
-		r = addr(g, n, &user);
-		load(g, r, n->n_type, user);
+		r = cg_addr(g, n, &user);
+		cg_load(g, r, n->n_type, user);
 		return r;
 	case N_MEMBER: case N_PTRMEMBER:
 		return member(g, n);
 	case N_ADDR:
-		return addr(g, n->n_left, &user);
+		return cg_addr(g, n->n_left, &user);
 	default:
 		eng_cc_nerror(g->pc, n, "D_UNKNOWN", "internal error: cannot "
 		    "generate code for this expression");
@@ -870,7 +645,7 @@ static struct eng_difo *finish(struct cg *g, int r, const struct eng_type *t,
 {
 	struct eng_difo *d = eng_cc_alloc(g->pc, sizeof(*d));
 
-	emit(g, DIF_INSTR_RET(r));
+	cg_emit(g, DIF_INSTR_RET(r));
 	for (int i = 0; i < g->nfix; i++) {
 		uint32_t in = g->buf[g->fix[i]];
 		uint32_t l = DIF_INSTR_LABEL(in);
@@ -931,13 +706,13 @@ struct eng_difo *eng_cg_difo(struct eng_pcb *pc, struct eng_node *e,
 		unsigned sh = 64 - e->n_type->t_size * 8;
 		uint64_t v = e->n_int << sh;
 
-		r = setx(&g, e->n_type->t_signed ? (uint64_t)((int64_t)v >> sh) :
+		r = cg_setx(&g, e->n_type->t_signed ? (uint64_t)((int64_t)v >> sh) :
 		    v >> sh, e);
 		return finish(&g, r, e->n_type, what);
 	}
-	r = expr(&g, e);
+	r = cg_expr(&g, e);
 	if (is_arith_result(e) && e->n_type != NULL && e->n_type->t_size < 4)
-		narrow(&g, r, e->n_type);
+		cg_narrow(&g, r, e->n_type);
 	return finish(&g, r, e->n_type, what);
 }
 
@@ -951,23 +726,23 @@ static void stmt(struct cg *g, struct eng_node *s)
 			stmt(g, c);
 		break;
 	case N_EXPR_STMT:
-		rfree(g, expr(g, s->n_left));
+		cg_rfree(g, cg_expr(g, s->n_left));
 		break;
 	case N_IF:
 		/* tst cond; be else; then...; ba end; else: ...; end: */
-		r = expr(g, s->n_left);
-		emit(g, DIF_INSTR_TST(r));
-		rfree(g, r);
-		other = newlabel(g);
-		end = newlabel(g);
-		branch(g, DIF_OP_BE, other);
+		r = cg_expr(g, s->n_left);
+		cg_emit(g, DIF_INSTR_TST(r));
+		cg_rfree(g, r);
+		other = cg_newlabel(g);
+		end = cg_newlabel(g);
+		cg_branch(g, DIF_OP_BE, other);
 		stmt(g, s->n_right);
 		if (s->n_third != NULL)
-			branch(g, DIF_OP_BA, end);
-		label(g, other);
+			cg_branch(g, DIF_OP_BA, end);
+		cg_label(g, other);
 		if (s->n_third != NULL)
 			stmt(g, s->n_third);
-		label(g, end);
+		cg_label(g, end);
 		break;
 	default:
 		eng_cc_nerror(g->pc, s, "D_UNKNOWN", "internal error: cannot "
@@ -994,6 +769,6 @@ struct eng_difo *eng_cg_const(struct eng_pcb *pc, uint64_t v,
 	int r;
 
 	cg_init(&g, pc);
-	r = setx(&g, v, NULL);
+	r = cg_setx(&g, v, NULL);
 	return finish(&g, r, eng_type_lookup(pc->pc_cc, "int64_t"), what);
 }
