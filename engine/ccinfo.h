@@ -31,6 +31,7 @@ typedef struct eng_cc_stmtinfo {
 	 * piece that recorded nothing).
 	 */
 	int esi_piece;
+	const char *esi_pred;		/* its predicate as written; NULL */
 	int esi_nacts;
 	eng_cc_actinfo_t *esi_acts;
 } eng_cc_stmtinfo_t;

@@ -265,6 +265,15 @@ static void register_stmt(struct eng_pcb *pc, const struct eng_stmt *s)
 		eng_cc_error(pc, 0, 0, "D_NOMEM", "out of memory");
 	si->esi_id = s->s_id;
 	si->esi_piece = s->s_piece;
+	si->esi_pred = NULL;
+	if (s->s_predsrc != NULL) {
+		size_t n = strlen(s->s_predsrc);
+		char *t = eng_arena_alloc(&cc->cc_arena, n + 1);
+
+		if (t != NULL)
+			memcpy(t, s->s_predsrc, n);
+		si->esi_pred = t;
+	}
 	si->esi_nacts = s->s_nacts;
 	for (int i = 0; i < s->s_nacts; i++) {
 		const struct eng_act *a = &s->s_acts[i];

@@ -9,7 +9,9 @@
  * the same point; an experiment recorded before the counters existed
  * simply has none (the replay's answer is "no counters", not an error).
  * The descriptions (EPROBE, PROBES) come from the consumer's cache, so
- * they are recorded and replayed as the records' are.
+ * they are recorded and replayed as the records' are; each clause's
+ * predicate and where each ECB runs are written down too (EXP_R_PRED,
+ * EXP_R_ECBRUNS), so that a replay's enablings pane shows them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -72,20 +74,37 @@ static long fetch(eng_hdl_t *h)
 	}
 }
 
-/* Ask the providers where each ECB's probe runs its clauses. */
-static void where_run(eng_ecbstat_t *st, size_t n)
+/* Ask the providers where each ECB's probe runs its clauses (a replay:
+ * what the experiment says, if it says). */
+static void where_run(eng_hdl_t *h, eng_ecbstat_t *st, size_t n)
 {
-	uint32_t *ids = malloc(n * sizeof(*ids) + 1);
-	uint8_t *runs = malloc(n + 1);
+	uint32_t *ids;
+	uint8_t *runs;
+	const uint8_t *rec;
+	size_t nrec;
 
+	if (eng_exp_replaying(h)) {
+		if (eng_exp_runs_replay(h, &rec, &nrec))
+			for (size_t i = 0; i < n && i < nrec; i++)
+				st[i].ees_runs = rec[i] <= ENG_RUN_KAGG ?
+				    rec[i] : ENG_RUN_UNKNOWN;
+		return;
+	}
+	if (h->eh_flags & ENG_O_NOPROVIDERS)
+		return;
+	ids = malloc(n * sizeof(*ids) + 1);
+	runs = malloc(n + 1);
 	if (ids != NULL && runs != NULL) {
 		for (size_t i = 0; i < n; i++)
 			ids[i] = st[i].ees_probe.dtpd_id;
 		prov_probe_runs(ids, runs, n);
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			st[i].ees_runs = runs[i] == PROV_RUN_KAGG ? ENG_RUN_KAGG :
 			    runs[i] == PROV_RUN_KFILTER ? ENG_RUN_KFILTER :
 			    ENG_RUN_SHIM;
+			runs[i] = (uint8_t)st[i].ees_runs;
+		}
+		eng_exp_runs_note(h, runs, n);
 	}
 	free(ids);
 	free(runs);
@@ -119,11 +138,11 @@ int eng_ecb_poll(eng_hdl_t *h)
 		o->ees_drops = r->dtes_drops;
 		o->ees_errors = r->dtes_errors;
 		o->ees_runs = ENG_RUN_UNKNOWN;
+		o->ees_pred = eng_exp_pred(h, o->ees_clause);
 		k++;
 	}
 	memcpy(h->eh_errmsg, save, sizeof (save));
 	c->ec_necbst = k;
-	if (!eng_exp_replaying(h) && !(h->eh_flags & ENG_O_NOPROVIDERS))
-		where_run(c->ec_ecbst, k);
+	where_run(h, c->ec_ecbst, k);
 	return 0;
 }

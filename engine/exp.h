@@ -53,7 +53,18 @@
 #include "eng_impl.h"
 
 #define EXP_MAGIC	"DTUIEXP\n"	/* 8 bytes, files' first */
+/*
+ * The format's version: a major that a reader must know (a newer major is
+ * refused with a message saying so), and a minor that only adds record
+ * kinds a reader may skip (a reader of an older minor skips the records of
+ * kinds it does not know, with a note, and replays the rest).  Files of
+ * major 1 written before the minor existed have 0 there.
+ *   1.0  the records up to EXP_R_ECBSTAT
+ *   1.1  EXP_R_PRED, EXP_R_ECBRUNS: the enablings pane's predicate and
+ *        "where" column in a replay
+ */
 #define EXP_VERSION	1
+#define EXP_MINOR	1
 #define EXP_BLOCK_MAGIC	0x4b4c4244u	/* "DBLK" little-endian */
 #define EXP_BLOCK_MAX	((uint32_t)1 << 28)	/* payload limit */
 
@@ -73,7 +84,8 @@ struct exp_fhdr {			/* every data file and overview: 64 bytes */
 	uint32_t fh_ncpus;		/* CPU slots of the recording */
 	uint64_t fh_wall;		/* start, ns since the epoch */
 	uint64_t fh_entsize;		/* overview: bytes per entry */
-	uint8_t fh_pad[24];
+	uint32_t fh_minor;		/* EXP_MINOR (0 before it existed) */
+	uint8_t fh_pad[20];
 };
 
 struct exp_bhdr {			/* a block */
@@ -112,7 +124,13 @@ enum exp_rtype {
 	EXP_R_ECBSTAT,		/* events: struct exp_ans + struct exp_ecbs +
 				 * es_n dtrace_ecbstat_t (optional: an
 				 * experiment may have none) */
-	EXP_R_NTYPES
+	EXP_R_PRED,		/* keyed (clause): its predicate as written,
+				 * k_rc -1 if it has none (1.1) */
+	EXP_R_ECBRUNS,		/* events: one byte per ECB of the last
+				 * ECBSTAT, where it runs (ENG_RUN_*), when
+				 * that changed (1.1) */
+	EXP_R_NTYPES		/* a record of a kind at or above this
+				 * one is a newer minor's: skipped */
 };
 
 /* The public calls a mark stands for. */
@@ -224,6 +242,13 @@ struct eng_exp {
 	int x_ncpus;			/* of the recording */
 	char x_optkeep[ENG_OPT_MAX];	/* set by the front end: kept */
 	int x_stepping;			/* inside eng_replay_step/run */
+	uint32_t x_minor;		/* the experiment's format minor */
+	uint64_t x_nskip;		/* records of unknown kinds skipped */
+	char x_skipnote[1200];		/* what a reader should know */
+	uint32_t x_skiptype;		/* the first skipped one's kind */
+	char x_skipfile[64];		/* ... and file */
+	uint8_t *x_runs;		/* ECBRUNS: where each ECB runs, as */
+	size_t x_nruns;			/* last recorded or replayed */
 };
 
 /* ---- exp_sum.c ---------------------------------------------------------- */
@@ -314,6 +339,11 @@ const struct exp_rhdr *eng_exp_peek(eng_hdl_t *h, const char **bodyp,
 void eng_exp_take(eng_hdl_t *h, int file);
 void eng_exp_where(eng_hdl_t *h, int file, char *buf, size_t len);
 
+/* A record of a kind this build does not know (a newer minor's): taken,
+ * counted and noted. */
+int eng_exp_unknown(int type);
+void eng_exp_skip(eng_hdl_t *h, int file);
+
 /* ---- exp_replay.c ---------------------------------------------------------- */
 int eng_exp_replaying(const eng_hdl_t *h);
 /* Replaying, and the call is the front end's, not the replay's. */
@@ -337,6 +367,14 @@ void eng_exp_leave(struct exp_scope *s);
 #define EXP_SCOPE(h, api) \
 	struct exp_scope exp_scope_ __attribute__((cleanup(eng_exp_leave), \
 	    unused)) = eng_exp_enter((h), (api))
+
+/* A clause's predicate as written (NULL if none), recorded or replayed. */
+const char *eng_exp_pred(eng_hdl_t *h, uint64_t stmtid);
+/* Where each ECB runs (runs[i] for EPID i + 1, ENG_RUN_*): written down
+ * when it changed (recording), or replaced by the one recorded at this
+ * point (replaying: 1 if it was, runs then points to the recorded ones). */
+void eng_exp_runs_note(eng_hdl_t *h, const uint8_t *runs, size_t n);
+int eng_exp_runs_replay(eng_hdl_t *h, const uint8_t **runs, size_t *np);
 
 /* Clause piece and aggregation name, recorded or replayed. */
 int eng_exp_piece(eng_hdl_t *h, uint64_t stmtid);

@@ -159,9 +159,9 @@ static void sub_open(struct eng_exp *x, struct exp_descs *ds,
 	d->d_map = fopen(path, "w");
 	if (d->d_log != NULL)
 		fprintf(d->d_log, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		    "<experiment version=\"%d\">\n<target wordsize=\"%d\" "
+		    "<experiment version=\"%d.%d\">\n<target wordsize=\"%d\" "
 		    "ncpus=\"%d\"/>\n<process pid=\"%d\" ppid=\"%d\"/>\n"
-		    "<event kind=\"%s\" t=\"%.9f\"/>\n", EXP_VERSION,
+		    "<event kind=\"%s\" t=\"%.9f\"/>\n", EXP_VERSION, EXP_MINOR,
 		    (int)sizeof (void *) * 8, ds->ds_ncpu, d->d_pid, ppid, how,
 		    secs(x, t));
 	if (d->d_map != NULL)

@@ -306,6 +306,44 @@ int eng_exp_piece(eng_hdl_t *h, uint64_t stmtid)
 	return piece;
 }
 
+const char *eng_exp_pred(eng_hdl_t *h, uint64_t stmtid)
+{
+	struct exp_key k = { stmtid, 0, 0, 0, 0 };
+	const eng_cc_stmtinfo_t *si;
+	const char *p;
+
+	if (eng_exp_replaying(h)) {
+		const struct exp_keyval *kv = eng_exp_keyed(h, EXP_R_PRED,
+		    stmtid, 0, 0);
+
+		return kv != NULL && kv->kv_key.k_rc == 0 ? kv->kv_val : NULL;
+	}
+	si = h->eh_cc != NULL ? eng_cc_stmtinfo(h, stmtid) : NULL;
+	p = si != NULL ? si->esi_pred : NULL;
+	if (eng_exp_recording(h)) {
+		k.k_rc = p != NULL ? 0 : -1;
+		put_keyed(h, EXP_R_PRED, &k, p != NULL ? p : "",
+		    p != NULL ? strlen(p) : 0);
+	}
+	return p;
+}
+
+void eng_exp_runs_note(eng_hdl_t *h, const uint8_t *runs, size_t n)
+{
+	struct eng_exp *x = h->eh_exp;
+	uint8_t *nv;
+
+	if (!eng_exp_recording(h) || (n == x->x_nruns && (n == 0 ||
+	    memcmp(runs, x->x_runs, n) == 0)))
+		return;
+	if ((nv = realloc(x->x_runs, n + 1)) == NULL)
+		return;
+	memcpy(nv, runs, n);
+	x->x_runs = nv;
+	x->x_nruns = n;
+	eng_exp_put(h, EXP_R_ECBRUNS, x->x_depth, runs, n, NULL, 0);
+}
+
 const char *eng_exp_aggname(eng_hdl_t *h, dtrace_aggvarid_t varid)
 {
 	struct exp_key k = { varid, 0, 0, 0, 0 };

@@ -96,11 +96,12 @@ void eng_exp_log_open(eng_hdl_t *h)
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof (date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fprintf(x->x_log, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<experiment version=\"%d\">\n"
+	    "<experiment version=\"%d.%d\">\n"
 	    "<collector program=\"%s\" version=\"%s\" pid=\"%d\"/>\n"
 	    "<system os=\"%s\" release=\"%s\" machine=\"%s\" node=\"",
-	    EXP_VERSION, program_invocation_short_name, ENG_VERSION_STRING,
-	    (int)getpid(), u.sysname, u.release, u.machine);
+	    EXP_VERSION, EXP_MINOR, program_invocation_short_name,
+	    ENG_VERSION_STRING, (int)getpid(), u.sysname, u.release,
+	    u.machine);
 	eng_exp_xml_str(x->x_log, u.nodename);
 	fprintf(x->x_log, "\"/>\n<target wordsize=\"%d\" ncpus=\"%d\"/>\n"
 	    "<start date=\"%s\" wall_ns=\"%llu\"/>\n", (int)sizeof (void *) * 8,

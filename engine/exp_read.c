@@ -68,8 +68,7 @@ static int block_ok(const char *p, size_t len, uint32_t nrecs,
 			return 0;
 		memcpy(&rh, p + pos, sizeof (rh));
 		if (rh.rh_len > len - pos - sizeof (rh) ||
-		    (i == 0 && rh.rh_seq != seq) || rh.rh_type == 0 ||
-		    rh.rh_type >= EXP_R_NTYPES)
+		    (i == 0 && rh.rh_seq != seq) || rh.rh_type == 0)
 			return 0;
 		pos += sizeof (rh) + (((size_t)rh.rh_len + 7) & ~(size_t)7);
 		if (pos > len)
@@ -176,8 +175,16 @@ const struct exp_rhdr *eng_exp_peek(eng_hdl_t *h, const char **bodyp,
 	}
 	if (best == NULL)
 		return NULL;
+	if (eng_exp_unknown(best->xi_cur.rh_type) && x->x_minor <= EXP_MINOR) {
+		/* only a newer minor may have kinds this build does not know */
+		cut(x, best, best->xi_curoff, "record of an unknown kind");
+		for (int f = 0; f < EXP_NFILES; f++)
+			x->x_in[f].xi_end = 1, x->x_in[f].xi_has = 0;
+		return NULL;
+	}
 	if (best->xi_cur.rh_seq <= x->x_lastseq ||
-	    eng_exp_file_of(best->xi_cur.rh_type) != bf) {
+	    (!eng_exp_unknown(best->xi_cur.rh_type) &&
+	    eng_exp_file_of(best->xi_cur.rh_type) != bf)) {
 		cut(x, best, best->xi_curoff, "record out of order");
 		for (int f = 0; f < EXP_NFILES; f++)
 			x->x_in[f].xi_end = 1, x->x_in[f].xi_has = 0;
@@ -199,6 +206,38 @@ void eng_exp_take(eng_hdl_t *h, int file)
 	x->x_in[file].xi_has = 0;
 }
 
+int eng_exp_unknown(int type)
+{
+	return type >= EXP_R_NTYPES;
+}
+
+/* Take a record of a kind this build does not know: a newer minor
+ * format's, which older readers may skip by the format's rule (exp.h). */
+void eng_exp_skip(eng_hdl_t *h, int file)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (x->x_nskip++ == 0) {
+		x->x_skiptype = x->x_in[file].xi_cur.rh_type;
+		snprintf(x->x_skipfile, sizeof (x->x_skipfile), "%s",
+		    x->x_in[file].xi_name);
+	}
+	snprintf(x->x_skipnote, sizeof (x->x_skipnote), "%.900s: written in "
+	    "experiment format 1.%u, newer than this build's 1.%d: skipped "
+	    "%llu record%s of kinds it does not know (the first of kind %u in "
+	    "%s)", x->x_dir, x->x_minor, EXP_MINOR,
+	    (unsigned long long)x->x_nskip, x->x_nskip == 1 ? "" : "s",
+	    x->x_skiptype, x->x_skipfile);
+	eng_exp_take(h, file);
+}
+
+const char *eng_replay_note(eng_hdl_t *h)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	return x != NULL && x->x_skipnote[0] != '\0' ? x->x_skipnote : NULL;
+}
+
 /* Where the next record of file is, for messages: "dir/name at offset N". */
 void eng_exp_where(eng_hdl_t *h, int file, char *buf, size_t len)
 {
@@ -207,6 +246,49 @@ void eng_exp_where(eng_hdl_t *h, int file, char *buf, size_t len)
 
 	snprintf(buf, len, "%s/%s at offset %llu", x->x_dir, in->xi_name,
 	    (unsigned long long)(in->xi_has ? in->xi_curoff : in->xi_next));
+}
+
+/* The format's version in a file header or log.xml: 0, or -1 with a
+ * message if this build cannot read it (a newer major). */
+static int version_ok(eng_hdl_t *h, const char *path, uint32_t major,
+    uint32_t minor, const char *where)
+{
+	struct eng_exp *x = h->eh_exp;
+
+	if (major > EXP_VERSION)
+		return eng_error(h, "%s: experiment format version %u.%u "
+		    "is newer than this build reads (%d.%d): open it with a "
+		    "newer dtrace (%s)", path, major, minor, EXP_VERSION,
+		    EXP_MINOR, where);
+	if (major != EXP_VERSION)
+		return eng_error(h, "%s: experiment format version %u is "
+		    "not one this build knows (%d.%d) (%s)", path, major,
+		    EXP_VERSION, EXP_MINOR, where);
+	if (minor > x->x_minor)
+		x->x_minor = minor;
+	return 0;
+}
+
+/* log.xml's <experiment version="M.N">: checked like the files'. */
+static int log_version(eng_hdl_t *h, const char *path)
+{
+	char head[512];
+	const char *v;
+	unsigned major = 0, minor = 0;
+	FILE *fp = fopen(path, "r");
+	size_t n;
+
+	if (fp == NULL)
+		return eng_error(h, "%s: %s", path, strerror(errno));
+	n = fread(head, 1, sizeof (head) - 1, fp);
+	fclose(fp);
+	head[n] = '\0';
+	if ((v = strstr(head, "<experiment version=\"")) == NULL)
+		return 0;	/* being written: the files' headers decide */
+	if (sscanf(v + 21, "%u.%u", &major, &minor) < 1)
+		return eng_error(h, "%s: unreadable experiment version (offset "
+		    "%ld)", path, (long)(v + 21 - head));
+	return version_ok(h, path, major, minor, "<experiment version>");
 }
 
 static int open_in(eng_hdl_t *h, int f, const char *name, uint32_t *ncpus)
@@ -233,9 +315,8 @@ static int open_in(eng_hdl_t *h, int f, const char *name, uint32_t *ncpus)
 	if (memcmp(fh.fh_magic, EXP_MAGIC, 8) != 0)
 		return eng_error(h, "%s: not an experiment file (bad magic at "
 		    "offset 0)", path);
-	if (fh.fh_version != EXP_VERSION)
-		return eng_error(h, "%s: experiment version %u is not %d "
-		    "(offset 8)", path, fh.fh_version, EXP_VERSION);
+	if (version_ok(h, path, fh.fh_version, fh.fh_minor, "offset 8") != 0)
+		return -1;
 	if (fh.fh_kind != (uint32_t)f)
 		return eng_error(h, "%s: wrong kind of file %u (offset 12)",
 		    path, fh.fh_kind);
@@ -269,6 +350,8 @@ int eng_exp_read_open(eng_hdl_t *h, const char *dir)
 	if (access(path, R_OK) != 0)
 		return eng_error(h, "%s: not an experiment (%s: %s)", dir,
 		    path, strerror(errno));
+	if (log_version(h, path) != 0)
+		return -1;
 	for (int f = 0; f < EXP_NFILES; f++)
 		if (open_in(h, f, eng_exp_fname(f), &ncpus) != 0)
 			return -1;

@@ -45,6 +45,7 @@ int eng_exp_file_of(int type)
 	case EXP_R_SYM: case EXP_R_NORM: return EXP_F_SYMBOLS;
 	case EXP_R_EPROBE: case EXP_R_PROBE: case EXP_R_FORMAT:
 	case EXP_R_AGGDESC: case EXP_R_PIECE: case EXP_R_AGGNAME:
+	case EXP_R_PRED:
 		return EXP_F_DESCRIBE;
 	default: return EXP_F_EVENTS;
 	}
@@ -290,6 +291,7 @@ static int open_in(struct eng_exp *x, const char *dir, const char *name,
 	memset(&fh, 0, sizeof (fh));
 	memcpy(fh.fh_magic, EXP_MAGIC, 8);
 	fh.fh_version = EXP_VERSION;
+	fh.fh_minor = EXP_MINOR;
 	fh.fh_kind = (uint32_t)kind;
 	fh.fh_wordsize = (uint32_t)(sizeof (void *) * 8);
 	fh.fh_ncpus = (uint32_t)ncpus;
@@ -447,6 +449,7 @@ void eng_exp_free(struct eng_exp *x)
 	eng_exp_keys_free(x->x_keys);
 	eng_exp_archive_free(x);
 	free(x->x_zbuf);
+	free(x->x_runs);
 	free(x->x_name);
 	free(x->x_note);
 	free(x);

@@ -327,8 +327,10 @@ int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
  * ECB's probe runs its clauses as of that tick (providers.h,
  * prov_probe_runs): ENG_RUN_KAGG aggregated by BPF in the kernel,
  * ENG_RUN_KFILTER predicates checked by BPF in the kernel, ENG_RUN_SHIM
- * every firing a record for the shim; ENG_RUN_UNKNOWN in a replay (the
- * experiment does not hold it) or without providers.
+ * every firing a record for the shim; ENG_RUN_UNKNOWN in a replay of an
+ * experiment that does not hold it (written before format 1.1) or
+ * without providers.  ees_pred: the clause's predicate as written
+ * ("/i < 7/"), NULL if it has none; a replay gives the recorded one.
  */
 enum { ENG_RUN_UNKNOWN = -1, ENG_RUN_SHIM, ENG_RUN_KFILTER, ENG_RUN_KAGG };
 typedef struct eng_ecbstat {
@@ -338,6 +340,7 @@ typedef struct eng_ecbstat {
 	dtrace_probedesc_t ees_probe;	/* its probe (names empty if unknown) */
 	uint64_t ees_fires, ees_predfalse, ees_drops, ees_errors;
 	int ees_runs;			/* ENG_RUN_* */
+	const char *ees_pred;		/* borrowed like the array */
 } eng_ecbstat_t;
 int eng_ecbstat_watch(eng_hdl_t *h, int on);
 const eng_ecbstat_t *eng_ecbstats(eng_hdl_t *h, size_t *np);
@@ -430,6 +433,10 @@ int eng_replay_run(eng_hdl_t *h, FILE *fp);
  * is the recorded one, as of the last step). */
 int eng_replay_step(eng_hdl_t *h, FILE *fp, uint64_t *tp);
 const char *eng_replay_warning(eng_hdl_t *h);
+/* What a reader should know though the replay is whole, as of the last
+ * step: records of kinds this build does not know (an experiment of a
+ * newer minor format) were skipped.  NULL if nothing. */
+const char *eng_replay_note(eng_hdl_t *h);
 /* Follow an experiment being written (on): the end of its files is not
  * its end, and eng_replay_step returns 0 until more is written.
  * eng_replay_finished: 1 once the recording has closed it (log.xml ends

@@ -5,7 +5,8 @@
  * from and its predicate; and ":enable N", which turns a disabled
  * enabling on again.  While tracing, ECBs of no enabling (left disabled
  * in the shim by :enable's new program, or by :remove) are not listed;
- * a replay has no enablings and lists every ECB.
+ * a replay has no enablings and lists every ECB, with the predicate and
+ * where it runs as the experiment recorded them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ void tui_session_clauses(tui_session_t *s, double dt)
 			en = enabling_of(m, e[i].ees_clause);	/* ECBs of a */
 		if (en == NULL && !s->ts_replay)	/* clause come together */
 			continue;	/* a disabled ECB left in the shim */
+		ecb.te_pred = e[i].ees_pred;	/* a replay's: recorded */
 		if (en != NULL) {
 			ecb.te_enabling = en->te_id;
 			ecb.te_pred = eng_prog_clause_pred(en->te_prog,

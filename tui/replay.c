@@ -34,11 +34,13 @@ static int replay_step(tui_session_t *s)
 	}
 	s->ts_m->tm_state = TUI_STOPPED;
 	s->ts_playing = 0;
-	w = eng_replay_warning(s->ts_h);
+	if ((w = eng_replay_warning(s->ts_h)) == NULL)
+		w = eng_replay_note(s->ts_h);	/* records skipped */
 	if (r < 0)
 		tui_model_message(s->ts_m, 1, "%s", eng_errmsg(s->ts_h));
 	else
-		tui_model_message(s->ts_m, w != NULL, "replay ended at %.3f s%s%s",
+		tui_model_message(s->ts_m, eng_replay_warning(s->ts_h) !=
+		    NULL, "replay ended at %.3f s%s%s",
 		    s->ts_rt, w ? ": " : "", w ? w : "");
 	return 0;
 }

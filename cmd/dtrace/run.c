@@ -247,6 +247,8 @@ int dtc_replay(void)
 	fflush(dtc.out);
 	if (eng_replay_warning(dtc.h) != NULL)
 		dtc_warn("warning: %s", eng_replay_warning(dtc.h));
+	if (eng_replay_note(dtc.h) != NULL)	/* a newer minor format's */
+		dtc_warn("note: %s", eng_replay_note(dtc.h));
 	status = eng_exit_status(dtc.h);
 	eng_close(dtc.h);
 	return status;

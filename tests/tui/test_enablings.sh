@@ -5,9 +5,10 @@
 # so both run exactly 7 times and their predicates are false 0 and 6
 # times.  The same rows, with their predicates, show live, after 'd'
 # disables the enabling ("off"), and in dtui -r of the session recorded
-# by dtrace, at the end of its replay (no predicate there, and "-" for
-# where they ran).  Then where clauses run (kernel, filter, shim), and
-# no rows for the old ECBs of an enabling enabled again.  Each dtui
+# by dtrace, at the end of its replay (the predicates and where they ran
+# as recorded).  Then where clauses run (kernel, filter, shim), live and
+# in the replay of a recording of the same clauses, and no rows for the
+# old ECBs of an enabling enabled again.  Each dtui
 # started is killed by its PID at the end.
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
 . "$(dirname "$0")/lib.sh"
@@ -40,8 +41,7 @@ start() {
 }
 
 # rows: the pane's clause rows as "state predicate where runs pred-f
-# drops errors" (a replay's rows have no enabling, "-", and no
-# predicate: "").
+# drops errors" (a replay's rows have no enabling: "-").
 rows() {
 	$T capture-pane -p | awk '/tick-20ms/ && NF >= 9 {
 	    p = ""; if (match($0, /\/[^\/]*\//)) p = substr($0, RSTART, RLENGTH)
@@ -77,7 +77,7 @@ wait_for 'replay ended' 10 || exit 1
 $T send-keys Escape
 $T send-keys 6
 wait_for 'Enablings]' 10 || exit 1
-expect_rows - -
+expect_rows - shim '/i < 7/' '/i == 7/'
 
 # Where clauses run, live: a predicate on pid is checked by BPF in the
 # kernel ("filter"), a count() behind it is made there ("kernel"), a
@@ -109,4 +109,30 @@ wait_until '[ "$(where)" = "$want3" ]' 20 || {
 if $T capture-pane -p | grep -q '^  - '; then
 	echo "old ECBs listed:"; $T capture-pane -p; exit 1
 fi
+
+# The same three places in the replay of a recording by dtrace: the
+# "where" column and the predicates as they were (the tick clause ends
+# the session after 5 ticks).
+"$DTRACE" -q -x record="$tmp/w.er" \
+    -n 'syscall::getppid:entry /pid == 1/ { @ = count(); }' \
+    -n 'syscall::getpid:entry /pid == 1/ { x++; }' \
+    -n 'tick-20ms /++n == 5/ { exit(0); }' > "$tmp/wlive" 2>&1 ||
+    { echo "recording failed: $(cat "$tmp/wlive")"; exit 1; }
+start -r "$tmp/w.er"
+wait_for 'replaying' 10 || exit 1
+$T send-keys ':jump 100' Enter
+wait_for 'replay ended' 10 || exit 1
+$T send-keys Escape
+$T send-keys 6
+wait_for 'Enablings]' 10 || exit 1
+rwhere() {
+	$T capture-pane -p | awk '/^  - / && NF >= 10 { p = ""
+	    if (match($0, /\/[^\/]*\//)) p = substr($0, RSTART, RLENGTH)
+	    print $2, p, $(NF-6) }'
+}
+wantr="syscall::getppid:entry /pid == 1/ kernel
+syscall::getpid:entry /pid == 1/ filter
+profile:::tick-20ms /++n == 5/ shim"
+wait_until '[ "$(rwhere)" = "$wantr" ]' 20 || {
+	echo "replay where: $(rwhere)"; echo "want: $wantr"; exit 1; }
 exit 0
