@@ -16,6 +16,7 @@
 #include "exp.h"
 #include "consume.h"
 #include "ccinfo.h"
+#include "elfsym.h"
 
 struct eng_exp *eng_exp_get(eng_hdl_t *h)
 {
@@ -221,11 +222,17 @@ static void create_at_go(eng_hdl_t *h)
 	}
 }
 
-/* The first target's descendants get sub-experiments (exp_desc.c). */
+/* Every target's descendants get sub-experiments (exp_desc.c); the -c
+ * command (held before its exec) is the founder if there is one, else
+ * the first -p process. */
 static void watch_targets(eng_hdl_t *h)
 {
-	if (h->eh_cons->ec_ntargets > 0)
-		eng_exp_desc_watch(h, h->eh_cons->ec_targets[0]);
+	const struct eng_consumer *c = h->eh_cons;
+
+	for (int held = 1; held >= 0; held--)
+		for (int i = 0; i < c->ec_ntargets; i++)
+			if (eng_proc_held(c->ec_targets[i]) == held)
+				eng_exp_desc_watch(h, c->ec_targets[i]);
 }
 
 struct exp_scope eng_exp_enter(eng_hdl_t *h, int api)
