@@ -17,7 +17,7 @@
  *   sema.c   identifiers and types of expressions ("cooking"), constant
  *            folding, lvalue and operand checks; sema_op.c: operators
  *            and pointer arithmetic; sema_xlate.c: member
- *            references through translators; sema_pre.c: the prescan
+ *            references through translators
  *   ast.c    probe description fields, node copies, the AST dump
  *   cg.c     expressions -> DIF instructions (8 registers, forward labels);
  *            cg_type.c: the DIF type of a value
@@ -176,6 +176,8 @@ struct eng_ident {
 	struct eng_type **i_keys;	/* ID_ARRAY/ID_AGG key types */
 	int i_nkeys;			/* -1: not yet known */
 	int i_line;			/* where first defined */
+	unsigned i_gen;			/* the compile that made it (cc_gen) */
+	int i_flags;			/* IDF_*: how this compile used it */
 	/* aggregations: function, encoding, first use */
 	int i_aggfunc;			/* DTRACEAGG_*, 0 if none yet */
 	uint64_t i_aggarg;		/* lquantize/llquantize encoding */
@@ -187,6 +189,13 @@ struct eng_ident {
 };
 
 #define ENG_CC_NHASH	256
+
+/* How a variable has been used (dtrace's DT_IDFLG_REF/MOD/DECL): one made
+ * by the current compile and never read, assigned or declared may not be
+ * read ("has not yet been declared or assigned"). */
+#define IDF_REF		0x1
+#define IDF_MOD		0x2
+#define IDF_DECL	0x4
 
 /* ---- DIF objects -------------------------------------------------------- */
 
@@ -275,6 +284,7 @@ struct eng_cc {
 	uint32_t cc_nextid[3];		/* next DIF var id per scope */
 	uint32_t cc_nextagg;		/* next agg var id - 1 */
 	uint64_t cc_nextstmt;		/* next statement id - 1 */
+	unsigned cc_gen;		/* compiles begun on this handle */
 	eng_cc_stmtinfo_t **cc_stmts;	/* by id - 1 */
 	size_t cc_nstmts, cc_capstmts;
 	struct eng_ident **cc_aggv;	/* by agg var id - 1 */
@@ -438,9 +448,6 @@ void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n);
 void eng_sema_xlmember(struct eng_pcb *pc, struct eng_node *n);
 void eng_sema_xlate_inline(struct eng_pcb *pc, struct eng_node *n);
 void eng_sema_xlate_args(struct eng_pcb *pc, struct eng_node *n);
-
-/* sema_pre.c: variable types from first assignments, before compiling */
-void eng_sema_prescan(struct eng_pcb *pc, const struct eng_node *prog);
 
 /* Functions: actions, subroutines, aggregating functions (sema.c). */
 enum eng_fkind { F_ACT, F_SUBR, F_AGG, F_NOTLINUX };

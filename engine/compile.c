@@ -363,7 +363,6 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 
 	eng_lex_init(pc, src);
 	prog = eng_parse_program(pc);
-	eng_sema_prescan(pc, prog);
 	for (n = prog; n != NULL; n = n->n_next)
 		if (n->n_kind == N_CLAUSE) {
 			pc->pc_descline = n->n_pdescs != NULL ?
@@ -431,6 +430,7 @@ static eng_prog_t *compile(eng_hdl_t *h, const char *src,
 		return NULL;
 	}
 	load_prelude(h);
+	h->eh_cc->cc_gen++;
 	pc->pc_hdl = h;
 	pc->pc_cc = h->eh_cc;
 	pc->pc_prog = p;

@@ -338,6 +338,7 @@ struct eng_ident *eng_cc_ident(struct eng_pcb *pc, const char *name,
 	id->i_kind = ID_VAR;
 	id->i_scope = scope;
 	id->i_nkeys = -1;
+	id->i_gen = cc->cc_gen;
 	id->i_id = DIF_VAR_OTHER_UBASE + cc->cc_nextid[sc]++;
 	if (id->i_id > DIF_VAR_OTHER_MAX)
 		eng_cc_error(pc, 0, 0, "D_ID_OFLOW", "too many variables");

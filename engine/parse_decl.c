@@ -512,10 +512,12 @@ static void declare(struct eng_pcb *pc, enum dclass cls,
 	check_decl(pc, cls, d);
 	if (id != NULL) {
 		redeclared(pc, id, d);
+		id->i_flags |= IDF_DECL;
 		if (id->i_type != NULL)
 			return;
 	} else {
 		id = eng_cc_ident(pc, d->name, scope, 1);
+		id->i_flags |= IDF_DECL;
 	}
 	id->i_type = d->t;
 	id->i_line = d->line;

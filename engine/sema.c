@@ -8,11 +8,10 @@
  * refuses, with dtrace's tags and words.  Identifiers of variables live in
  * struct eng_cc (they outlive the compile); a global, thread-local,
  * clause-local or associative array comes into being at its first
- * assignment and takes the type of the value assigned.  Operators are
- * cooked in sema_op.c, member
- * references through a translator in sema_xlate.c, the
- * prescan that types variables before the clauses are compiled is in
- * sema_pre.c; the function and built-in variable tables are in ident.c.
+ * assignment (in the order clauses are compiled) and takes the type of
+ * the value assigned; a read before that is refused.  Operators are
+ * cooked in sema_op.c, member references through a translator in
+ * sema_xlate.c; the function and built-in variable tables are in ident.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +68,27 @@ static void cook_int(struct eng_pcb *pc, struct eng_node *n)
 	set_const(n, v);
 }
 
+/*
+ * dtrace's dt_ident_unref: a variable this compile made that nothing has
+ * yet assigned, declared or read.  Variables come into being in the order
+ * clauses are compiled (a clause's actions before its predicate), so a
+ * read of one that only a later clause assigns is refused, as dtrace does.
+ */
+static int unref(const struct eng_pcb *pc, const struct eng_ident *id)
+{
+	return id->i_gen == pc->pc_cc->cc_gen &&
+	    (id->i_flags & (IDF_REF | IDF_MOD | IDF_DECL)) == 0;
+}
+
+static void need_defined(struct eng_pcb *pc, const struct eng_node *n,
+    const struct eng_ident *id)
+{
+	if (unref(pc, id))
+		eng_cc_nerror(pc, n, "D_VAR_UNDEF", "%s%s has not yet been "
+		    "declared or assigned", id->i_scope == SC_LOCAL ? "this->" :
+		    id->i_scope == SC_THREAD ? "self->" : "", id->i_name);
+}
+
 static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 {
 	const struct eng_builtin *b;
@@ -106,6 +126,8 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 	if (id->i_kind == ID_ARRAY)	/* sizeof(a), trace(a) ... */
 		eng_cc_xerror(pc, n, "D_IDENT_BADREF", "associative array '%s' "
 		    "may not be referenced as scalar", n->n_name);
+	need_defined(pc, n, id);
+	id->i_flags |= IDF_REF;
 	n->n_ident = id;
 	n->n_scope = SC_GLOBAL;
 	n->n_type = id->i_type != NULL ? id->i_type :
@@ -125,6 +147,10 @@ static void cook_var(struct eng_pcb *pc, struct eng_node *n, int create)
 		eng_cc_xerror(pc, n, "D_ARR_BADREF", "%s%s[ ] must be "
 		    "referenced with an index", n->n_scope == SC_THREAD ?
 		    "self->" : "this->", n->n_name);
+	if (!create) {
+		need_defined(pc, n, id);
+		id->i_flags |= IDF_REF;
+	}
 	n->n_type = id->i_type != NULL ? id->i_type :
 	    eng_type_lookup(pc->pc_cc, "int64_t");
 	n->n_lvalue = 1;
@@ -202,10 +228,7 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		int sc = base->n_kind == N_VAR ? base->n_scope : SC_GLOBAL;
 		struct eng_ident *id = eng_cc_ident(pc, base->n_name, sc, 0);
 
-		if (id == NULL && base->n_kind == N_IDENT && !create)
-			eng_cc_xerror(pc, base, "D_IDENT_UNDEF", "failed to "
-			    "resolve %s: Unknown variable name", base->n_name);
-		if (id == NULL)
+		if (id == NULL)		/* a read of it is refused below */
 			id = eng_cc_ident(pc, base->n_name, sc, 1);
 		if (id->i_kind == ID_VAR && id->i_type != NULL &&
 		    (eng_type_is_ptr(id->i_type) ||
@@ -223,6 +246,10 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 		id->i_kind = ID_ARRAY;
 		if (id->i_line == 0)
 			id->i_line = n->n_line;
+		if (!create) {		/* a[k] read before any a[k] = v */
+			need_defined(pc, base, id);
+			id->i_flags |= IDF_REF;
+		}
 		eng_sema_keys(pc, n, id, n->n_args, "");
 		n->n_ident = id;
 		n->n_scope = sc;
@@ -329,6 +356,27 @@ static void cook_newglobal(struct eng_pcb *pc, struct eng_node *l,
 		    eng_type_lookup(pc->pc_cc, "int64_t");
 		id->i_line = l->n_line;
 	}
+	id->i_flags |= IDF_MOD;
+}
+
+/*
+ * A self->, this-> or array variable assigned by operator op: "=" gives a
+ * new one the value's type, ++ and -- make it an int64_t; a compound
+ * assignment reads it first, so it must have a value already.
+ */
+static void settle(struct eng_pcb *pc, struct eng_node *l,
+    struct eng_node *r, int op)
+{
+	struct eng_ident *id = l->n_ident;
+
+	if (op != '=' && op != T_INC && op != T_DEC)
+		need_defined(pc, l->n_kind == N_INDEX ? l->n_left : l, id);
+	if (id->i_type == NULL) {
+		id->i_type = r != NULL ? storable(pc, r) :
+		    eng_type_lookup(pc->pc_cc, "int64_t");
+		l->n_type = id->i_type;
+	}
+	id->i_flags |= IDF_MOD;
 }
 
 static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
@@ -344,18 +392,12 @@ static void cook_lvalue(struct eng_pcb *pc, struct eng_node *l,
 		break;
 	case N_VAR:
 		cook_var(pc, l, 1);
-		if (l->n_ident->i_type == NULL && r != NULL) {
-			l->n_ident->i_type = storable(pc, r);
-			l->n_type = l->n_ident->i_type;
-		}
+		settle(pc, l, r, op);
 		break;
 	case N_INDEX:
 		cook_index(pc, l, 1);
-		if (l->n_kind == N_INDEX && l->n_ident != NULL &&
-		    l->n_ident->i_type == NULL && r != NULL) {
-			l->n_ident->i_type = storable(pc, r);
-			l->n_type = l->n_ident->i_type;
-		}
+		if (l->n_kind == N_INDEX && l->n_ident != NULL)
+			settle(pc, l, r, op);
 		if (l->n_kind == N_DEREF && (!eng_type_is_scalar(l->n_type) ||
 		    l->n_type->t_kind == TY_ARRAY || !l->n_lvalue))
 			goto bad;	/* p[i] is a store into memory; s[i] is

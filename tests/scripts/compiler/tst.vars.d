@@ -1,9 +1,12 @@
 /*
  * Asserts: globals, thread-locals, clause-locals and associative arrays
  * (global and thread-local, several keys, string keys) hold their values;
- * compound assignment and ++/-- work on every kind of variable.
+ * compound assignment and ++/-- work on every kind of variable; a
+ * thread-local declared and never assigned reads 0.
  */
 #pragma D option quiet
+
+self int nothing;
 
 BEGIN
 {

@@ -9,6 +9,7 @@ build vtime
 MS=60
 ITERS=3
 script='
+self uint64_t last;
 syscall::getppid:entry, syscall::getpgrp:entry, syscall::getsid:entry,
 syscall::getpgid:entry, syscall::getppid:return, syscall::getpgrp:return,
 syscall::getsid:return, syscall::getpgid:return /pid == $target/

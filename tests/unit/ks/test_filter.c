@@ -80,8 +80,9 @@ static ks_filter_t one(const char *pred)
 	ks_filter_t f;
 	eng_hdl_t *h;
 
-	snprintf(src, sizeof(src), "ktest:mod:func:p0 / %s / { trace(1); }",
-	    pred);
+	/* self->x declared: a read of it before any assignment is refused */
+	snprintf(src, sizeof(src), "self int x; "
+	    "ktest:mod:func:p0 / %s / { trace(1); }", pred);
 	h = enable(src, 0, &f);
 	eng_close(h);
 	return f;

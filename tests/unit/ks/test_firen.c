@@ -219,7 +219,8 @@ static void faults_repeat(void **state)
 	assert_int_equal(r2.errors, 10);
 	assert_true(r2.aggok);
 	/* each ERROR firing starts from the clause-locals of its fault */
-	same("ktest:mod:func:p3 { this->v = arg0; @s = sum(arg0 / arg1); } "
+	same("this int e; "
+	    "ktest:mod:func:p3 { this->v = arg0; @s = sum(arg0 / arg1); } "
 	    "dtrace:::ERROR { this->e = this->e + this->v; "
 	    "@x[this->e] = count(); }", zero, 3);
 	assert_true(r2.aggok);

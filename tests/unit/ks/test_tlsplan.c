@@ -122,7 +122,8 @@ static void never_split(void **state)
 	/* p1 alone could run in the kernel; p0 cannot: both stay */
 	expect_shim("ktest:mod:func:p0 { self->ts = vtimestamp; }\n"
 	    "ktest:mod:func:p1 /self->ts/ { @ = count(); self->ts = 0; }");
-	expect_shim("ktest:mod:func:p0 { self->a[arg0] = timestamp; }\n"
+	expect_shim("ktest:mod:func:p0 { self->a[arg0] = timestamp; "
+	    "self->ts = 1; }\n"
 	    "ktest:mod:func:p1 /self->ts/ { @ = count(); }");
 	expect_shim("ktest:mod:func:p0 { this->t = timestamp; "
 	    "self->ts = this->t; }\n"

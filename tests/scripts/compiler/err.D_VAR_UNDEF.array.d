@@ -1,0 +1,8 @@
+/*
+ * Asserts: reading an associative array no statement has stored into
+ * is refused as dtrace refuses it
+ */
+BEGIN
+{
+	trace(counts["x"]);
+}
