@@ -287,6 +287,42 @@ void eng_act_value(struct eng_pcb *pc, struct eng_node *call,
 	}
 }
 
+/*
+ * Actions whose argument count dtrace checks in the action itself, with
+ * a tag of their own (dt_action_clear, _normalize, _trunc, _stack...).
+ */
+static void own_proto(struct eng_pcb *pc, struct eng_node *call,
+    const struct eng_func *f, int n)
+{
+	static const struct { const char *name, *tag; } own[] = {
+		{ "clear", "D_CLEAR_PROTO" }, { "normalize", "D_NORMALIZE_PROTO" },
+		{ "denormalize", "D_NORMALIZE_PROTO" },
+		{ "trunc", "D_TRUNC_PROTO" },
+	};
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(f->f_name, own[i].name) == 0 && f->f_min == f->f_max)
+			eng_cc_xerror(pc, call, own[i].tag, "%s( ) prototype "
+			    "mismatch: %d args passed, %d expected", f->f_name,
+			    n, f->f_min);
+		else if (strcmp(f->f_name, own[i].name) == 0)
+			eng_cc_xerror(pc, call, own[i].tag, "%s( ) prototype "
+			    "mismatch: %d args passed, %s %d expected", f->f_name,
+			    n, n < f->f_min ? "at least" : "no more than",
+			    n < f->f_min ? f->f_min : f->f_max);
+	if (n <= f->f_max)
+		return;
+	if (strcmp(f->f_name, "stack") == 0)
+		eng_cc_xerror(pc, call, "D_STACK_PROTO", "stack( ) prototype "
+		    "mismatch: too many arguments");
+	if (strcmp(f->f_name, "ustack") == 0 || strcmp(f->f_name, "jstack") == 0)
+		eng_cc_xerror(pc, call, "D_USTACK_PROTO", "ustack( ) prototype "
+		    "mismatch: too many arguments");
+	if (strcmp(f->f_name, "tracemem") == 0)
+		eng_cc_xerror(pc, call, "D_TRACEMEM_ARGS", "tracemem ( ) "
+		    "prototype mismatch: expected at most 3 args");
+}
+
 void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
@@ -298,6 +334,7 @@ void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
 							 * then "not available" */
 		return;
 	}
+	own_proto(pc, call, f, n);
 	if (f->f_min == f->f_max)
 		eng_cc_xerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: "
 		    "%d arg%s passed, %d expected", f->f_name, n, n == 1 ? "" :
@@ -570,6 +607,23 @@ static void stmts(struct eng_pcb *pc, struct eng_node *l)
 	}
 }
 
+/* Does e call a destructive subroutine (copyout, copyoutstr)?  dtrace
+ * marks such a DIFO destructive and orders it as a destructive action. */
+static int calls_destructive(const struct eng_node *e)
+{
+	const struct eng_func *f;
+
+	for (; e != NULL; e = e->n_next) {
+		if (e->n_kind == N_CALL && (f = eng_sema_func(e->n_name)) != NULL &&
+		    (f->f_flags & F_DESTRUCTIVE))
+			return 1;
+		if (calls_destructive(e->n_left) || calls_destructive(e->n_right) ||
+		    calls_destructive(e->n_third) || calls_destructive(e->n_args))
+			return 1;
+	}
+	return 0;
+}
+
 static void statement(struct eng_pcb *pc, struct eng_node *st)
 {
 	const struct eng_func *f;
@@ -608,6 +662,9 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 	if (st->n_left->n_kind == N_AGG)
 		eng_cc_nerror(pc, st->n_left, "D_AGG_NULL", "expression has null "
 		    "effect: @%s", st->n_left->n_name);
+	if (pc->pc_speculate && calls_destructive(st->n_left))
+		eng_cc_nerror(pc, st->n_left, "D_ACT_SPEC", "destructive actions "
+		    "may not follow speculate( )");
 	eng_sema_stmt(pc, st);
 	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
 	a->a_difo = eng_cg_difo(pc, st->n_left, "expression");

@@ -62,6 +62,11 @@ void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st)
 	uint64_t enc = 0;
 	int nkeys, before;
 
+	if (st->n_left->n_op == '=' && call->n_kind == N_CALL &&
+	    eng_sema_func(call->n_name) == NULL &&
+	    eng_cc_ident(pc, call->n_name, SC_GLOBAL, 0) == NULL)
+		eng_cc_xerror(pc, call, "D_FUNC_UNDEF", "undefined function "
+		    "name: %s", call->n_name);	/* cooked first, as dtrace */
 	if (st->n_left->n_op != '=' || call->n_kind != N_CALL ||
 	    (f = eng_sema_func(call->n_name)) == NULL || f->f_kind != F_AGG)
 		eng_cc_xerror(pc, st->n_left, "D_AGG_FUNC", "@%s must be assigned "
@@ -188,68 +193,100 @@ static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
 	return enc;
 }
 
+/* factor raised to the power p overflows 63 bits (the buckets' bounds
+ * are signed)? */
+static int pow_overflows(uint64_t factor, uint64_t p)
+{
+	uint64_t x = 1;
+
+	for (uint64_t i = 0; i < p; i++) {
+		if (x > (uint64_t)INT64_MAX / factor)
+			return 1;
+		x *= factor;
+	}
+	return 0;
+}
+
+/* factor to the power p, modulo m (m > 0) */
+static uint64_t pow_mod(uint64_t factor, uint64_t p, uint64_t m)
+{
+	unsigned __int128 x = 1;
+
+	for (uint64_t i = 0; i < p; i++)
+		x = x * factor % m;
+	return (uint64_t)x;
+}
+
+/*
+ * llquantize(v, factor, lmag, hmag, steps): each argument is checked as
+ * it comes (type, then range), the way the Linux dtrace does; the steps
+ * must divide the factor when fewer, or be a multiple of it that divides
+ * factor^(lmag + 1) (factor^2 when lmag is 0) when more.
+ */
 static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
     struct eng_node *a, struct eng_node **incr)
 {
 	static const struct { const char *str, *type, *val, *match; int sh; }
 	    args[4] = {
 		{ "factor", "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL",
-		  "D_LLQUANT_FACTORMATCH", DTRACE_LLQUANTIZE_FACTORSHIFT },
-		{ "low magnitude", "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL",
-		  "D_LLQUANT_LOWMATCH", DTRACE_LLQUANTIZE_LOWSHIFT },
-		{ "high magnitude", "D_LLQUANT_HIGHTYPE", "D_LLQUANT_HIGHVAL",
-		  "D_LLQUANT_HIGHMATCH", DTRACE_LLQUANTIZE_HIGHSHIFT },
-		{ "linear steps per magnitude", "D_LLQUANT_NSTEPTYPE",
-		  "D_LLQUANT_NSTEPVAL", "D_LLQUANT_NSTEPMATCH",
-		  DTRACE_LLQUANTIZE_NSTEPSHIFT }
+		  "D_LLQUANT_MATCHFACTOR", DTRACE_LLQUANTIZE_FACTORSHIFT },
+		{ "lmag", "D_LLQUANT_LMAGTYPE", "D_LLQUANT_LMAGVAL",
+		  "D_LLQUANT_MATCHLMAG", DTRACE_LLQUANTIZE_LOWSHIFT },
+		{ "hmag", "D_LLQUANT_HMAGTYPE", "D_LLQUANT_HMAGVAL",
+		  "D_LLQUANT_MATCHHMAG", DTRACE_LLQUANTIZE_HIGHSHIFT },
+		{ "steps", "D_LLQUANT_STEPTYPE", "D_LLQUANT_STEPVAL",
+		  "D_LLQUANT_MATCHSTEPS", DTRACE_LLQUANTIZE_NSTEPSHIFT }
 	};
 	struct eng_ident *id = agg->n_ident;
-	uint64_t v[4], enc = 0, order_ = 1, x;
+	uint64_t v[4], enc = 0;
 
 	for (int i = 0; i < 4; i++, a = a->n_next) {
-		if (!is_int_const(pc, a))
+		if (!is_int_const(pc, a) || (i == 3 && (int64_t)a->n_int <= 0))
 			eng_cc_nerror(pc, a, args[i].type, "llquantize( ) argument "
-			    "#%d (%s) must be an integer constant", i + 1,
-			    args[i].str);
-		if (a->n_int > UINT16_MAX)
-			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
-			    "#%d (%s) must be an unsigned 16-bit quantity", i + 1,
-			    args[i].str);
+			    "#%d must be %s integer constant", i + 1, i == 3 ?
+			    "a positive" : "an");
 		v[i] = a->n_int;
+		if (v[i] > UINT16_MAX || (i == 0 && v[i] < 2))
+			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
+			    "#%d must be an unsigned 16-bit quantity%s", i + 1,
+			    i == 0 ? " greater than or equal to 2" : "");
+		if (i == 2 && v[2] < v[1])
+			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
+			    "#3 (high magnitude) must be at least argument #2 "
+			    "(low magnitude)");
+		if (i == 2 && v[2] == v[1])	/* one magnitude: not here */
+			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
+			    "#3 (high magnitude) must be greater than argument #2 "
+			    "(low magnitude)");
+		if (i == 2 && pow_overflows(v[0], v[2] + 1))
+			eng_cc_nerror(pc, a, args[i].val, "llquantize( ) argument "
+			    "#3 (high magnitude) will cause overflow of 64 bits");
 		enc |= v[i] << args[i].sh;
 	}
-	if (v[0] < 2)
-		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTORSMALL", "llquantize( ) "
-		    "factor (argument #1) must be two or more");
-	if (v[1] >= v[2])
-		eng_cc_nerror(pc, agg, "D_LLQUANT_MAGRANGE", "llquantize( ) high "
-		    "magnitude (argument #3) must be greater than low magnitude "
-		    "(argument #2)");
-	if (v[3] < v[0])
-		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTORNSTEPS", "llquantize( ) "
-		    "factor (argument #1) must be less than or equal to the "
-		    "number of linear steps per magnitude (argument #4)");
-	for (x = v[0]; x < v[3]; x *= v[0])
-		continue;
-	if ((v[3] % v[0]) || (x % v[3]))
-		eng_cc_nerror(pc, agg, "D_LLQUANT_FACTOREVEN", "llquantize( ) "
-		    "factor (argument #1) must evenly divide the number of steps "
-		    "per magnitude (argument #4), and the number of steps per "
-		    "magnitude must evenly divide a power of the factor");
-	for (uint64_t i = 0; i < v[2]; i++) {
-		if (order_ * v[0] <= order_ || order_ * v[0] / v[0] != order_)
-			eng_cc_nerror(pc, agg, "D_LLQUANT_MAGTOOBIG", "llquantize( ) "
-			    "factor (%d) raised to power of high magnitude (%d) "
-			    "overflows 64-bits", (int)v[0], (int)v[2]);
-		order_ *= v[0];
-	}
+	if (v[3] < v[0] && v[0] % v[3] != 0)
+		eng_cc_nerror(pc, agg, "D_LLQUANT_STEPVAL", "llquantize() argument "
+		    "#4 (steps) must evenly divide argument #1 (factor) when "
+		    "steps<factor");
+	if (v[3] < v[0])	/* fewer steps than the factor: not here */
+		eng_cc_nerror(pc, agg, "D_LLQUANT_STEPVAL", "llquantize() argument "
+		    "#4 (steps) must be at least argument #1 (factor)");
+	if (v[3] > v[0] && v[3] % v[0] != 0)
+		eng_cc_nerror(pc, agg, "D_LLQUANT_STEPVAL", "llquantize() argument "
+		    "#4 (steps) must be a multiple of argument #1 (factor) when "
+		    "steps>factor");
+	if (v[3] > v[0] && pow_mod(v[0], v[1] == 0 ? 2 : v[1] + 1, v[3]) != 0)
+		eng_cc_nerror(pc, agg, "D_LLQUANT_STEPVAL", "llquantize() argument "
+		    "#4 (steps) must evenly divide %s when steps>factor and "
+		    "lmag%s0", v[1] == 0 ? "the square of argument #1 (factor)" :
+		    "pow(argument #1 (factor), lmag (argument #2) + 1)",
+		    v[1] == 0 ? "==" : ">");
 	if (id->i_aggfunc == DTRACEAGG_LLQUANTIZE && id->i_aggarg != enc) {
 		for (int i = 0; i < 4; i++) {
 			int e = (int)((id->i_aggarg >> args[i].sh) & 0xffff);
 			int f = (int)((enc >> args[i].sh) & 0xffff);
 
 			if (e != f)
-				eng_cc_nerror(pc, agg, args[i].match, "llquantize( ) "
+				eng_cc_nerror(pc, agg, args[i].match, "llquantize() "
 				    "%s (argument #%d) doesn't match previous "
 				    "declaration: expected %d, found %d",
 				    args[i].str, i + 1, e, f);

@@ -90,6 +90,8 @@ static int conv_ok(struct eng_pcb *pc, const struct eng_pfdef *d,
 
 	/* a printa key made by stack(), ustack() or jstack(): only %k
 	 * prints it (as dtrace's pfcheck_* refuse its "stack" type) */
+	if (v->v_node != NULL && v->v_node->n_kind == N_AGG)
+		return 0;	/* printf("%d", @a): no conversion takes one */
 	if (v->v_type == NULL)
 		return d->pd_check == PFC_STACK;
 	switch (d->pd_check) {
@@ -146,6 +148,8 @@ static int is_unsigned(const struct eng_type *t)
 /* The C name of a value's type for messages. */
 static const char *tname(const struct pfval *v)
 {
+	if (v->v_node != NULL && v->v_node->n_kind == N_AGG)
+		return "aggregation";
 	return v->v_type != NULL ? eng_type_tname(v->v_type) : "stack";
 }
 
@@ -254,7 +258,8 @@ void eng_act_printf(struct eng_pcb *pc, struct eng_node *call,
 	vals = eng_cc_alloc(pc, sizeof(*vals) * (size_t)(n + 1));
 	n = 0;
 	for (a = fmt->n_next; a != NULL; a = a->n_next, n++) {
-		eng_sema_expr(pc, a);
+		if (a->n_kind != N_AGG)	/* checked as "aggregation" */
+			eng_sema_expr(pc, a);
 		vals[n].v_node = a;
 		vals[n].v_type = a->n_type;
 	}

@@ -232,8 +232,13 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 			id = eng_cc_ident(pc, base->n_name, sc, 1);
 		if (id->i_kind == ID_VAR && id->i_type != NULL &&
 		    (eng_type_is_ptr(id->i_type) ||
-		    id->i_type->t_kind == TY_ARRAY))
+		    id->i_type->t_kind == TY_ARRAY)) {
+			if (n->n_args->n_next != NULL)	/* x[1, 2] */
+				eng_cc_xerror(pc, n, "D_ARR_BADREF", "cannot "
+				    "access scalar %s as an associative array",
+				    base->n_name);
 			goto pointer;
+		}
 		if (sc == SC_LOCAL)
 			eng_cc_xerror(pc, n, "D_ARR_LOCAL", "this->%s: "
 			    "clause-local variables may not be associative arrays",
@@ -291,9 +296,15 @@ pointer:
 static void cook_agg(struct eng_pcb *pc, struct eng_node *n)
 {
 	struct eng_ident *id = eng_cc_agg(pc, n->n_name, 1);
+	int i = 0;
 
 	for (struct eng_node *k = n->n_args; k != NULL; k = k->n_next) {
 		const struct eng_func *f;
+
+		i++;
+		if (k->n_kind == N_AGG)	/* dynamic: dt_idcook_assc's check */
+			eng_cc_xerror(pc, k, "D_KEY_TYPE", "aggregation expression "
+			    "may not be used as aggregation index: key #%d", i);
 
 		if (k->n_kind == N_CALL && (f = eng_sema_func(k->n_name)) &&
 		    (f->f_flags & F_KEYOK)) {

@@ -32,6 +32,12 @@ void eng_sema_keys(struct eng_pcb *pc, struct eng_node *n,
 	if (nk > DIF_DTR_NREGS)
 		eng_cc_error(pc, 0, 0, NULL, "Insufficient tuple registers to "
 		    "generate code");
+	for (struct eng_node *k = keys; k != NULL; k = k->n_next, i++)
+		if (eng_sema_is_xlptr(pc, k))	/* @a[curpsinfo]: dynamic */
+			eng_cc_xerror(pc, k, "D_KEY_TYPE", "%s expression may not "
+			    "be used as %s index: key #%d",
+			    eng_type_tname(k->n_type), kind, i + 1);
+	i = 0;
 	if (id->i_nkeys < 0) {
 		for (struct eng_node *k = keys; k != NULL; k = k->n_next, i++)
 			if (k->n_type != NULL && (k->n_type->t_kind == TY_VOID ||

@@ -185,11 +185,15 @@ static void test_aggregation_parameters(void **state)
 	ct_err(h, "BEGIN { @d = lquantize(1, 0, 10, 0); }",
 	    "D_LQUANT_STEPTYPE");
 	ct_err(h, "BEGIN { @e = llquantize(1, 10, 0, 6, 20); @e = llquantize("
-	    "1, 10, 1, 6, 20); }", "D_LLQUANT_LOWMATCH");
-	ct_err(h, "BEGIN { @f = llquantize(1, 10, 0, 6, 5); }",
-	    "D_LLQUANT_FACTORNSTEPS");
+	    "1, 10, 1, 6, 20); }", "D_LLQUANT_MATCHLMAG");
+	ct_err(h, "BEGIN { @f = llquantize(1, 10, 0, 6, 3); }",
+	    "D_LLQUANT_STEPVAL");
 	ct_err(h, "BEGIN { @g = llquantize(1, 10, 0, 100, 10); }",
-	    "D_LLQUANT_MAGTOOBIG");
+	    "D_LLQUANT_HMAGVAL");
+	ct_err(h, "BEGIN { @g = llquantize(1, 10, 0, 6, 0); }",
+	    "D_LLQUANT_STEPTYPE");
+	ct_err(h, "BEGIN { @g = llquantize(1, 1, 0, 6, 10); }",
+	    "D_LLQUANT_FACTORVAL");
 	ct_err(h, "BEGIN { @h = quantize(1, 2, 3); }", "D_PROTO_LEN");
 	ct_err(h, "BEGIN { @i[1] = count(); @i[1, 2] = count(); }",
 	    "D_PROTO_LEN");

@@ -1,0 +1,7 @@
+/*
+ * Asserts: stack() takes one frame count at most
+ */
+BEGIN
+{
+	stack(3, 4);
+}

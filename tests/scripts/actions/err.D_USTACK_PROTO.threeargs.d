@@ -1,0 +1,7 @@
+/*
+ * Asserts: ustack() takes a frame count and a string size at most
+ */
+BEGIN
+{
+	ustack(3, 100, 5);
+}

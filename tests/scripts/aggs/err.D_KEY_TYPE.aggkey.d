@@ -1,0 +1,8 @@
+/*
+ * Asserts: an aggregation cannot key another aggregation
+ */
+BEGIN
+{
+	@inner = count();
+	@outer[@inner] = count();
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: normalize() needs the aggregation and a factor
+ */
+BEGIN
+{
+	@n = sum(10);
+	normalize(@n);
+}
