@@ -47,6 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ks_impl.h"
+#include "ks_krec.h"
 
 #define KS_CHILL_MAX	500000000ull	/* ns chill() may spin per second */
 
@@ -844,6 +845,38 @@ void ks_probe_fire(const ks_probe_ctx_t *ctx)
 		return;
 	pthread_mutex_lock(&ks_fire_lock);
 	ks_ecb_fire_locked(NULL, ctx);
+	pthread_mutex_unlock(&ks_fire_lock);
+}
+
+void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
+    unsigned cpu, const void *rec, uint32_t len)
+{
+	ks_probe_t *p = ks_probe_get(id);
+	struct ks_state *st;
+	const ks_ecb_t *e;
+	char *dst;
+
+	if (p == NULL || __atomic_load_n(&p->kp_nenabled,
+	    __ATOMIC_RELAXED) == 0)
+		return;
+	pthread_mutex_lock(&ks_fire_lock);
+	for (e = p->kp_ecbs; e != NULL; e = e->ke_pnext)
+		if (e->ke_epid == epid && e->ke_state->st_serial == serial)
+			break;
+	st = e != NULL ? e->ke_state : NULL;
+	if (e == NULL || e->ke_clause->kc_size != len ||
+	    !state_fires(st, id, cpu)) {
+		pthread_mutex_unlock(&ks_fire_lock);
+		return;			/* gone, or not running: as a firing */
+	}
+	cpu %= st->st_ncpus;
+	st->st_bufs[cpu].kb_fires++;
+	e->ke_cnt[cpu].kec_fires++;
+	if ((dst = ks_buf_reserve(st, &st->st_bufs[cpu], len,
+	    st->st_endreserve)) == NULL)
+		e->ke_cnt[cpu].kec_drops++;
+	else
+		memcpy(dst, rec, len);
 	pthread_mutex_unlock(&ks_fire_lock);
 }
 

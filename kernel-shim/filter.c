@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <string.h>
 #include "ks_filter.h"
+#include "ks_krec.h"
 #include "ks_impl.h"
 
 #define MAXPATHS 64
@@ -42,12 +43,14 @@ typedef struct walk {
 	const ks_difo_t *dp;
 	ks_filter_term_t *out;
 	int max, nout, steps, paths, bad;
+	int loose;			/* some path was loosened */
 } walk_t;
 
 typedef struct path {
 	sym_t r[DIF_DIR_NREGS];
 	int cc;				/* CC_* */
 	sym_t ca, cb;			/* what was compared */
+	int loose;			/* a comparison was dropped */
 	ks_filter_term_t t;
 } path_t;
 
@@ -170,8 +173,10 @@ static void add_atom(path_t *p, const sym_t *var, int op, int uns,
 {
 	ks_filter_atom_t *a;
 
-	if (p->t.kft_natoms == KS_FILTER_MAXATOMS)
+	if (p->t.kft_natoms == KS_FILTER_MAXATOMS) {
+		p->loose = 1;
 		return;
+	}
 	a = &p->t.kft_atoms[p->t.kft_natoms++];
 	memset(a, 0, sizeof(*a));
 	a->kfa_var = var->var;
@@ -220,8 +225,10 @@ static int constrain(path_t *p, int op, int taken)
 	int uns, fop;
 	const sym_t *v, *c;
 
-	if (p->cc == CC_UNK)
+	if (p->cc == CC_UNK) {
+		p->loose = 1;
 		return 1;
+	}
 	if (p->cc == CC_CONST)
 		return decide(op, p->ca.v, p->cb.v) == taken;
 	v = p->ca.k == S_VAR ? &p->ca : &p->cb;
@@ -240,6 +247,7 @@ static int constrain(path_t *p, int op, int taken)
 		/* an ordering of strings, or a name no comm can have */
 		if (fop == KS_FOP_EQ && strlen(c->s) > 15)
 			return 0;
+		p->loose |= fop != KS_FOP_NE || uns || strlen(c->s) <= 15;
 		return 1;
 	}
 	add_atom(p, v, fop, 0, 0, c->s);
@@ -253,6 +261,8 @@ static void finish(walk_t *w, const path_t *p, const sym_t *rv)
 {
 	if (rv->k == S_CONST && rv->v == 0)
 		return;
+	if (rv->k != S_CONST || p->loose)
+		w->loose = 1;		/* this term holds more often */
 	if (p->t.kft_natoms == 0 || w->nout == w->max) {
 		w->bad = 1;			/* true, or too many terms */
 		return;
@@ -395,6 +405,23 @@ int ks_filter_pred(const struct ks_difo *pred, ks_filter_term_t *term,
 		p.r[i].k = S_UNK;
 	run(&w, &p, 0);
 	return w.bad ? -1 : w.nout;
+}
+
+int ks_filter_pred_exact(const struct ks_difo *pred, ks_filter_term_t *term,
+    int max)
+{
+	walk_t w = { .dp = pred, .out = term, .max = max };
+	path_t p;
+
+	if (pred == NULL || pred->dtdo_len == 0)
+		return -1;
+	memset(&p, 0, sizeof(p));
+	for (int i = 0; i < DIF_DIR_NREGS; i++)
+		p.r[i] = cnst(0);
+	for (int i = 1; i < DIF_DIR_NREGS; i++)
+		p.r[i].k = S_UNK;
+	run(&w, &p, 0);
+	return w.bad || w.loose ? -1 : w.nout;
 }
 
 int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)

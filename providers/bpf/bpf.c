@@ -79,6 +79,7 @@
 #include "prov_impl.h"
 #include "bpf_util.h"
 #include "bpf_filter.h"
+#include "bpf_rec.h"
 
 #define NINSN 96
 #define MAX_SLOTS 4096
@@ -304,6 +305,9 @@ static void out_sample(void *arg, const prov_perf_sample_t *s)
 	if (cb == NULL ||
 	    __atomic_load_n(&bs->slots[idx].sl_gen, __ATOMIC_RELAXED) != gen)
 		return;			/* changed hands while we read */
+	if (prov_bpf_rec_deliver(s->pps_raw + 8, s->pps_raw + 24,
+	    s->pps_rawlen - 24, s->pps_cpu))
+		return;			/* a record built in the kernel */
 	memcpy(comm, s->pps_raw + 8, 15);
 	comm[15] = '\0';
 	if (comm[0] != '\0' && s->pps_tid > 0)
@@ -772,6 +776,7 @@ void prov_bpf_shutdown(void)
 	pthread_mutex_unlock(&bs->slot_lk);
 	prov_bpf_sys_close();
 	prov_bpf_close_deferred();
+	prov_bpf_rec_report();
 	pthread_mutex_lock(&bs->outlk);
 	for (int c = 0; c < NOUT; c++) {
 		prov_perf_close(bs->outsrcs[c]);

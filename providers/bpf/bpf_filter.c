@@ -81,6 +81,7 @@
 #include <sys/syscall.h>
 #include "bpf_filter.h"
 #include "bpf_agg.h"
+#include "bpf_rec.h"
 #include "bpf_tls.h"
 #include "bpf_util.h"
 #include "providers.h"
@@ -102,6 +103,8 @@ typedef struct fslot {
 	dtrace_id_t fs_aggid;		/* the probe and plan it counts */
 	ks_aggplan_t fs_agg;
 	int fs_aggcomm;			/* its key copies the filter's comm */
+	int fs_hasrec;			/* runs the record body of fs_rec */
+	ks_recplan_t fs_rec;
 	int fs_held;			/* dropping until the ENABLE ends */
 	uint32_t fs_ptype, fs_eat;	/* how its programs load */
 	int fs_uprobe;			/* a uprobe's: never held, no plan
@@ -251,14 +254,36 @@ static int agg_body(filt_state_t *fl, const fslot_t *fs, const ks_aggplan_t *ap,
 	return na + pre + nt;
 }
 
+/* The record body of plan rp behind the slot's prefix, loaded behind
+ * filter f (which must be in front when the plan has a predicate): the
+ * program fd, or -1. */
+static int rec_load(filt_state_t *fl, const fslot_t *fs, const ks_filter_t *f,
+    const ks_recplan_t *rp, struct bpf_insn *p, int *np)
+{
+	int pre = body_prefix(fl, fs), nr, pfd;
+
+	memcpy(p, fs->fs_body, (size_t)pre * sizeof(*p));
+	nr = prov_bpf_rec_body(p + pre, rp, fs->fs_id, fs->fs_body, fs->fs_n,
+	    fs->fs_hasam ? &fs->fs_am : NULL);
+	if (nr <= 0 || (rp->krp_pred && f == NULL))
+		return -1;
+	pfd = load_behind(fs, f, p, pre + nr, np);
+	if (pfd >= 0 && rp->krp_pred && *np == 0) {
+		close(pfd);		/* the predicate would not be run */
+		pfd = -1;
+	}
+	return pfd;
+}
+
 /* Load the slot's body (the aggregating one for plan ap if not NULL and
- * it can be made, behind the body's prefix) behind filter f into the
- * array.  0, or -1 if not even the plain record body went in. */
+ * it can be made, behind the body's prefix; else the kernel record body
+ * of plan rp if not NULL) behind filter f into the array.  0, or -1 if
+ * not even the plain record body went in. */
 static int install(filt_state_t *fl, int slot, fslot_t *fs,
-    const ks_filter_t *f, const ks_aggplan_t *ap)
+    const ks_filter_t *f, const ks_aggplan_t *ap, const ks_recplan_t *rp)
 {
 	static struct bpf_insn abody[AGG_ROOM];
-	int n = 0, na = 0, plan = -1, pfd = -1, rc, comm = 0;
+	int n = 0, na = 0, plan = -1, pfd = -1, rc, comm = 0, hasrec = 0;
 
 	if (ap != NULL && fs->fs_id != DTRACE_IDNONE) {
 		comm = filter_reads_comm(fs, f);
@@ -274,6 +299,8 @@ static int install(filt_state_t *fl, int slot, fslot_t *fs,
 				pfd = load_behind(fs, f, abody, na, &n);
 		}
 	}
+	if (pfd < 0 && ap == NULL && rp != NULL)
+		hasrec = (pfd = rec_load(fl, fs, f, rp, abody, &n)) >= 0;
 	if (pfd < 0) {
 		if (ap != NULL && ap->kap_nkc > 0)	/* self-> to the shim */
 			prov_bpf_tls_veto_later(ap->kap_tlsstate);
@@ -304,6 +331,10 @@ static int install(filt_state_t *fl, int slot, fslot_t *fs,
 		fs->fs_agg = *ap;
 	fs->fs_aggid = fs->fs_id;
 	fs->fs_aggcomm = comm;
+	fs->fs_hasrec = hasrec;
+	memset(&fs->fs_rec, 0, sizeof(fs->fs_rec));
+	if (hasrec)
+		fs->fs_rec = *rp;
 	return 0;
 }
 
@@ -367,6 +398,16 @@ static int same_agg(const fslot_t *fs, const ks_aggplan_t *ap)
 	    fs->fs_agg.kap_strs == ap->kap_strs;
 }
 
+/* Does the slot run the record body of plan rp (NULL: none)? */
+static int same_rec(const fslot_t *fs, const ks_recplan_t *rp)
+{
+	if (rp == NULL || !fs->fs_hasrec)
+		return rp == NULL && !fs->fs_hasrec;
+	return fs->fs_rec.krp_serial == rp->krp_serial &&
+	    fs->fs_rec.krp_epid == rp->krp_epid &&
+	    fs->fs_rec.krp_size == rp->krp_size && fs->fs_aggid == fs->fs_id;
+}
+
 static int noop_prog(void);
 
 /* Must the slot drop everything now: an ENABLE is pending and none of
@@ -399,6 +440,7 @@ static void hold(fslot_t *fs)
 	fs->fs_plan = -1;
 	fs->fs_aggcomm = 0;
 	memset(&fs->fs_agg, 0, sizeof(fs->fs_agg));
+	fs->fs_hasrec = 0;
 }
 
 /* Bring slot's program up to its probe's filter and plan now (flk);
@@ -407,8 +449,9 @@ static int refilter(filt_state_t *fl, int slot)
 {
 	fslot_t *fs = fl->fslots[slot];
 	ks_aggplan_t ap;
+	ks_recplan_t rp;
 	ks_filter_t f;
-	int agg, was, planned;
+	int agg, was, planned, rec;
 
 	if (fs == NULL)
 		return 0;
@@ -429,11 +472,15 @@ static int refilter(filt_state_t *fl, int slot)
 	    !(fs->fs_uprobe && (ap.kap_args || ap.kap_strs || ap.kap_nkc > 0));
 	if (planned && !agg && ap.kap_ok && ap.kap_nkc > 0)
 		prov_bpf_tls_veto_later(ap.kap_tlsstate);
-	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL))
+	rec = !agg && fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
+	    !fs->fs_uprobe && prov_bpf_rec_plan(fs->fs_id, fs->fs_vars,
+	    fs->fs_hasam ? &fs->fs_am : NULL, f.kf_always ? NULL : &f, &rp);
+	if (same(&f, &fs->fs_cur) && same_agg(fs, agg ? &ap : NULL) &&
+	    same_rec(fs, rec ? &rp : NULL))
 		return 0;
 	was = fs->fs_plan;
 	if (install(fl, slot, fs, f.kf_always ? NULL : &f,
-	    agg ? &ap : NULL) == 0)
+	    agg ? &ap : NULL, rec ? &rp : NULL) == 0)
 		fs->fs_held = 0;
 	/* install() falls back to the plain body; if even that cannot
 	 * load, the old program stays (the body never changes; a held
@@ -567,7 +614,7 @@ int prov_bpf_fload(const struct bpf_insn *body, int n, int tpid, int slot)
 	pthread_mutex_lock(&fl->flk);
 	if (++fl->fgen[slot] == 0)
 		fl->fgen[slot] = 1;
-	if (install(fl, slot, fs, NULL, NULL) == 0 &&
+	if (install(fl, slot, fs, NULL, NULL, NULL) == 0 &&
 	    gen_set(fl, slot, fl->fgen[slot]) == 0 &&
 	    (efd = attach_stub(fl, tpid, slot, fl->fgen[slot])) >= 0) {
 		fl->fslots[slot] = fs;
@@ -587,7 +634,7 @@ static int fslot_install(filt_state_t *fl, int slot, fslot_t *fs)
 	int rc = -1;
 
 	pthread_mutex_lock(&fl->flk);
-	if (install(fl, slot, fs, NULL, NULL) == 0) {
+	if (install(fl, slot, fs, NULL, NULL, NULL) == 0) {
 		fl->fslots[slot] = fs;
 		rc = 0;
 	} else {
@@ -646,7 +693,7 @@ int prov_bpf_frevive(const struct bpf_insn *body, int n, int slot)
 		return -1;
 	pthread_mutex_lock(&fl->flk);
 	if (fl->fslots[slot] == NULL &&
-	    install(fl, slot, fs, NULL, NULL) == 0 &&
+	    install(fl, slot, fs, NULL, NULL, NULL) == 0 &&
 	    gen_set(fl, slot, fl->fgen[slot]) == 0) {
 		fl->fslots[slot] = fs;
 		rc = 0;
