@@ -36,6 +36,7 @@
 
 #define KS_KR_MAXVALS 16
 #define KS_KR_STRMAX 64			/* constant strings, NUL included */
+#define KS_KR_RECMAX 1000		/* record bytes a plan may have */
 
 enum ks_krv {
 	KS_KRV_PID = 1, KS_KRV_TID, KS_KRV_UID, KS_KRV_GID, KS_KRV_CPU,

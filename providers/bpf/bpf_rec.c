@@ -5,14 +5,15 @@
  *
  * bpf_filter.c asks prov_bpf_rec_body() for a record body in place of a
  * slot's own body (behind the same filter, which is then exactly the
- * clause's predicate) when the plan allows it.  The body writes, on the
- * BPF stack,
+ * clause's predicate) when the plan allows it.  The body writes
  *
  *   { u64 tag, u8 0, "KR", u8 1, u32 plan id, u64 0,   (24 bytes)
  *     the record: u32 epid, u32 timestamp hi, u32 lo, data records }
  *
- * zeroed first, every value stored at its record offset with its record
- * size (strings: the task's comm with get_current_comm, constants by
+ * on the BPF stack below fp - 16 (or, larger than the stack allows, up
+ * to BIG bytes, in the value of a per-CPU scratch map: tracing programs
+ * do not nest on a CPU), zeroed first, every value stored at its record
+ * offset with its record size (strings: the task's comm with get_current_comm, constants by
  * immediate stores, zero-padded by the zeroing), and hands it to the
  * slot's output map (the per-CPU perf rings bpf.c drains) with
  * bpf_perf_event_output(BPF_F_CURRENT_CPU).  It returns 0: no perf
@@ -51,9 +52,11 @@
 #define MAXPLANS 4096
 #define MARK 0x01524b00u		/* bytes 0, 'K', 'R', 1 */
 #define HDR 24				/* tag, marker, pad */
-#define ROOM 488			/* stack bytes below fp the record
-					 * may use (PROV_BPF_COMM_AT is
-					 * below) */
+#define ROOM 472			/* stack bytes below fp - 16 the
+					 * record may use (PROV_BPF_COMM_AT
+					 * is below) */
+#define BIG 1024			/* larger ones: a per-CPU scratch */
+#define TS_AT (-16)			/* fp offset of the saved time */
 
 typedef struct rplan {
 	uint32_t rp_serial;
@@ -67,7 +70,23 @@ static struct {
 	rplan_t *plans[MAXPLANS];	/* release store, acquire load */
 	int nplans;
 	uint64_t delivered;		/* records committed (atomic) */
-} recs = { .lk = PTHREAD_MUTEX_INITIALIZER };
+	int scratch;			/* lk: PERCPU_ARRAY of one BIG-byte
+					 * value, -1 none yet */
+} recs = { .lk = PTHREAD_MUTEX_INITIALIZER, .scratch = -1 };
+
+/* The scratch map, made on first use: its fd, or -1. */
+static int scratch_map(void)
+{
+	int fd;
+
+	pthread_mutex_lock(&recs.lk);
+	if (recs.scratch < 0)
+		recs.scratch = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY,
+		    4, BIG, 1, 0);
+	fd = recs.scratch;
+	pthread_mutex_unlock(&recs.lk);
+	return fd;
+}
 
 /* The id (from 1) of the plan for these, made if new; 0 if none left. */
 static uint32_t plan_id(const ks_recplan_t *rp, dtrace_id_t id)
@@ -145,7 +164,7 @@ int prov_bpf_rec_plan(dtrace_id_t id, unsigned vars,
 	unsigned need;
 
 	if (!(vars & PROV_FV_ONE) || ks_probe_recplan(id, rp) != 0 ||
-	    !rp->krp_ok || rp->krp_size + HDR > ROOM)
+	    !rp->krp_ok || rp->krp_size + HDR > BIG)
 		return 0;
 	need = rp->krp_vars & ~(1u << KS_FV_ARG);
 	if ((need & ~vars) != 0)
@@ -195,7 +214,7 @@ static int call(struct bpf_insn *p, int fn)
 	return 1;
 }
 
-/* Immediate stores of a constant string's words at fp + at (the area is
+/* Immediate stores of a constant string's words at r7 + at (the area is
  * zero already; the NUL and the padding stay). */
 static int emit_str(struct bpf_insn *p, const char *s, int16_t at)
 {
@@ -206,14 +225,14 @@ static int emit_str(struct bpf_insn *p, const char *s, int16_t at)
 		uint32_t w = 0;
 
 		memcpy(&w, s + i, len - i < 4 ? len - i : 4);
-		p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0,
+		p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 7, 0,
 		    (int16_t)(at + (int16_t)i), (int32_t)w);
 	}
 	return n;
 }
 
-/* r1 = the value v (not a string); r7 holds the time, r8 pid_tgid, r9
- * uid_gid. */
+/* r1 = the value v (not a string); fp + TS_AT holds the time, r8
+ * pid_tgid, r9 uid_gid. */
 static int emit_int(struct bpf_insn *p, const ks_krval_t *v,
     const prov_bpf_argmap_t *am)
 {
@@ -242,7 +261,7 @@ static int emit_int(struct bpf_insn *p, const ks_krval_t *v,
 		n += prov_bpf_emit_arg(p + n, am, v->kkv_arg);
 		break;
 	case KS_KRV_TIMESTAMP:
-		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 7, 0, 0);
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 10, TS_AT, 0);
 		break;
 	default:			/* KS_KRV_INT */
 		n += imm64(p + n, 1, v->kkv_val);
@@ -251,7 +270,7 @@ static int emit_int(struct bpf_insn *p, const ks_krval_t *v,
 	return n;
 }
 
-/* The values of the plan at fp + rec (room for PROV_BPF_RECMAX). */
+/* The values of the plan at r7 + rec. */
 static int emit_vals(struct bpf_insn *p, const ks_recplan_t *rp,
     int16_t rec, const prov_bpf_argmap_t *am)
 {
@@ -268,15 +287,40 @@ static int emit_vals(struct bpf_insn *p, const ks_recplan_t *rp,
 			continue;
 		}
 		if (v->kkv_kind == KS_KRV_COMM) {
-			p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+			p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 7, 0, 0);
 			p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, at);
 			p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 16);
 			n += call(p + n, BPF_FUNC_get_current_comm);
 			continue;
 		}
 		n += emit_int(p + n, v, am);
-		p[n++] = ins(BPF_STX | BPF_MEM | sz[v->kkv_size], 10, 1, at, 0);
+		p[n++] = ins(BPF_STX | BPF_MEM | sz[v->kkv_size], 7, 1, at, 0);
 	}
+	return n;
+}
+
+/* r7 = where the record is built: the stack below fp + TS_AT, or (big)
+ * the scratch map's value; the program returns 0 if that is missing. */
+static int emit_base(struct bpf_insn *p, int big, int size, int smap)
+{
+	int n = 0;
+
+	if (!big) {
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 7, 10, 0, 0);
+		p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 7, 0, 0,
+		    TS_AT - size);
+		return n;
+	}
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, -8, 0);
+	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, smap);
+	p[n++] = ins(0, 0, 0, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -8);
+	n += call(p + n, BPF_FUNC_map_lookup_elem);
+	p[n++] = ins(BPF_JMP | BPF_JNE | BPF_K, 0, 0, 2, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
 	return n;
 }
 
@@ -285,44 +329,41 @@ int prov_bpf_rec_body(struct bpf_insn *p, const ks_recplan_t *rp,
     const prov_bpf_argmap_t *am)
 {
 	int size = (int)((HDR + rp->krp_size + 7) & ~7u), n = 0, map = -1;
-	int16_t top = (int16_t)-size, r = (int16_t)(top + HDR);
+	int big = size > ROOM, smap = big ? scratch_map() : -1;
+	const int16_t r = HDR;
 	uint64_t tag = 0;
 	uint32_t pid;
 
-	if (size > ROOM || tag_map(body, nb, &tag, &map) != 0 ||
+	if (size > BIG || (big && smap < 0) ||
+	    tag_map(body, nb, &tag, &map) != 0 ||
 	    (pid = plan_id(rp, id)) == 0)
 		return 0;
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	n += emit_base(p + n, big, size, smap);
 	for (int off = 0; off < size; off += 8)
-		p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 10, 0,
-		    (int16_t)(top + off), 0);
+		p[n++] = ins(BPF_ST | BPF_MEM | BPF_DW, 7, 0, (int16_t)off, 0);
 	n += imm64(p + n, 1, tag);
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1, top, 0);
-	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, (int16_t)(top + 8),
-	    (int32_t)MARK);
-	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, (int16_t)(top + 12),
-	    (int32_t)pid);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 7, 1, 0, 0);
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 7, 0, 8, (int32_t)MARK);
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 7, 0, 12, (int32_t)pid);
 	n += call(p + n, BPF_FUNC_ktime_get_ns);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 0, TS_AT, 0);
+	/* the header: epid, timestamp high and low halves */
+	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 7, 0, r, (int32_t)rp->krp_epid);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_W, 7, 0, (int16_t)(r + 8), 0);
+	p[n++] = ins(BPF_ALU64 | BPF_RSH | BPF_K, 0, 0, 0, 32);
+	p[n++] = ins(BPF_STX | BPF_MEM | BPF_W, 7, 0, (int16_t)(r + 4), 0);
 	n += call(p + n, BPF_FUNC_get_current_pid_tgid);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 8, 0, 0, 0);
 	n += call(p + n, BPF_FUNC_get_current_uid_gid);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 9, 0, 0, 0);
-	/* the header: epid, timestamp high and low halves */
-	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, r,
-	    (int32_t)rp->krp_epid);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 7, 0, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_RSH | BPF_K, 1, 0, 0, 32);
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_W, 10, 1, (int16_t)(r + 4), 0);
-	p[n++] = ins(BPF_STX | BPF_MEM | BPF_W, 10, 7, (int16_t)(r + 8), 0);
 	n += emit_vals(p + n, rp, r, am);
-	/* perf_event_output(r6, map, BPF_F_CURRENT_CPU, fp + top, size) */
+	/* perf_event_output(r6, map, BPF_F_CURRENT_CPU, r7, size) */
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	p[n++] = ins(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, map);
 	p[n++] = ins(0, 0, 0, 0, 0);
 	p[n++] = ins(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, top);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 4, 7, 0, 0);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
 	    HDR + (int32_t)rp->krp_size);
 	n += call(p + n, BPF_FUNC_perf_event_output);

@@ -3,6 +3,8 @@
  * probe argument, shared by the providers' BPF files (see bpf_util.h and
  * bpf_filter.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -64,6 +66,7 @@ int prov_bpf_prog_load_as(const struct bpf_insn *p, int n, uint32_t type,
     uint32_t eat)
 {
 	union bpf_attr at;
+	int fd;
 
 	memset(&at, 0, sizeof(at));
 	at.prog_type = type;
@@ -71,7 +74,19 @@ int prov_bpf_prog_load_as(const struct bpf_insn *p, int n, uint32_t type,
 	at.insns = (uint64_t)(uintptr_t)p;
 	at.insn_cnt = (uint32_t)n;
 	at.license = (uint64_t)(uintptr_t)"GPL";
-	return (int)prov_bpf_call(BPF_PROG_LOAD, &at);
+	fd = (int)prov_bpf_call(BPF_PROG_LOAD, &at);
+	if (fd < 0 && getenv("DTUI_BPF_LOG") != NULL) {
+		/* debugging: why the verifier refused it */
+		static char log[65536];
+
+		at.log_buf = (uint64_t)(uintptr_t)log;
+		at.log_size = sizeof(log);
+		at.log_level = 1;
+		log[0] = '\0';
+		(void)prov_bpf_call(BPF_PROG_LOAD, &at);
+		fprintf(stderr, "dtrace: BPF program refused:\n%s\n", log);
+	}
+	return fd;
 }
 
 int prov_bpf_load_attach(const struct bpf_insn *p, int n, uint64_t tpid)

@@ -61,9 +61,16 @@ same "probefunc" 3
 prog='syscall::getppid:entry /pid == $target/ { trace("konst"); }'
 same "string" 3
 # two strings of strsize (256) make a record larger than the BPF stack
-# holds: the shim's
-prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace("b"); }'
-same "big" 0
+# holds: built in a scratch map; four are more than it holds: the shim's
+prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace(execname);
+    printf("%s %d\n", probename, pid == 0); }'
+same "big" 0		# pid == 0 is not one step
+prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace(execname);
+    printf("%s %d\n", probename, 42); }'
+same "big" 3
+prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace("b");
+    trace("c"); trace("d"); }'
+same "bigger" 0
 prog='syscall::getppid:entry /pid == $target/ { printf("%d %d\n", pid, tid); }'
 norm='s/^\([0-9][0-9]*\) \1$/PID PID/'	# one thread: tid is pid
 same "pid" 3
