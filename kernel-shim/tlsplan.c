@@ -51,16 +51,21 @@ static int touches_tls(const ks_difo_t *dp)
 	return 0;
 }
 
-/* Is thread-local id of dp an 8-byte integer? */
+/* Is thread-local id of dp an integer (or pointer) held by value?  Of
+ * any size: the shim keeps every by-value scalar in 8 bytes and stores
+ * and loads the whole register (dif_var.c: vi_size 8, the compiler's
+ * casts are in the DIF), as the BPF hash does, so an int self->x = 1
+ * behaves the same on both sides. */
 static int tls_int(const ks_difo_t *dp, uint32_t id)
 {
 	for (uint32_t k = 0; k < dp->dtdo_varlen; k++) {
 		const dtrace_difv_t *v = &dp->dtdo_vartab[k];
+		uint32_t sz = v->dtdv_type.dtdt_size;
 
 		if (v->dtdv_id == id && v->dtdv_scope == DIFV_SCOPE_THREAD)
 			return v->dtdv_type.dtdt_kind == DIF_TYPE_CTF &&
 			    !(v->dtdv_type.dtdt_flags & DIF_TF_BYREF) &&
-			    v->dtdv_type.dtdt_size == 8;
+			    (sz == 1 || sz == 2 || sz == 4 || sz == 8);
 	}
 	return 0;
 }

@@ -77,6 +77,19 @@ echo "$out" | grep -q "aggregation drops" || fail "no kernel map drops: $out"
 out=$(run DTUI_AGG_KERNEL=0 DTUI_AGG_MAXKEYS=2)
 echo "$out" | grep -q "aggregation drops" && fail "shim path drops: $out"
 
+# integers narrower than 8 bytes (an int flag, a char that wraps: sizes
+# of 128 and up read negative, 256 and 0 alike), which the shim keeps in
+# 8 bytes as the kernel's map does
+arg=reads
+prog='syscall::read:entry /pid == $target/ { self->n = 1; self->c = (char)arg2; }
+syscall::read:return /self->n/ { @q = lquantize(self->c, -128, 128, 32);
+    @c = count(); self->n = 0; self->c = 0; }
+END { printa(@q); printa("count %@d\n", @c); }'
+both "narrow"
+echo "$kern" | grep -qx "count 282" || fail "narrow: $kern"
+out=$(run DTUI_AGG_KERNEL=1 DTUI_AGG_MAXKEYS=2)
+echo "$out" | grep -q "aggregation drops" || fail "narrow: not in the kernel: $out"
+
 # 50 threads set a variable and never clear it; dynvarsize holds 10 of
 # them (48 bytes each in the shim's arena, as many in the kernel's map)
 arg=threads

@@ -133,6 +133,20 @@ static void never_split(void **state)
 	    "ktest:mod:func:p1 /self->ts/ { @ = count(); }");
 }
 
+/* Narrower integers: the shim keeps them in 8 bytes as the kernel does. */
+static void narrow_ints(void **state)
+{
+	(void)state;
+	plans("ktest:mod:func:p0 /arg0 == 7/ { self->n = 1; "
+	    "self->c = (char)arg1; self->s = (short)arg1; }\n"
+	    "ktest:mod:func:p1 /self->n/ { @ = quantize(self->c + self->s); "
+	    "self->n = 0; }\n", pl);
+	assert_true(pl[0].kap_ok && pl[1].kap_ok);
+	assert_int_equal(pl[0].kap_nkc, 1);
+	assert_int_equal(pl[1].kap_nkc, 1);
+	assert_int_equal(pl[0].kap_kc[0].kkc_nsteps, 3);
+}
+
 static void provider_must_lower_every_probe(void **state)
 {
 	(void)state;
@@ -166,6 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(latency_in_the_kernel),
 		cmocka_unit_test(never_split),
+		cmocka_unit_test(narrow_ints),
 		cmocka_unit_test(provider_must_lower_every_probe),
 		cmocka_unit_test(veto_is_for_good),
 	};
