@@ -89,6 +89,7 @@ agg_state_t prov_bpf_aggs = {
 	.reclaim_ns = RECLAIM_NS,
 	.nextplan = 1,
 	.kmaps = { -1, -1, -1 }, .dropmap = -1, .firemap = -1,
+	.budgetmap = -1, .spillkeys = SPILL_KEYS,
 	.maxkeys = DEFAULT_KEYS,
 };
 
@@ -182,7 +183,9 @@ void prov_bpf_agg_maps_free(agg_state_t *ag)
 		close(ag->dropmap);
 	if (ag->firemap >= 0)
 		close(ag->firemap);
-	ag->dropmap = ag->firemap = -1;
+	if (ag->budgetmap >= 0)
+		close(ag->budgetmap);
+	ag->dropmap = ag->firemap = ag->budgetmap = -1;
 	free(ag->flast);
 	ag->flast = NULL;
 	free(ag->bkeys);
@@ -205,6 +208,9 @@ static int maps_start(agg_state_t *ag)
 	if (getenv("DTUI_AGG_MAXKEYS") != NULL &&	/* tests */
 	    atoi(getenv("DTUI_AGG_MAXKEYS")) > 0)
 		ag->maxkeys = (uint32_t)atoi(getenv("DTUI_AGG_MAXKEYS"));
+	if (getenv("DTUI_AGG_SPILLKEYS") != NULL &&	/* tests */
+	    atoi(getenv("DTUI_AGG_SPILLKEYS")) > 0)
+		ag->spillkeys = (uint32_t)atoi(getenv("DTUI_AGG_SPILLKEYS"));
 	ag->bkeys = malloc((size_t)BATCH * KEY_MAX);
 	ag->bvals = malloc((size_t)BATCH * 8 * (size_t)ag->ncpu);
 	ag->dlast = calloc((size_t)ag->ncpu, sizeof(*ag->dlast));
@@ -215,10 +221,13 @@ static int maps_start(agg_state_t *ag)
 	    0);
 	ag->firemap = prov_bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8,
 	    FIRES, 0);
+	ag->budgetmap = prov_bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8,
+	    MAX_PLANS, 0);
 	ag->flast = calloc((size_t)FIRES * (size_t)ag->ncpu, 8);
 	if (ag->bkeys == NULL || ag->bvals == NULL || ag->dlast == NULL ||
 	    ag->kmaps[0] < 0 || ag->kmaps[1] < 0 || ag->kmaps[2] < 0 ||
-	    ag->dropmap < 0 || ag->firemap < 0 || ag->flast == NULL) {
+	    ag->dropmap < 0 || ag->firemap < 0 || ag->budgetmap < 0 ||
+	    ag->flast == NULL) {
 		prov_bpf_agg_maps_free(ag);		/* not shutdown: plk is held */
 		return -1;
 	}
@@ -342,7 +351,7 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 	    a->ap_retoff == b->ap_retoff && a->ap_str == b->ap_str &&
 	    a->ap_strarg == b->ap_strarg && a->ap_skind == b->ap_skind &&
 	    a->ap_soff == b->ap_soff && a->ap_slen == b->ap_slen &&
-	    kc_same(a, b);
+	    a->ap_spill == b->ap_spill && kc_same(a, b);
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
@@ -513,6 +522,7 @@ static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
     const aplan_t *ap, int comm_at)
 {
 	int map = ag->kmaps[ap->ap_big], n = 0, add, drop, out, fb = 0, nk;
+	int spill[3], nsp = 0;
 
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	n += emit_key(p + n, planid, ap, comm_at);
@@ -546,6 +556,20 @@ static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
 	n += emit_call(p + n, BPF_FUNC_map_lookup_elem);
 	add = n;
 	p[n++] = ins(BPF_JMP | BPF_JNE | BPF_K, 0, 0, 0, 0);
+	if (ap->ap_spill) {		/* a new key: within the budget? */
+		p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, DKEY_AT, planid);
+		n += emit_map(p + n, 1, ag->budgetmap);
+		n += emit_fp(p + n, 2, DKEY_AT);
+		n += emit_call(p + n, BPF_FUNC_map_lookup_elem);
+		spill[nsp++] = n;
+		p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 0, 0);
+		p[n++] = ins(BPF_LDX | BPF_MEM | BPF_DW, 1, 0, 0, 0);
+		spill[nsp++] = n;
+		p[n++] = ins(BPF_JMP | BPF_JGE | BPF_K, 1, 0, 0,
+		    (int32_t)ag->spillkeys);
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+		p[n++] = ins(BPF_STX | BPF_XADD | BPF_DW, 0, 1, 0, 0);
+	}
 	n += emit_map(p + n, 1, map);
 	n += emit_fp(p + n, 2, KEY_AT);
 	n += emit_fp(p + n, 3, VAL_AT);
@@ -560,21 +584,28 @@ static int emit(agg_state_t *ag, struct bpf_insn *p, int planid,
 	n += emit_inc(p + n);
 	out = n;
 	p[n++] = ins(BPF_JMP | BPF_JA, 0, 0, 0, 0);
-	p[drop].off = (int16_t)(n - drop - 1);
-	p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, DKEY_AT, 0);
-	n += emit_map(p + n, 1, ag->dropmap);
-	n += emit_fp(p + n, 2, DKEY_AT);
-	n += emit_call(p + n, BPF_FUNC_map_lookup_elem);
-	p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0);
-	n += emit_inc(p + n);
+	if (ap->ap_spill) {		/* full: the record body, below */
+		spill[nsp++] = drop;
+	} else {
+		p[drop].off = (int16_t)(n - drop - 1);
+		p[n++] = ins(BPF_ST | BPF_MEM | BPF_W, 10, 0, DKEY_AT, 0);
+		n += emit_map(p + n, 1, ag->dropmap);
+		n += emit_fp(p + n, 2, DKEY_AT);
+		n += emit_call(p + n, BPF_FUNC_map_lookup_elem);
+		p[n++] = ins(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0);
+		n += emit_inc(p + n);
+	}
 	p[out].off = (int16_t)(n - out - 1);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	if (fb > 0) {			/* not counted: the record body */
 		p[fb].off = (int16_t)(n - fb - 1);
 		p[fb + 1].off = (int16_t)(n - fb - 2);
-		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	}
+	for (int i = 0; i < nsp; i++)
+		p[spill[i]].off = (int16_t)(n - spill[i] - 1);
+	if (fb > 0 || nsp > 0)
+		p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
 	return n;
 }
 
@@ -586,7 +617,7 @@ int prov_bpf_agg_fallback(int planid)
 	    (ap = __atomic_load_n(&prov_bpf_aggs.plans[planid], __ATOMIC_ACQUIRE)) ==
 	    NULL)
 		return 0;
-	return ap->ap_str != 0;
+	return ap->ap_str != 0 || ap->ap_spill;
 }
 
 int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
@@ -600,6 +631,7 @@ int prov_bpf_agg_body(struct bpf_insn *p, dtrace_id_t id,
 	if (!prov_bpf_agg_fits(plan, vars, am) ||
 	    layout(&want, id, plan, am) != 0)
 		return 0;
+	want.ap_spill = (vars & PROV_FV_SPILL) && want.ap_nkc == 0;
 	pthread_mutex_lock(&ag->plk);
 	if (maps_start(ag) == 0 && (pid = plan_get(ag, &want)) > 0) {
 		n = emit(ag, p, pid, ag->plans[pid], comm_at);

@@ -140,6 +140,15 @@ static void reclaim(agg_state_t *ag, uint64_t now)
 		at.key = (uint64_t)(uintptr_t)(e + 1);
 		(void)prov_bpf_call(BPF_MAP_DELETE_ELEM, &at);
 		last_del(ag, e[0], e + 1);
+		if (ag->plans[id]->ap_spill) {	/* its budget back */
+			uint64_t zero = 0;
+
+			memset(&at, 0, sizeof(at));
+			at.map_fd = (uint32_t)ag->budgetmap;
+			at.key = (uint64_t)(uintptr_t)&id;
+			at.value = (uint64_t)(uintptr_t)&zero;
+			(void)prov_bpf_call(BPF_MAP_UPDATE_ELEM, &at);
+		}
 	}
 	pthread_mutex_unlock(&ag->rlk);
 	ag->ndead = 0;

@@ -25,6 +25,8 @@
 #define DRAIN_NS 100000000ULL
 #define RECLAIM_NS 1000000000ULL
 #define FIRES 4096			/* plans counted in the fires array */
+#define SPILL_KEYS 4096		/* keys of a spilling plan (PROV_FV_SPILL):
+				 * many more are best as records */
 
 typedef struct aplan {
 	dtrace_id_t ap_probe;
@@ -43,6 +45,8 @@ typedef struct aplan {
 	uint16_t ap_slen;		/* and size (char[N]) */
 	int16_t ap_errno, ap_retoff;	/* key offset (0: absent), and the
 					 * return value's in the record */
+	int ap_spill;			/* a full map: the record body
+					 * (PROV_FV_SPILL) */
 	int ap_fires;			/* the key is the plan id alone: count
 					 * in the fires array (id < FIRES) */
 	int ap_nkc;			/* kernel clauses (bpf_tls.c) */
@@ -77,6 +81,10 @@ typedef struct agg_state {
 	uint32_t nextplan;		/* plk */
 	int kmaps[3], dropmap;		/* plk: made by maps_start */
 	int firemap;			/* plk: per-CPU firings by plan id */
+	int budgetmap;			/* plk: keys a spilling plan made, by
+					 * plan id (PROV_FV_SPILL) */
+	uint32_t spillkeys;		/* plk: a spilling plan's most keys,
+					 * its other firings records */
 	uint64_t *flast;		/* dlk: [FIRES * ncpu] read so far */
 	int started;			/* plk for writes: maps made (release
 					 * store, read with acquire) */

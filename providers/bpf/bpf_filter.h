@@ -105,6 +105,12 @@ int prov_bpf_fload_at(const struct bpf_insn *body, int n, int map, int key,
  * ks_probe_aggplan allows it.  Providers that skip or reshape some
  * firings in user space must not say so. */
 #define PROV_FV_ONE (1u << 30)
+/* Also in vars: a firing a plan cannot count because its map is full
+ * goes to the slot's record body instead of being dropped (bpf_agg.c),
+ * so plans keyed on values that are often all distinct (a user
+ * function's arguments) stay exact; not for plans with kernel clauses,
+ * whose self-> stores already ran in the kernel. */
+#define PROV_FV_SPILL (1u << 29)
 
 /* Attachment att delivers the firings of probe id only (DTRACE_IDNONE:
  * of several probes or unknown: no filter); vars: what its firings take
