@@ -26,6 +26,8 @@ int prov_sdt_register(void);
 int prov_usdt_register(void);
 /* Stop the usdt provider's thread (prov_shutdown, before perf's). */
 void prov_usdt_shutdown(void);
+/* Tracing has started: place the usdt probes enabled before (prov_go). */
+void prov_usdt_go(void);
 void prov_profile_shutdown(void);
 /* Fire the profile-N firings idle CPUs missed before upto (ns, monotonic);
  * call once every sample taken before upto has been drained. */

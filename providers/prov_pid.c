@@ -283,9 +283,10 @@ static int same_site_set(const pidprobe_t *a, const pidprobe_t *b)
 int prov_pid_commit(char *err, size_t errlen)
 {
 	pid_state_t *pst = &pid_state;
-	int rc = 0, bad = 0;
+	int rc = 0, bad = 0, attached;
 
 	pthread_mutex_lock(&pst->lock);
+	attached = pst->pending != NULL;
 	while (pst->pending != NULL && rc == 0) {
 		pidprobe_t **v, *pp, **q;
 		int n = 0;
@@ -313,6 +314,8 @@ int prov_pid_commit(char *err, size_t errlen)
 		free(v);
 	}
 	pthread_mutex_unlock(&pst->lock);
+	if (rc == 0 && attached)
+		prov_uprobe_settle();
 	if (rc != 0)
 		snprintf(err, errlen, "%s", ks_provider_errmsg());
 	else if (bad > 0)

@@ -64,6 +64,7 @@ typedef struct uprobe_p {
 	usite_t *up_sites;		/* fixed once provided */
 	int up_mem;			/* an operand reads memory */
 	prov_uprobe_t *up_att;		/* while enabled (usdt.lk) */
+	int up_wanted;			/* enabled, placed at GO (usdt.lk) */
 } usdtprobe_t;
 
 typedef struct ufile {			/* notes of one object, by inode */
@@ -119,6 +120,7 @@ static struct {
 	int nq;				/* (wlk) */
 	int lost;			/* events dropped: q was full (wlk) */
 	int wstop;			/* the watcher must end (wlk) */
+	int go;				/* tracing has started (lk) */
 	int added;			/* probes made since prov_probes_added
 					 * was last asked (atomic) */
 } usdt = { .lk = PTHREAD_MUTEX_INITIALIZER,
@@ -821,79 +823,106 @@ static void usdt_fire(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 	prov_fire(&ctx);
 }
 
-/* The memory a site copies at each hit: what its 8-byte operands among
- * the arguments in caps (prov_uprobe_capargs) point to, those in a
- * register or at a register plus a displacement (on the stack). */
-static void site_caps(const usite_t *u, unsigned caps,
-    prov_uprobe_site_t *site)
+/* Keep in every site only the register arguments all n sites agree on
+ * (inlined copies of a probe may hold an operand in different places):
+ * the kernel's filter reads one map for the probe. */
+static void args_agree(prov_uprobe_site_t *sites, int n)
 {
-	int k = 0;
+	for (int a = 0; a < DTRACE_MAXARGS; a++) {
+		int same = 1;
 
-	for (int a = 0; a < u->us_nargs && a < 32 && k < PROV_UPROBE_NCAP;
-	    a++) {
-		const usdt_arg_t *ua = &u->us_args[a];
-		prov_uprobe_cap_t *c = &site->pus_caps[k];
-
-		if (!(caps & (1u << a)) || ua->ua_size != 8 || ua->ua_base < 0)
-			continue;
-		if (ua->ua_kind == USDT_ARG_REG && ua->ua_shift == 0) {
-			c->puc_kind = PROV_UCAP_REG;
-		} else if (ua->ua_kind == USDT_ARG_MEM && ua->ua_index < 0 &&
-		    ua->ua_disp >= INT32_MIN && ua->ua_disp <= INT32_MAX) {
-			c->puc_kind = PROV_UCAP_MEM;
-			c->puc_disp = (int32_t)ua->ua_disp;
-		} else {
-			continue;
-		}
-		c->puc_reg = (uint8_t)ua->ua_base;
-		k++;
+		for (int i = 1; i < n; i++)
+			same &= sites[i].pus_argreg[a] == sites[0].pus_argreg[a] &&
+			    sites[i].pus_argsize[a] == sites[0].pus_argsize[a] &&
+			    sites[i].pus_argsigned[a] ==
+			    sites[0].pus_argsigned[a];
+		for (int i = 0; i < n && !same; i++)
+			sites[i].pus_argreg[a] = -1;
 	}
 }
 
+/* Place p's uprobes (usdt.lk held): 0, or -1 with ks_provider_error. */
+static int usdt_attach(usdtprobe_t *p)
+{
+	unsigned caps = prov_uprobe_capargs(p->up_id);
+	prov_uprobe_site_t *sites;
+	int flags, n;
+
+	if ((sites = calloc((size_t)p->up_nsites, sizeof(*sites))) == NULL) {
+		ks_provider_error("usdt: out of memory");
+		return -1;
+	}
+	for (int i = 0; i < p->up_nsites; i++) {
+		sites[i].pus_offset = p->up_sites[i].us_off;
+		sites[i].pus_refctr = p->up_sites[i].us_semaoff;
+		sites[i].pus_cookie = (uint64_t)i;
+		/* each hit fires the probe once: its predicates and
+		 * aggregations may run in the kernel (placed at GO, when
+		 * they are final: see usdt_enable) */
+		sites[i].pus_probe = p->up_id;
+		usdt_site_fill(p->up_sites[i].us_args, p->up_sites[i].us_nargs,
+		    caps, &sites[i]);
+	}
+	args_agree(sites, p->up_nsites);
+	flags = prov_perf_wants_stack(p->up_id) | (p->up_mem ?
+	    PROV_SAMPLE_USTACK : 0);
+	p->up_att = prov_uprobe_attach(p->up_path, sites, p->up_nsites,
+	    p->up_pid, flags, usdt_fire, p);
+	free(sites);
+	if (p->up_att == NULL)
+		return -1;
+	if ((n = prov_uprobe_refused(p->up_att)) > 0)
+		prov_note("usdt provider: %d probe site%s at instructions "
+		    "uprobes cannot probe", n, n == 1 ? "" : "s");
+	return 0;
+}
+
+/*
+ * Uprobes are placed at GO (prov_usdt_go), not during the ENABLE: a
+ * placed site raises its semaphore, and a program waiting for it would
+ * fire before the shim is active (lost: tst.usdt_own.sh -p counted 939 of
+ * 2000 under load), and while the ENABLE still loads the predicates'
+ * and aggregations' programs.  Probes enabled once tracing runs are
+ * placed at once.  The ptrace route plants its breakpoints at GO itself.
+ */
 static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	usdtprobe_t *p = arg;
-	unsigned caps = prov_uprobe_capargs(id);
-	prov_uprobe_site_t *sites;
-	int flags, n, rc = 0;
+	int rc = 0;
 
+	(void)parg;
+	(void)id;
 	if (!prov_uprobe_available()) {
 		ks_provider_error("usdt probes need root or CAP_PERFMON "
 		    "(uprobes); without them, no route places them");
 		return -1;
 	}
 	pthread_mutex_lock(&usdt.lk);
-	if (p->up_att != NULL)
-		goto out;
-	if ((sites = calloc((size_t)p->up_nsites, sizeof(*sites))) == NULL) {
-		ks_provider_error("usdt: out of memory");
-		rc = -1;
-		goto out;
-	}
-	for (int i = 0; i < p->up_nsites; i++) {
-		sites[i].pus_offset = p->up_sites[i].us_off;
-		sites[i].pus_refctr = p->up_sites[i].us_semaoff;
-		sites[i].pus_cookie = (uint64_t)i;
-		/* pus_probe 0: no predicates or aggregations in the
-		 * kernel.  The semaphore makes the program fire at once,
-		 * during the ENABLE, and the filter programs loaded at its
-		 * end would delay GO: more of those firings, made before
-		 * GO, would be lost (tst.usdt_own.sh saw a quarter) */
-		site_caps(&p->up_sites[i], caps, &sites[i]);
-	}
-	flags = prov_perf_wants_stack(id) | (p->up_mem ? PROV_SAMPLE_USTACK :
-	    0);
-	p->up_att = prov_uprobe_attach(p->up_path, sites, p->up_nsites,
-	    p->up_pid, flags, usdt_fire, p);
-	free(sites);
-	if (p->up_att == NULL)
-		rc = -1;
-	else if ((n = prov_uprobe_refused(p->up_att)) > 0)
-		prov_note("usdt provider: %d probe site%s at instructions "
-		    "uprobes cannot probe", n, n == 1 ? "" : "s");
-out:
+	if (p->up_att == NULL && !usdt.go && !prov_ptup_route())
+		p->up_wanted = 1;
+	else if (p->up_att == NULL)
+		rc = usdt_attach(p);
 	pthread_mutex_unlock(&usdt.lk);
 	return rc;
+}
+
+void prov_usdt_go(void)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&usdt.lk);
+	usdt.go = 1;
+	for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next) {
+		if (!p->up_wanted)
+			continue;
+		p->up_wanted = 0;
+		if (p->up_att == NULL && usdt_attach(p) != 0)
+			ks_provider_fault("usdt: %s", ks_provider_errmsg());
+		n++;
+	}
+	pthread_mutex_unlock(&usdt.lk);
+	if (n > 0)
+		prov_uprobe_settle();
 }
 
 static void usdt_disable(void *parg, dtrace_id_t id, void *arg)
@@ -904,6 +933,7 @@ static void usdt_disable(void *parg, dtrace_id_t id, void *arg)
 	pthread_mutex_lock(&usdt.lk);
 	att = p->up_att;
 	p->up_att = NULL;
+	p->up_wanted = 0;
 	pthread_mutex_unlock(&usdt.lk);
 	prov_uprobe_detach(att);
 }

@@ -195,6 +195,7 @@ const char *prov_route(void)
 
 void prov_go(void)
 {
+	prov_usdt_go();
 	prov_ptrace_go();
 }
 

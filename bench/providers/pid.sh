@@ -5,6 +5,8 @@
 # workload over the untraced run, best of REPS runs (default 3), for
 #   pid$target::pb_f:entry { @ = count(); }      / uprobe: @ = count()
 #   pid$target::pb_f:entry { @ = quantize(arg0); } / uprobe: @ = hist(arg0)
+#   entry { self->ts = timestamp; } return /self->ts/ { @ = quantize(
+#   timestamp - self->ts); self->ts = 0; }  / uprobe + uretprobe, @s[tid]
 # the same through the ptrace route (breakpoints, root forced and nobody),
 # then the time dtrace takes to enable pid$target:::entry on python3.11
 # (and how many probes that is, against the functions dtrace -l lists).
@@ -48,6 +50,12 @@ row 'pb_f:entry count()' 'pid$target::pb_f:entry { @ = count(); }' \
     "uprobe:$W/w:pb_f { @ = count(); }"
 row 'pb_f:entry quantize(arg0)' 'pid$target::pb_f:entry { @ = quantize(arg0); }' \
     "uprobe:$W/w:pb_f { @ = hist(arg0); }"
+# the latency idiom: self-> from entry to return, in the kernel on both
+row 'pb_f latency quantize' 'pid$target::pb_f:entry { self->ts = timestamp; }
+    pid$target::pb_f:return /self->ts/ { @ = quantize(timestamp - self->ts);
+    self->ts = 0; }' \
+    "uprobe:$W/w:pb_f { @s[tid] = nsecs; }
+    uretprobe:$W/w:pb_f /@s[tid]/ { @ = hist(nsecs - @s[tid]); delete(@s[tid]); }"
 # the ptrace route (int3 breakpoints: a stop, a message and a step or
 # emulation per call), as root with -x uroute=ptrace and as nobody, on NP
 # calls (default 20000: it is slow), niced; no bpftrace counterpart

@@ -108,8 +108,8 @@ typedef struct fslot {
 	int fs_held;			/* dropping until the ENABLE ends */
 	uint32_t fs_ptype, fs_eat;	/* how its programs load */
 	int fs_uprobe;			/* a uprobe's: never held, no plan
-					 * keyed on arguments, no kernel
-					 * thread-locals (vetoed: see
+					 * keyed on arguments with kernel
+					 * thread-locals (see
 					 * prov_bpf_fload_uprobe) */
 } fslot_t;
 
@@ -469,7 +469,8 @@ static int refilter(filt_state_t *fl, int slot)
 	    prov_bpf_agg_plan(fs->fs_id, &ap) == 0;
 	agg = planned && prov_bpf_agg_fits(&ap, fs->fs_vars, fs->fs_hasam ?
 	    &fs->fs_am : NULL) &&
-	    !(fs->fs_uprobe && (ap.kap_args || ap.kap_strs || ap.kap_nkc > 0));
+	    !(fs->fs_uprobe && (ap.kap_strs || (ap.kap_args &&
+	    ap.kap_nkc > 0)));
 	if (planned && !agg && ap.kap_ok && ap.kap_nkc > 0)
 		prov_bpf_tls_veto_later(ap.kap_tlsstate);
 	rec = !agg && fs->fs_id != DTRACE_IDNONE && fs->fs_nmulti == 0 &&
@@ -670,13 +671,14 @@ int prov_bpf_fload_uprobe(const struct bpf_insn *body, int n, int map,
 		return -1;
 	fs->fs_ptype = BPF_PROG_TYPE_KPROBE;
 	fs->fs_eat = 48;		/* BPF_TRACE_UPROBE_MULTI (6.6) */
-	/* a uprobe placed during an ENABLE may be hit at once (a usdt
-	 * semaphore rose): those hits are owed to the ECBs being made.  A
-	 * user function's arguments are often all distinct (pointers,
-	 * counters): keyed on them, a plan would fill its map and drop,
-	 * where records are exact; so none is (the filter still reads
-	 * them).  Kernel thread-locals (bpf_tls.c) are vetoed: entry and
-	 * return clauses through them counted nothing here */
+	/* a uprobe placed during an ENABLE may be hit at once: those hits
+	 * are owed to the ECBs being made.  A user function's arguments
+	 * are often all distinct (pointers, counters): a plan keyed on them
+	 * spills (PROV_FV_SPILL, in the caller's vars) past a budget of
+	 * keys to records, which are exact; so a plan that also runs
+	 * kernel clauses (which cannot spill: their self-> stores ran) is
+	 * not keyed on arguments here.  Kernel thread-locals need every
+	 * probe of their clauses placed: prov_uprobe_settle */
 	fs->fs_uprobe = 1;
 	return fslot_install(fl, slot, fs);
 }

@@ -45,6 +45,7 @@
 #include <linux/bpf.h>
 #include "uprobe_impl.h"
 #include "bpf_util.h"
+#include "bpf_filter.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
 
@@ -739,6 +740,12 @@ prov_uprobe_t *prov_uprobe_attach(const char *path,
 		    "perf", __ATOMIC_RELEASE);
 	}
 	return u;
+}
+
+void prov_uprobe_settle(void)
+{
+	if (__atomic_load_n(&uprobe_state.multi, __ATOMIC_RELAXED) > 0)
+		prov_bpf_filter_update();
 }
 
 int prov_uprobe_refused(const prov_uprobe_t *u)

@@ -55,13 +55,21 @@ typedef struct prov_uprobe_site {
 				 * probe takes from which registers */
 	prov_uprobe_cap_t pus_caps[PROV_UPROBE_NCAP];	/* memory to copy at
 				 * each hit (multi route; zero: none) */
+	/* PROV_UPROBE_ARGS_REGS: argN is the low pus_argsize[N] bytes of
+	 * register pus_argreg[N] (PROV_UREG_*; -1: not in a register),
+	 * signed when pus_argsigned[N]; the same in every site of a probe
+	 * (the first one's are used) */
+	int8_t pus_argreg[DTRACE_MAXARGS];
+	uint8_t pus_argsize[DTRACE_MAXARGS];
+	uint8_t pus_argsigned[DTRACE_MAXARGS];
 } prov_uprobe_site_t;
 
 /* pus_regargs: none known; arg0..arg5 the calling convention's registers
  * (a pid entry or instruction probe); arg1 the return value (a pid
- * return probe, arg0 its site's offset) */
+ * return probe, arg0 its site's offset); as pus_argreg says (a usdt
+ * probe's register operands) */
 enum { PROV_UPROBE_ARGS_NONE, PROV_UPROBE_ARGS_ENTRY,
-	PROV_UPROBE_ARGS_RETURN };
+	PROV_UPROBE_ARGS_RETURN, PROV_UPROBE_ARGS_REGS };
 
 /* A hit of the site whose cookie is cookie.  s->pps_ip is the probed
  * instruction (entry) or the return address (return probes);
@@ -96,6 +104,14 @@ int prov_uprobe_available(void);
 prov_uprobe_t *prov_uprobe_attach(const char *path,
     const prov_uprobe_site_t *sites, int nsites, int pid, int flags,
     prov_uprobe_cb_t *cb, void *arg);
+
+/* After a set of attachments (an ENABLE's pid probes, the usdt probes
+ * placed at GO): bring every attachment's predicates and aggregations in
+ * the kernel up to the shim's plans again.  Thread-locals go to the
+ * kernel only when every probe of their clauses is placed (each
+ * attachment's own slots saw the others not yet there: an entry probe
+ * left storing self-> in the shim while its return read the kernel's). */
+void prov_uprobe_settle(void);
 
 /* How many of u's sites were left out: instructions uprobes cannot
  * probe.  The caller says so (prov_note), in its provider's words. */

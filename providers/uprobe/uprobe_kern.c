@@ -11,17 +11,19 @@
  * and entry k of the attachment's PROG_ARRAY is a bpf_filter.c slot of
  * probe k: its predicate (ks_probe_filter) in front of the record body,
  * or of bpf_agg.c's aggregating body when the shim's plan for the probe
- * allows it and keys on no argument (a counted function costs no record
- * per call; arguments are often all distinct, which would fill the
- * plan's map where records are exact: see prov_bpf_fload_uprobe).  The slots'
- * programs are kprobe programs for uprobe_multi links, like the
- * attachment's own (a tail call needs the same type and attach type),
- * whose context is the probed registers: a pid entry or instruction
- * probe's arguments are its calling convention's registers there, a
- * return probe's arg1 is rax (pus_regargs: pt_regs offsets as the
- * filter's argument map); other arguments are not filtered on (usdt's
- * operands, a return's offset), which keeps their comparisons out of
- * the filter and their keys out of the kernel's aggregations.
+ * allows it (a counted function costs no record per call).  Arguments
+ * are often all distinct: a plan keyed on them keeps a budget of keys in
+ * the kernel and spills the other firings to the record body behind it
+ * (PROV_FV_SPILL), so the counts stay exact.  The slots' programs are
+ * kprobe programs for uprobe_multi links, like the attachment's own (a
+ * tail call needs the same type and attach type), whose context is the
+ * probed registers: a pid entry or instruction probe's arguments are its
+ * calling convention's registers there, a return probe's arg1 is rax, a
+ * usdt probe's register operands the registers its sites agree on
+ * (pus_regargs: pt_regs offsets as the filter's argument map); other
+ * arguments are not filtered on (usdt's memory operands, a return's
+ * offset), which keeps their comparisons out of the filter and their
+ * keys out of the kernel's aggregations.
  *
  * Slots come from bpf_filter.c's uprobe range (PROV_BPF_USLOT0 on),
  * given here under lk.
@@ -128,10 +130,40 @@ static int probe_index(uint32_t *v, int *n, uint32_t id)
 	return (*n)++;
 }
 
-/* Entry i of k for probe id: its slot, filtered as its sites read. */
-static int entry_new(ukern_t *k, int i, uint32_t id, int regargs,
-    int outmap, uint64_t tag)
+/* The filter's argument map of the probe whose site is ps. */
+static void argmap(const prov_uprobe_site_t *ps, prov_bpf_argmap_t *am)
 {
+	memset(am, 0, sizeof(*am));
+	for (int a = 0; a < DTRACE_MAXARGS; a++)
+		am->pba_off[a] = -1;
+	for (int a = 0; a < 6 && ps->pus_regargs == PROV_UPROBE_ARGS_ENTRY;
+	    a++) {
+		am->pba_off[a] = regoff[a];
+		am->pba_size[a] = 8;
+	}
+	if (ps->pus_regargs == PROV_UPROBE_ARGS_RETURN) {
+		am->pba_off[1] = RAX_OFF;
+		am->pba_size[1] = 8;
+	}
+	for (int a = 0; a < DTRACE_MAXARGS &&
+	    ps->pus_regargs == PROV_UPROBE_ARGS_REGS; a++) {
+		int r = ps->pus_argreg[a], sz = ps->pus_argsize[a];
+
+		if (r < 0 || r >= PROV_UREG_COUNT ||
+		    (sz != 1 && sz != 2 && sz != 4 && sz != 8))
+			continue;
+		am->pba_off[a] = (int16_t)(r * 8);	/* pt_regs order */
+		am->pba_size[a] = (uint8_t)sz;
+		am->pba_signed[a] = ps->pus_argsigned[a] ? 1 : 0;
+	}
+}
+
+/* Entry i of k for probe id: its slot, filtered as its sites read (ps,
+ * one of them). */
+static int entry_new(ukern_t *k, int i, uint32_t id,
+    const prov_uprobe_site_t *ps, int outmap, uint64_t tag)
+{
+	int regargs = ps->pus_regargs;
 	struct bpf_insn body[UK_RECMAX];
 	prov_bpf_argmap_t am;
 	int n = ukern_record(body, k, outmap, tag), s = slot_new();
@@ -143,19 +175,10 @@ static int entry_new(ukern_t *k, int i, uint32_t id, int regargs,
 		k->uk_slots[i] = -1;
 		return -1;
 	}
-	memset(&am, 0, sizeof(am));
-	for (int a = 0; a < DTRACE_MAXARGS; a++)
-		am.pba_off[a] = -1;
-	for (int a = 0; a < 6 && regargs == PROV_UPROBE_ARGS_ENTRY; a++) {
-		am.pba_off[a] = regoff[a];
-		am.pba_size[a] = 8;
-	}
-	if (regargs == PROV_UPROBE_ARGS_RETURN) {
-		am.pba_off[1] = RAX_OFF;
-		am.pba_size[1] = 8;
-	}
+	argmap(ps, &am);
 	prov_bpf_filter_probe(s, id, PROV_FV_TASK | PROV_FV_ONE |
-	    (regargs ? PROV_FV(KS_FV_ARG) : 0), regargs ? &am : NULL);
+	    PROV_FV_SPILL | (regargs ? PROV_FV(KS_FV_ARG) : 0),
+	    regargs ? &am : NULL);
 	return 0;
 }
 
@@ -163,20 +186,20 @@ int ukern_new(ukern_t *k, const prov_uprobe_site_t *sites, int n,
     int outmap, uint64_t tag, uint64_t *bpfc)
 {
 	uint32_t ids[UK_MAXPROBES];
-	int regargs[UK_MAXPROBES];
+	const prov_uprobe_site_t *rep[UK_MAXPROBES];
 	int nids = 0, full = 0;
 
 	memset(k, 0, sizeof(*k));
 	k->uk_map = -1;
 	(void)ucap_maps(k, sites, n);	/* none: strings read late */
 	for (int i = 0; i < n; i++) {
-		int x = sites[i].pus_probe != 0 ? probe_index(ids, &nids,
-		    sites[i].pus_probe) : -1;
+		int had = nids, x = sites[i].pus_probe != 0 ?
+		    probe_index(ids, &nids, sites[i].pus_probe) : -1;
 
 		if (x < 0)
 			full = 1;
-		else
-			regargs[x] = sites[i].pus_regargs;
+		else if (x == had)
+			rep[x] = &sites[i];	/* its first site */
 	}
 	for (int i = 0; i < n; i++)
 		bpfc[i] = (uint64_t)UK_NOPROBE << 32 | (uint32_t)i;
@@ -192,7 +215,7 @@ int ukern_new(ukern_t *k, const prov_uprobe_site_t *sites, int n,
 	}
 	k->uk_n = nids;
 	for (int x = 0; x < nids; x++)
-		(void)entry_new(k, x, ids[x], regargs[x], outmap, tag);
+		(void)entry_new(k, x, ids[x], rep[x], outmap, tag);
 	for (int i = 0; i < n; i++)
 		bpfc[i] = (uint64_t)probe_index(ids, &nids,
 		    sites[i].pus_probe) << 32 | (uint32_t)i;

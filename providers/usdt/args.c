@@ -278,3 +278,39 @@ const char *usdt_arg_type(const usdt_arg_t *a)
 
 	return names[a->ua_signed != 0][i];
 }
+
+void usdt_site_fill(const usdt_arg_t *args, int n, unsigned caps,
+    prov_uprobe_site_t *site)
+{
+	int k = 0;
+
+	for (int a = 0; a < n && a < 32 && k < PROV_UPROBE_NCAP; a++) {
+		const usdt_arg_t *ua = &args[a];
+		prov_uprobe_cap_t *c = &site->pus_caps[k];
+
+		if (!(caps & (1u << a)) || ua->ua_size != 8 || ua->ua_base < 0)
+			continue;
+		if (ua->ua_kind == USDT_ARG_REG && ua->ua_shift == 0) {
+			c->puc_kind = PROV_UCAP_REG;
+		} else if (ua->ua_kind == USDT_ARG_MEM && ua->ua_index < 0 &&
+		    ua->ua_disp >= INT32_MIN && ua->ua_disp <= INT32_MAX) {
+			c->puc_kind = PROV_UCAP_MEM;
+			c->puc_disp = (int32_t)ua->ua_disp;
+		} else {
+			continue;
+		}
+		c->puc_reg = (uint8_t)ua->ua_base;
+		k++;
+	}
+	site->pus_regargs = PROV_UPROBE_ARGS_REGS;
+	for (int a = 0; a < DTRACE_MAXARGS; a++) {
+		const usdt_arg_t *ua = &args[a];
+
+		site->pus_argreg[a] = -1;
+		if (a >= n || ua->ua_kind != USDT_ARG_REG || ua->ua_shift != 0)
+			continue;
+		site->pus_argreg[a] = ua->ua_base;
+		site->pus_argsize[a] = ua->ua_size;
+		site->pus_argsigned[a] = ua->ua_signed;
+	}
+}

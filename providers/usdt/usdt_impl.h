@@ -85,6 +85,14 @@ int usdt_args_parse(const char *spec, usdt_arg_t *out, int max,
  * link-time address of the object (pps_ip - un_pc at entry). */
 uint64_t usdt_arg_value(const usdt_arg_t *a, const prov_perf_sample_t *s,
     uint64_t bias);
+/* What a uprobe site of a probe whose n operands are args needs besides
+ * its place: the memory to copy at each hit for the arguments in caps
+ * (bit N: argN; the 8-byte operands in a register or at a register plus
+ * a displacement), and where the register operands are for filters in
+ * the kernel (PROV_UPROBE_ARGS_REGS). */
+struct prov_uprobe_site;
+void usdt_site_fill(const usdt_arg_t *args, int n, unsigned caps,
+    struct prov_uprobe_site *site);
 /* "int32_t", "uint8_t"... for the argument's size and signedness. */
 const char *usdt_arg_type(const usdt_arg_t *a);
 

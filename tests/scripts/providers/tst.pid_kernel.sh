@@ -31,8 +31,8 @@ END { printa(@); }' 2>&1) || fail "dtrace failed: $out"
 echo "$out" | grep -q drop && fail "quantize of distinct arguments: $out"
 echo "$out" | grep -Eq '^ +65536 \|@+ +34464 *$' ||
     fail "quantize of distinct arguments: $out"
-# thread-local variables between entry and return (the shim's: the
-# kernel's are vetoed for uprobes)
+# thread-local variables between entry and return (in the kernel:
+# tst.pid_ktls.sh compares them with the shim's)
 out=$($DTRACE -q -c "./pidloop 1000" -n '
 pid$target:a.out:pl_f:entry { self->ts = timestamp; }
 pid$target:a.out:pl_f:return /self->ts/ { @ = count(); self->ts = 0; }
