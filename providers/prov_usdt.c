@@ -906,20 +906,33 @@ static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 	return rc;
 }
 
+/* Does some site of p have a semaphore (a program may wait on it)? */
+static int has_sema(const usdtprobe_t *p)
+{
+	for (int i = 0; i < p->up_nsites; i++)
+		if (p->up_sites[i].us_semaoff != 0)
+			return 1;
+	return 0;
+}
+
 void prov_usdt_go(void)
 {
 	int n = 0;
 
 	pthread_mutex_lock(&usdt.lk);
 	usdt.go = 1;
-	for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next) {
-		if (!p->up_wanted)
-			continue;
-		p->up_wanted = 0;
-		if (p->up_att == NULL && usdt_attach(p) != 0)
-			ks_provider_fault("usdt: %s", ks_provider_errmsg());
-		n++;
-	}
+	/* probes without a semaphore first: a program waiting for one
+	 * (is-enabled) starts firing the others as soon as it rises */
+	for (int sema = 0; sema < 2; sema++)
+		for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next) {
+			if (!p->up_wanted || has_sema(p) != sema)
+				continue;
+			p->up_wanted = 0;
+			if (p->up_att == NULL && usdt_attach(p) != 0)
+				ks_provider_fault("usdt: %s",
+				    ks_provider_errmsg());
+			n++;
+		}
 	pthread_mutex_unlock(&usdt.lk);
 	if (n > 0)
 		prov_uprobe_settle();
