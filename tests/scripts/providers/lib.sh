@@ -6,6 +6,8 @@
 #   build_usdtprov     w_usdtprov.c with its provider through dtrace -h and
 #                      -G into $W/usdtprov (exit 77 without cc or sys/sdt.h);
 #                      holds a machine-wide lock until the script ends
+#   usdtprov_traced RUN HOW FLAGS
+#                      $W/usdtprov $N traced under -p and -c (below)
 # $W is a temporary directory readable by everyone (for the nobody tests).
 # Workloads exit right after their last counted event: eng_stop calls
 # prov_flush() before DTRACEIOC_STOP, so events still in the perf rings
@@ -73,4 +75,46 @@ wait_maps() {
 		[ $i -lt 3000 ] || { kill "$1" 2> /dev/null; fail "pid $1 never mapped $2"; }
 		sleep 0.01
 	done
+}
+
+# usdtprov_traced RUN HOW FLAGS: $W/usdtprov $N, started by RUN (env, or
+# a command running it as another user), traced under -p by a dtrace
+# started by HOW with FLAGS, fires each probe exactly as often as it makes
+# it, with its arguments, its is-enabled test true in every round; the
+# same under -c.  The -p target starts its rounds once tick is enabled
+# (its semaphore rose, at the ENABLE) and BEGIN made $W/go: tracing is
+# then active, and no firing falls between ENABLE and GO, where dtrace
+# does not trace.  always's clause comes first: enabled before tick.
+usdtprov_traced() {
+	run=$1 how=$2 f=$3
+	rm -f "$W/go"
+	$run "$W/usdtprov" $N wait "$W/go" > "$W/out" &
+	pid=$!
+	wait_maps $pid usdtprov
+	got=$($how timeout 60 $DTRACE $f -q -w -p $pid -n '
+BEGIN { system("touch '"$W/go"'"); }
+dtuitest$target:::always { @a = count(); }
+dtuitest$target:::tick { @t = count(); @s = sum(arg1); @i = sum(arg0); }
+dtuitest$target:::never-fired { @n = count(); }
+END { printa("always %@d\n", @a); printa("tick %@d\n", @t);
+      printa("sum %@d\n", @s); printa("isum %@d\n", @i); }' 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || { kill $pid; fail "$how: dtrace failed ($rc): $got"; }
+	wait $pid
+	[ "$(cat "$W/out")" = "enabled $N" ] || fail "$how: traced: $(cat "$W/out")"
+	want="always $N
+tick $N
+sum $((N * (N + 1)))
+isum $((N * (N + 1) / 2))"
+	[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "$how: got: $got"
+	# -c: the command's probes come from its file before it runs (it
+	# is held before its exec, until GO), and fire from its first round
+	got=$($how timeout 60 $DTRACE $f -q -c "$W/usdtprov $N" -n '
+dtuitest$target:::tick { @t = count(); @s = sum(arg1); }
+END { printa("tick %@d\n", @t); printa("sum %@d\n", @s); }' 2>&1) ||
+	    fail "$how: -c: dtrace failed: $got"
+	want="enabled $N
+tick $N
+sum $((N * (N + 1)))"
+	[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "$how: -c: got: $got"
 }

@@ -13,36 +13,7 @@ readelf -n "$W/usdtprov" 2>/dev/null | grep -q 'Name: never__fired' ||
     fail "no stapsdt note for never__fired"
 out=$("$W/usdtprov" $N) || fail "untraced run failed"
 [ "$out" = "enabled 0" ] || fail "untraced: tick enabled: $out"
-"$W/usdtprov" $N wait > "$W/out" &
-pid=$!
-wait_maps $pid usdtprov
-# always's clause comes first: enabled before tick, which starts the rounds
-got=$(timeout 60 $DTRACE -q -p $pid -n '
-dtuitest$target:::always { @a = count(); }
-dtuitest$target:::tick { @t = count(); @s = sum(arg1); @i = sum(arg0); }
-dtuitest$target:::never-fired { @n = count(); }
-END { printa("always %@d\n", @a); printa("tick %@d\n", @t);
-      printa("sum %@d\n", @s); printa("isum %@d\n", @i); }' 2>&1)
-rc=$?
-[ $rc -eq 0 ] || { kill $pid; fail "dtrace failed ($rc): $got"; }
-wait $pid
-[ "$(cat "$W/out")" = "enabled $N" ] || fail "traced: $(cat "$W/out")"
-want="always $N
-tick $N
-sum $((N * (N + 1)))
-isum $((N * (N + 1) / 2))"
-[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "got: $got"
-# -c: the command's probes come from its file before it runs (it is held
-# before its exec), and fire from its first round: its is-enabled test is
-# true in every round
-got=$(timeout 60 $DTRACE -q -c "$W/usdtprov $N" -n '
-dtuitest$target:::tick { @t = count(); @s = sum(arg1); }
-END { printa("tick %@d\n", @t); printa("sum %@d\n", @s); }' 2>&1) ||
-    fail "-c: dtrace failed: $got"
-want="enabled $N
-tick $N
-sum $((N * (N + 1)))"
-[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "-c: got: $got"
+usdtprov_traced env env ""
 msg=$($DTRACE -G -n 'BEGIN' 2>&1) && fail "-G -n accepted: $msg"
 [ "$msg" = "dtrace: -G requires a D script (-s); probe specifiers (-P -m -f -n -i) define no providers" ] ||
     fail "-G -n: $msg"

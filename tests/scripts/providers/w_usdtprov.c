@@ -2,9 +2,12 @@
  * w_usdtprov.c - a program with its own provider (usdtprov.d through
  * dtrace -h and -G): waits until a tracer enables dtuitest:::tick (its
  * is-enabled probe turns true: a condition, not a duration) unless told
- * not to wait, then makes N rounds of: always(), and tick(i, 2i) when
- * tick is enabled.  Prints how many rounds found tick enabled.
- *   usdtprov N [wait]
+ * not to wait, and, given a FILE, until FILE exists too (a tracer's BEGIN
+ * makes it: its session is active, where the semaphore rose at its
+ * ENABLE, before GO, and firings before GO are not traced, as in
+ * dtrace), then makes N rounds of: always(), and tick(i, 2i) when tick
+ * is enabled.  Prints how many rounds found tick enabled.
+ *   usdtprov N [wait [FILE]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,9 @@ int main(int argc, char **argv)
 
 	if (argc > 2)
 		while (!DTUITEST_TICK_ENABLED())
+			usleep(1000);
+	if (argc > 3)
+		while (access(argv[3], F_OK) != 0)
 			usleep(1000);
 	for (int i = 1; i <= n; i++) {
 		DTUITEST_ALWAYS();
