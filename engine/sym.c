@@ -32,6 +32,7 @@
 struct sym {
 	uint64_t s_addr;
 	uint64_t s_size;
+	uint64_t s_key;			/* the address keys are kept under */
 	char *s_name;
 	const char *s_obj;		/* borrowed from the table's strings */
 };
@@ -72,6 +73,7 @@ static int push(struct symvec *sv, uint64_t addr, uint64_t size,
 	if ((sv->v[sv->n].s_name = strdup(name)) == NULL)
 		return -1;
 	sv->v[sv->n].s_addr = addr;
+	sv->v[sv->n].s_key = addr;
 	sv->v[sv->n].s_size = size;
 	sv->v[sv->n].s_obj = obj;
 	sv->n++;
@@ -145,6 +147,40 @@ static uint64_t kbase(const struct eng_symtab *st, const char *obj)
 	return 0;
 }
 
+/*
+ * A BPF program is named after its tag, a hash of its instructions: two
+ * programs of one name in [bpf] are copies of one function (another
+ * dtrace loaded the same program) and are kept under one key, the
+ * address of the first, so func() and sym() print one row for them.
+ * The kernel's own functions of one name (constprop clones) are
+ * different code and stay apart, as in dtrace.
+ */
+static void bpf_alias(struct eng_symtab *st)
+{
+	struct symvec *sv = &st->st_kernel;
+	const char *bpf = NULL;
+	size_t *ix, n = 0;
+
+	for (size_t i = 0; i < st->st_nobjs; i++)
+		if (strcmp(st->st_objs[i], "bpf") == 0)
+			bpf = st->st_objs[i];
+	if (bpf == NULL || (ix = malloc(sv->n * sizeof (*ix))) == NULL)
+		return;
+	(void)find(sv, 0);		/* sorted: the first is the lowest */
+	for (size_t i = 0; i < sv->n; i++) {
+		if (sv->v[i].s_obj != bpf)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(sv->v[ix[j]].s_name, sv->v[i].s_name) == 0) {
+				sv->v[i].s_key = sv->v[ix[j]].s_key;
+				break;
+			}
+		if (sv->v[i].s_key == sv->v[i].s_addr)
+			ix[n++] = i;
+	}
+	free(ix);
+}
+
 static void load_kernel(struct eng_symtab *st)
 {
 	FILE *fp = fopen("/proc/kallsyms", "r");
@@ -175,6 +211,7 @@ static void load_kernel(struct eng_symtab *st)
 			st->st_objbase[o] = addr;
 	}
 	fclose(fp);
+	bpf_alias(st);
 }
 
 static struct eng_symtab *table(eng_hdl_t *h)
@@ -309,6 +346,7 @@ static void lookup(eng_hdl_t *h, int pid, uint64_t addr, struct hit *r)
 	    (es = eng_elf_lookup(eo, addr - po->po_bias)) == NULL)
 		return;
 	r->us.s_addr = es->es_value + po->po_bias;
+	r->us.s_key = r->us.s_addr;
 	r->us.s_size = es->es_size;
 	r->us.s_name = (char *)(uintptr_t)es->es_name;
 	r->us.s_obj = r->obj;
@@ -337,7 +375,7 @@ uint64_t eng_sym_norm(eng_hdl_t *h, int pid, uint64_t addr, int mode)
 		return out;
 	lookup(h, pid, addr, &r);
 	out = r.obj == NULL ? addr : mode == ENG_SYM_MOD ? r.base :
-	    mode == ENG_SYM_NAME && r.s != NULL ? r.s->s_addr : addr;
+	    mode == ENG_SYM_NAME && r.s != NULL ? r.s->s_key : addr;
 	eng_exp_sym_note(h, EXP_R_NORM, pid, addr, mode, NULL, out);
 	return out;
 }
