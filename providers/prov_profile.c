@@ -18,7 +18,11 @@
  * horizon (FILL_LAG_NS before the start of the last drain pass: samples
  * older than that have been drained),
  * it fires at last + period as the idle thread (pid 0, execname "sched",
- * arg0 = arg1 = 0) and moves last on.
+ * arg0 = arg1 = 0) and moves last on.  A probe's firings on a CPU stay in
+ * time order (tick-N's records replayed in order): the filler and the
+ * drain thread each collect and fire under firelk, and a sample at or
+ * before a firing already filled in (written into its ring late, past
+ * the margin) is not fired again.
  *
  * A timer queue (struct tq) is a thread with a list of entries, each an
  * enabled probe and its next deadline on CLOCK_MONOTONIC.  The thread
@@ -50,6 +54,8 @@ typedef struct pprobe {
 	prov_perf_src_t *pp_src;	/* perf route of profile-N */
 	int pp_on;			/* timer entries exist */
 	uint64_t *pp_last;		/* per CPU last firing (filllk) */
+	uint64_t *pp_filled;		/* per CPU last filled firing (filllk;
+					 * pp_last's second half) */
 } pprobe_t;
 
 typedef struct tentry {
@@ -78,8 +84,12 @@ static pthread_cond_t fillcv = PTHREAD_COND_INITIALIZER;
 static pprobe_t *fillp[MAX_FILLP];
 static pthread_t fillthr;
 static int fill_started, fill_stop;
+/* held across collecting and firing (taken before filllk; never by a
+ * kpo_* op, so firing under it cannot deadlock with the shim; recursive:
+ * a firing may flush) */
+static pthread_mutex_t firelk = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
-static void fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t);
+static int fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t);
 
 static const struct unit {
 	const char *u_name;
@@ -303,11 +313,14 @@ static void perf_tick(void *arg, const prov_perf_sample_t *s)
 
 	if (pp->pp_kind == PROV_PROFILE_TICK && s->pps_cpu != TICK_CPU)
 		return;
-	fill_gap(pp, s->pps_cpu, s->pps_time);
-	prov_perf_ctx(&ctx, pp->pp_id, s);
-	ctx.kpc_args[0] = s->pps_user ? 0 : s->pps_ip;
-	ctx.kpc_args[1] = s->pps_user ? s->pps_ip : 0;
-	prov_fire(&ctx);
+	pthread_mutex_lock(&firelk);
+	if (fill_gap(pp, s->pps_cpu, s->pps_time) == 0) {
+		prov_perf_ctx(&ctx, pp->pp_id, s);
+		ctx.kpc_args[0] = s->pps_user ? 0 : s->pps_ip;
+		ctx.kpc_args[1] = s->pps_user ? s->pps_ip : 0;
+		prov_fire(&ctx);
+	}
+	pthread_mutex_unlock(&firelk);
 }
 
 /* ---- idle CPUs' firings on the perf route (see the top comment) ---- */
@@ -334,6 +347,7 @@ static int fill_cpu(pprobe_t *pp, int c, uint64_t horizon, fillev_t *out,
 		out[n].fe_id = pp->pp_id;
 		out[n].fe_cpu = (uint32_t)c;
 		out[n++].fe_time = pp->pp_last[c];
+		pp->pp_filled[c] = pp->pp_last[c];
 	}
 	return n;
 }
@@ -351,20 +365,26 @@ static int fill_due(uint64_t horizon, fillev_t *out, int max)
 
 static void fill_fire(const fillev_t *ev, int n);
 
-/* Drain thread: a sample at t on cpu.  Fire what the CPU missed since its
- * last firing (the filler stays behind the drain thread), then note t. */
-static void fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t)
+/* Drain thread, firelk held: a sample at t on cpu.  Fire what the CPU
+ * missed since its last firing (the filler stays behind the drain
+ * thread), then note t.  1 if the sample is not to fire: a firing filled
+ * in already stands for it. */
+static int fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t)
 {
 	fillev_t ev[FILL_MAX];
 	int n;
 
 	if (cpu >= (uint32_t)prov_perf_ncpus())
-		return;
+		return 0;
 	do {
 		pthread_mutex_lock(&filllk);
 		if (pp->pp_last == NULL) {
 			pthread_mutex_unlock(&filllk);
-			return;
+			return 0;
+		}
+		if (t <= pp->pp_filled[cpu]) {
+			pthread_mutex_unlock(&filllk);
+			return 1;
 		}
 		n = fill_cpu(pp, (int)cpu, t, ev, 0, FILL_MAX);
 		if (n < FILL_MAX && t > pp->pp_last[cpu])
@@ -372,6 +392,7 @@ static void fill_gap(pprobe_t *pp, uint32_t cpu, uint64_t t)
 		pthread_mutex_unlock(&filllk);
 		fill_fire(ev, n);
 	} while (n == FILL_MAX);
+	return 0;
 }
 
 static void fill_fire(const fillev_t *ev, int n)
@@ -402,16 +423,18 @@ static void *fill_main(void *arg)
 		int n;
 
 		h = h > FILL_LAG_NS ? h - FILL_LAG_NS : 0;
+		pthread_mutex_unlock(&filllk);
+		pthread_mutex_lock(&firelk);
+		pthread_mutex_lock(&filllk);
 		n = fill_due(h, ev, FILL_MAX);
+		pthread_mutex_unlock(&filllk);
+		fill_fire(ev, n);
+		pthread_mutex_unlock(&firelk);
+		pthread_mutex_lock(&filllk);
+		if (n == FILL_MAX)
+			continue;
 		struct timespec ts;
 
-		if (n > 0) {
-			pthread_mutex_unlock(&filllk);
-			fill_fire(ev, n);
-			pthread_mutex_lock(&filllk);
-			if (n == FILL_MAX)
-				continue;
-		}
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += (long)FILL_NS;
 		if (ts.tv_nsec >= 1000000000L) {
@@ -431,13 +454,16 @@ static int fill_add(pprobe_t *pp)
 	uint64_t now = ks_gethrtime();
 
 	if (pp->pp_last == NULL &&
-	    (pp->pp_last = calloc((size_t)ncpu, sizeof(uint64_t))) == NULL) {
+	    (pp->pp_last = calloc(2 * (size_t)ncpu, sizeof(uint64_t))) == NULL) {
 		ks_provider_error("profile: out of memory");
 		return -1;
 	}
 	pthread_mutex_lock(&filllk);
-	for (int c = 0; c < ncpu; c++)
+	pp->pp_filled = pp->pp_last + ncpu;
+	for (int c = 0; c < ncpu; c++) {
 		pp->pp_last[c] = now;
+		pp->pp_filled[c] = 0;
+	}
 	for (int i = 0; i < MAX_FILLP && rc != 0; i++)
 		if (fillp[i] == NULL) {
 			fillp[i] = pp;
@@ -467,10 +493,12 @@ void prov_profile_flush(uint64_t upto)
 	int n;
 
 	do {
+		pthread_mutex_lock(&firelk);
 		pthread_mutex_lock(&filllk);
 		n = fill_due(upto, ev, FILL_MAX);
 		pthread_mutex_unlock(&filllk);
 		fill_fire(ev, n);
+		pthread_mutex_unlock(&firelk);
 	} while (n == FILL_MAX);
 }
 
@@ -643,7 +671,7 @@ static void profile_destroy(void *parg, dtrace_id_t id, void *arg)
 	profile_disable(parg, id, arg);
 	pthread_mutex_lock(&filllk);	/* the drain thread may look */
 	free(pp->pp_last);
-	pp->pp_last = NULL;
+	pp->pp_last = pp->pp_filled = NULL;
 	pthread_mutex_unlock(&filllk);
 	free(arg);
 }
