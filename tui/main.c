@@ -503,6 +503,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* keys come from standard input: without a terminal there, the
+	 * screen would wait forever for keys that never come (or read a
+	 * file as keys); refuse before anything is traced or started */
+	if (!isatty(0)) {
+		fprintf(stderr, "dtui: standard input is not a terminal\n");
+		return 1;
+	}
 	if ((a.m = tui_model_new(20000)) == NULL ||
 	    (a.s = tui_session_new(a.m, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "dtui: %s\n", a.m ? err : "out of memory");
