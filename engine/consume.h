@@ -197,6 +197,11 @@ const char *eng_drops_faultstr(int fault);
 /* Report the provider faults (ks_fault_next) not reported yet through
  * the error handler, as "dtrace: <text>". */
 void eng_drops_faults(eng_hdl_t *h);
+/* A message of the consumer's with no probe and no DIF fault (a
+ * provider's fault, a setopt() refused) through the error handler:
+ * "dtrace: <text>", or {"type":"<type>","message":"<text>"} under
+ * oformat=json. */
+void eng_drops_note(eng_hdl_t *h, const char *type, const char *text);
 
 /* ---- json.c (-x oformat=json) -------------------------------------------- */
 

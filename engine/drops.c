@@ -189,12 +189,10 @@ void eng_drops_error(eng_hdl_t *h, const eng_epcache_t *ep, const char *data)
 		c->ec_err(&ed, c->ec_err_arg);
 }
 
-/* One provider fault through the error handler: no probe, no fault code
- * of DIF's; text in dtrace(1M)'s form, or a JSON object. */
-static void fault(eng_hdl_t *h, const char *text)
+void eng_drops_note(eng_hdl_t *h, const char *type, const char *text)
 {
 	struct eng_consumer *c = h->eh_cons;
-	char msg[512], esc[300];
+	char msg[1024], esc[720];
 	eng_errdata_t ed;
 	size_t i;
 
@@ -204,8 +202,8 @@ static void fault(eng_hdl_t *h, const char *text)
 			esc[i] = text[i] == '"' || text[i] == '\\' ? '\'' :
 			    text[i];
 		esc[i] = '\0';
-		snprintf(msg, sizeof (msg), "{\"type\":\"fault\","
-		    "\"message\":\"%s\"}\n", esc);
+		snprintf(msg, sizeof (msg), "{\"type\":\"%s\","
+		    "\"message\":\"%s\"}\n", type, esc);
 	} else {
 		snprintf(msg, sizeof (msg), "dtrace: %s\n", text);
 	}
@@ -226,8 +224,8 @@ void eng_drops_faults(eng_hdl_t *h)
 
 			snprintf(more, sizeof (more), "%" PRIu64 " more provider "
 			    "fault%s not shown", missed, missed > 1 ? "s" : "");
-			fault(h, more);
+			eng_drops_note(h, "fault", more);
 		}
-		fault(h, text);
+		eng_drops_note(h, "fault", text);
 	}
 }

@@ -522,10 +522,14 @@ static int libact(eng_hdl_t *h, FILE *fp, const struct firing *f, int i)
 			    (int)r1->dtrd_size, arg1);
 			v = val;
 		}
-		if (eng_setopt(h, name, v) != 0)
-			fprintf(stderr, "dtrace: couldn't set option \"%s\" "
-			    "to \"%s\": %s\n", name, v != NULL ? v : "1",
+		if (eng_setopt(h, name, v) != 0) {
+			char text[700];
+
+			snprintf(text, sizeof (text), "couldn't set option "
+			    "\"%s\" to \"%s\": %s", name, v != NULL ? v : "1",
 			    eng_errmsg(h));
+			eng_drops_note(h, "setopt", text);
+		}
 		break;
 	}
 	case DT_ACT_FTRUNCATE:
