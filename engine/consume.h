@@ -161,6 +161,10 @@ uint64_t eng_sym_norm(eng_hdl_t *h, int pid, uint64_t addr, int mode);
 /* Read pid's mappings now (reread: even if known), while it lives, for
  * lookups after it has gone. */
 void eng_sym_touch(eng_hdl_t *h, int pid, int reread);
+/* Processes gone whose symbols are kept (the most recently looked up);
+ * the processes whose symbols the table holds now (tests). */
+#define ENG_SYM_KEEP_GONE 64
+size_t eng_sym_nprocs(eng_hdl_t *h);
 
 /* ---- hist.c ------------------------------------------------------------- */
 

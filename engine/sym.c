@@ -9,7 +9,12 @@
  *     lookup (and again when a live process has an address outside
  *     them), each with the ELF symbols of its file (elfsym.c: shared
  *     between processes, loaded on first use); the load bias is applied
- *     to what a lookup returns.
+ *     to what a lookup returns.  A process that has gone keeps its
+ *     symbols for lookups after it (a stack printed at END), but only the
+ *     ENG_SYM_KEEP_GONE most recently looked up of them do: over a long
+ *     session of short-lived processes the others are freed, and the
+ *     ELF objects no process holds any more with them (as libdtrace
+ *     keeps at most pgmax processes grabbed).
  * Lookups find the last symbol at or below the address; an address past
  * a sized symbol's end still resolves to it, as dtrace does with
  * stripped gaps.  Objects print by basename, as dtrace does.
@@ -46,6 +51,7 @@ struct symvec {
 /* A process whose addresses were looked up. */
 struct proc {
 	eng_pmap_t *p_map;
+	uint64_t p_used;		/* st_clock at its last lookup */
 	struct proc *p_next;
 };
 
@@ -56,6 +62,9 @@ struct eng_symtab {
 	uint64_t *st_objbase;		/* their lowest symbol address */
 	size_t st_nobjs;
 	struct proc *st_procs;
+	size_t st_nprocs;
+	size_t st_prune_at;		/* prune when st_nprocs reaches it */
+	uint64_t st_clock;		/* lookups so far */
 };
 
 static int push(struct symvec *sv, uint64_t addr, uint64_t size,
@@ -233,13 +242,61 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int used_later(const void *x, const void *y)
+{
+	const struct proc *a = *(struct proc *const *)x;
+	const struct proc *b = *(struct proc *const *)y;
+
+	return (a->p_used < b->p_used) - (a->p_used > b->p_used);
+}
+
+/* Free the processes gone but the ENG_SYM_KEEP_GONE most recently looked
+ * up, then the ELF objects nothing holds any more.  Run when the table
+ * has doubled since the last time: one kill(2) per new process, spread. */
+static void prune(struct eng_symtab *st)
+{
+	struct proc **gone, **pp;
+	size_t n = 0;
+
+	if ((gone = malloc(st->st_nprocs * sizeof (*gone))) == NULL)
+		return;
+	for (struct proc *p = st->st_procs; p != NULL; p = p->p_next)
+		if (kill(p->p_map->pm_pid, 0) != 0 && errno == ESRCH)
+			gone[n++] = p;
+	if (n > ENG_SYM_KEEP_GONE) {
+		qsort(gone, n, sizeof (*gone), used_later);
+		for (size_t i = ENG_SYM_KEEP_GONE; i < n; i++)
+			gone[i]->p_map->pm_pid = -1;	/* marked */
+		for (pp = &st->st_procs; *pp != NULL; ) {
+			struct proc *p = *pp;
+
+			if (p->p_map->pm_pid != -1) {
+				pp = &p->p_next;
+				continue;
+			}
+			*pp = p->p_next;
+			eng_pmap_free(p->p_map);
+			free(p);
+			st->st_nprocs--;
+		}
+		eng_elf_flush();
+	}
+	free(gone);
+}
+
 static struct proc *proc_get(struct eng_symtab *st, int pid)
 {
 	struct proc *p;
 
 	for (p = st->st_procs; p != NULL; p = p->p_next)
-		if (p->p_map->pm_pid == pid)
+		if (p->p_map->pm_pid == pid) {
+			p->p_used = ++st->st_clock;
 			return p;
+		}
+	if (st->st_nprocs >= st->st_prune_at) {
+		prune(st);
+		st->st_prune_at = 2 * st->st_nprocs + ENG_SYM_KEEP_GONE;
+	}
 	if ((p = calloc(1, sizeof (*p))) == NULL)
 		return NULL;
 	if ((p->p_map = eng_pmap_new(pid)) == NULL) {
@@ -255,8 +312,10 @@ static struct proc *proc_get(struct eng_symtab *st, int pid)
 		free(p);
 		return NULL;
 	}
+	p->p_used = ++st->st_clock;
 	p->p_next = st->st_procs;
 	st->st_procs = p;
+	st->st_nprocs++;
 	return p;
 }
 
@@ -397,4 +456,12 @@ void eng_sym_free(struct eng_symtab *st)
 		free(p);
 	}
 	free(st);
+	eng_elf_flush();	/* the objects only these processes held */
+}
+
+size_t eng_sym_nprocs(eng_hdl_t *h)
+{
+	struct eng_symtab *st = h->eh_cons->ec_sym;
+
+	return st != NULL ? st->st_nprocs : 0;
 }

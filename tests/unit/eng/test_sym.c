@@ -4,8 +4,12 @@
  * object`symbol(+0xoff) with the object's basename; unknown addresses
  * fall back to 0x...; kernel addresses use /proc/kallsyms when readable.
  * eng_sym_norm: the symbol's start and the object's base for keys.
+ * Over many short-lived processes the table keeps the symbols of at
+ * most ENG_SYM_KEEP_GONE processes gone, the most recently looked up.
  */
+#include <signal.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include "eng_test.h"
 
 /* A function with a known name to look up (not static: in .symtab),
@@ -165,6 +169,58 @@ static void test_norm_kernel(void **state)
 	eng_close(h);
 }
 
+/* A child that waits to be killed; its address of test_sym_target
+ * resolves (the same file, mapped alike). */
+static void lookup_in_child(eng_hdl_t *h, uint64_t a, char *buf, size_t len)
+{
+	int fds[2];
+	char c;
+	pid_t kid;
+
+	assert_int_equal(pipe(fds), 0);
+	if ((kid = fork()) == 0) {
+		close(fds[0]);
+		(void)!write(fds[1], "r", 1);
+		pause();
+		_exit(0);
+	}
+	assert_true(kid > 0);
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);	/* it runs */
+	close(fds[0]);
+	eng_sym_text(h, kid, a, ENG_SYM_NAME, buf, len);
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+}
+
+static void test_gone_pruned(void **state)
+{
+	eng_hdl_t *h = et_open();
+	uint64_t a = (uint64_t)(uintptr_t)&test_sym_target;
+	char buf[512];
+	size_t most = 0;
+
+	(void)state;
+	eng_sym_text(h, getpid(), a, ENG_SYM_NAME, buf, sizeof (buf));
+	lookup_in_child(h, a, buf, sizeof (buf));
+	assert_string_equal(buf, "test_sym`test_sym_target");
+	for (int i = 0; i < 6 * ENG_SYM_KEEP_GONE; i++) {
+		lookup_in_child(h, a, buf, sizeof (buf));
+		assert_string_equal(buf, "test_sym`test_sym_target");
+		if (eng_sym_nprocs(h) > most)
+			most = eng_sym_nprocs(h);
+	}
+	/* the table doubles at most from what it keeps: this process and
+	 * ENG_SYM_KEEP_GONE gone, then pruned back */
+	assert_true(most <= 3 * (ENG_SYM_KEEP_GONE + 1));
+	assert_true(eng_sym_nprocs(h) <= 3 * (ENG_SYM_KEEP_GONE + 1));
+	/* a live process keeps its symbols however long ago it was looked
+	 * up */
+	eng_sym_text(h, getpid(), a + 1, ENG_SYM_OFF, buf, sizeof (buf));
+	assert_string_equal(buf, "test_sym`test_sym_target+0x1");
+	eng_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_symbol),
 		cmocka_unit_test(test_norm_user),
 		cmocka_unit_test(test_norm_kernel),
+		cmocka_unit_test(test_gone_pruned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
