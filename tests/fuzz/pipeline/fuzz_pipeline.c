@@ -277,7 +277,7 @@ static void setup(void)
 	if (ks_provider_register("fz", &ops, NULL, &id) != 0)
 		abort();
 	for (int i = 0; i < 4; i++) {
-		char name[8];
+		char name[16];
 
 		snprintf(name, sizeof (name), "p%d", i);
 		probes[i] = ks_probe_create(id, "mod", "func", name, 0, NULL);

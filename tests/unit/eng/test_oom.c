@@ -8,11 +8,10 @@
  * call that failed (or succeed, if the failure was absorbed), no crash,
  * and every byte given back after eng_close.
  *
- * The hook: this test replaces malloc/calloc/realloc/free (glibc's
- * documented interposition, forwarding to __libc_malloc...), so every
+ * The hook (tests/support/oomhook.h) replaces malloc, so every
  * allocation the engine, the shim and the C library make on the engine's
- * behalf is counted and can be failed, without a wrapper in each of the
- * engine's files.  Under ASan (which owns malloc) the test is skipped.
+ * behalf is counted and can be failed.  Under ASan (which owns malloc)
+ * the test is skipped.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,97 +23,9 @@
 #include <malloc.h>
 #include <cmocka.h>
 #include "engine.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define OOM_HOOK 0
-#else
-#define OOM_HOOK 1
-#endif
+#include "oomhook.h"
 
 #if OOM_HOOK
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
-
-static long live;		/* allocations not yet freed */
-static long counted;		/* allocations since armed */
-static long fail_at = -1;	/* the counted allocation that fails */
-static int armed;
-
-static int fails(void)
-{
-	if (!armed)
-		return 0;
-	return counted++ == fail_at;
-}
-
-void *malloc(size_t n)
-{
-	void *p = fails() ? NULL : __libc_malloc(n);
-
-	if (p != NULL)
-		live++;
-	return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-	void *p = fails() ? NULL : __libc_calloc(n, size);
-
-	if (p != NULL)
-		live++;
-	return p;
-}
-
-void *realloc(void *old, size_t n)
-{
-	void *p;
-
-	if (old != NULL && n == 0) {
-		live--;
-		__libc_free(old);
-		return NULL;
-	}
-	if ((p = fails() ? NULL : __libc_realloc(old, n)) != NULL &&
-	    old == NULL)
-		live++;
-	return p;
-}
-
-void *memalign(size_t al, size_t n)
-{
-	void *p = fails() ? NULL : __libc_memalign(al, n);
-
-	if (p != NULL)
-		live++;
-	return p;
-}
-
-int posix_memalign(void **pp, size_t al, size_t n)
-{
-	void *p = memalign(al, n);
-
-	if (p == NULL)
-		return 12;		/* ENOMEM */
-	*pp = p;
-	return 0;
-}
-
-void *aligned_alloc(size_t al, size_t n)
-{
-	return memalign(al, n);
-}
-
-void free(void *p)
-{
-	if (p != NULL)
-		live--;
-	__libc_free(p);
-}
-#endif
-
 static const char prog[] =
     "#pragma D option quiet\n"
     "#pragma D option bufsize=64k\n"
@@ -174,6 +85,7 @@ out:
 	eng_close(h);
 	return rc;
 }
+#endif
 
 static void sweep(void **state)
 {
@@ -181,6 +93,7 @@ static void sweep(void **state)
 	char why[512], *buf = NULL;
 	size_t blen = 0;
 	long total, before, failed = 0, absorbed = 0;
+	int rc;
 	FILE *out;
 
 	(void)state;
@@ -191,30 +104,14 @@ static void sweep(void **state)
 	assert_non_null(strstr(buf, "speculated 1\n"));
 	free(buf);
 	/* count the allocations of a whole session */
-	before = live;
-	buf = NULL;
-	out = open_memstream(&buf, &blen);
-	counted = 0;
-	armed = 1;
-	assert_int_equal(session(out, why, sizeof (why)), 0);
-	armed = 0;
-	total = counted;
-	fclose(out);
-	free(buf);
-	assert_int_equal(live, before);
+	before = oom_live;
+	total = oom_run(session, -1, why, sizeof (why), &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(oom_live, before);
 	print_message("a session makes %ld allocations\n", total);
 	for (long n = 0; n < total; n++) {
-		before = live;
-		buf = NULL;
-		out = open_memstream(&buf, &blen);
-		counted = 0;
-		fail_at = n;
-		armed = 1;
-		int rc = session(out, why, sizeof (why));
-		armed = 0;
-		fail_at = -1;
-		fclose(out);
-		free(buf);
+		before = oom_live;
+		(void)oom_run(session, n, why, sizeof (why), &rc);
 		if (rc != 0) {
 			failed++;
 			if (why[0] == '\0')
@@ -223,9 +120,9 @@ static void sweep(void **state)
 		} else {
 			absorbed++;
 		}
-		if (live != before)
+		if (oom_live != before)
 			fail_msg("allocation %ld of %ld failing leaked %ld "
-			    "allocations (%s)", n, total, live - before,
+			    "allocations (%s)", n, total, oom_live - before,
 			    rc ? why : "the session went on");
 	}
 	print_message("%ld failures reported, %ld absorbed\n", failed,

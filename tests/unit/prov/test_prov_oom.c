@@ -25,99 +25,11 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 #include "engine.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define OOM_HOOK 0
-#else
-#define OOM_HOOK 1
-#endif
-
-#if OOM_HOOK
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
-
-static long live;		/* allocations not yet freed */
-static long counted;		/* allocations since armed */
-static long fail_at = -1;	/* the counted allocation that fails */
-static int armed;
-
-static int fails(void)
-{
-	if (!__atomic_load_n(&armed, __ATOMIC_RELAXED))
-		return 0;
-	return __atomic_fetch_add(&counted, 1, __ATOMIC_RELAXED) == fail_at;
-}
-
-void *malloc(size_t n)
-{
-	void *p = fails() ? NULL : __libc_malloc(n);
-
-	if (p != NULL)
-		__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
-	return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-	void *p = fails() ? NULL : __libc_calloc(n, size);
-
-	if (p != NULL)
-		__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
-	return p;
-}
-
-void *realloc(void *old, size_t n)
-{
-	void *p;
-
-	if (old != NULL && n == 0) {
-		__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
-		__libc_free(old);
-		return NULL;
-	}
-	if ((p = fails() ? NULL : __libc_realloc(old, n)) != NULL &&
-	    old == NULL)
-		__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
-	return p;
-}
-
-void *memalign(size_t al, size_t n)
-{
-	void *p = fails() ? NULL : __libc_memalign(al, n);
-
-	if (p != NULL)
-		__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
-	return p;
-}
-
-int posix_memalign(void **pp, size_t al, size_t n)
-{
-	void *p = memalign(al, n);
-
-	if (p == NULL)
-		return 12;		/* ENOMEM */
-	*pp = p;
-	return 0;
-}
-
-void *aligned_alloc(size_t al, size_t n)
-{
-	return memalign(al, n);
-}
-
-void free(void *p)
-{
-	if (p != NULL)
-		__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
-	__libc_free(p);
-}
-#endif
+#include "oomhook.h"
 
 #define STRIDE_RUNS 60		/* runs of the sweep in make check */
 
+#if OOM_HOOK
 static const char prog[] =
     "#pragma D option quiet\n"
     "#pragma D option bufsize=64k\n"
@@ -166,6 +78,7 @@ out:
 	eng_close(h);
 	return rc;
 }
+#endif
 
 static void sweep(void **state)
 {
@@ -173,6 +86,7 @@ static void sweep(void **state)
 	char why[512], *buf = NULL;
 	size_t blen = 0;
 	long total, stride, failed = 0, absorbed = 0;
+	int rc;
 	FILE *out;
 
 	(void)state;
@@ -191,30 +105,14 @@ static void sweep(void **state)
 	fclose(out);
 	assert_non_null(strstr(buf, "getppid"));
 	free(buf);
-	buf = NULL;
-	out = open_memstream(&buf, &blen);
-	counted = 0;
-	armed = 1;
-	assert_int_equal(session(out, why, sizeof (why)), 0);
-	armed = 0;
-	total = counted;
-	fclose(out);
-	free(buf);
+	total = oom_run(session, -1, why, sizeof (why), &rc);
+	assert_int_equal(rc, 0);
 	stride = getenv("PROV_OOM_FULL") != NULL ? 1 :
 	    total / STRIDE_RUNS + 1;
 	print_message("a session makes about %ld allocations; failing one "
 	    "in %ld\n", total, stride);
 	for (long n = 0; n < total; n += stride) {
-		buf = NULL;
-		out = open_memstream(&buf, &blen);
-		counted = 0;
-		fail_at = n;
-		armed = 1;
-		int rc = session(out, why, sizeof (why));
-		armed = 0;
-		fail_at = -1;
-		fclose(out);
-		free(buf);
+		(void)oom_run(session, n, why, sizeof (why), &rc);
 		if (rc != 0) {
 			failed++;
 			if (getenv("PROV_OOM_VERBOSE") != NULL)
