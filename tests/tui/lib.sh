@@ -1,7 +1,7 @@
 # tests/tui/lib.sh - what every TUI test shares; sourced after the test's
 # header comment.  Sets top, B, DTUI, T (tmux on a private socket with no
 # user configuration), tmp (a scratch directory, removed at exit with the
-# tmux server), and defines wait_for and wait_until.  Tests exit 0 pass, 77 skip (reason
+# tmux server), and defines wait_for, wait_until and nobody_setup.  Tests exit 0 pass, 77 skip (reason
 # on the first line of stdout), anything else fail.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build}
@@ -40,3 +40,20 @@ wait_until() {
 
 tmp=$(mktemp -d)
 trap '$T kill-server 2>/dev/null; rm -rf "$tmp" "$sock"' EXIT
+
+# nobody_setup WORKLOAD: for a test of dtui run as nobody: skip unless
+# root with setpriv and cc; build tests/scripts/providers/w_WORKLOAD.c
+# into $tmp/WORKLOAD; make $tmp readable and $tmp/home (dtui's
+# XDG_DATA_HOME) writable by nobody; set NOBODY_DTUI to the command that
+# runs dtui as nobody with that home (to run from /, in a script tmux
+# starts).
+nobody_setup() {
+	[ "$(id -u)" = 0 ] || { echo "needs root to run dtui as nobody"; exit 77; }
+	command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
+	command -v cc > /dev/null || { echo "no C compiler for the workload"; exit 77; }
+	chmod 755 "$tmp"
+	mkdir -m 777 "$tmp/home"
+	cc -O1 -o "$tmp/$1" "$top/tests/scripts/providers/w_$1.c" || exit 1
+	NOBODY_DTUI="XDG_DATA_HOME=$tmp/home setpriv --reuid=nobody \
+    --regid=nogroup --clear-groups $DTUI"
+}

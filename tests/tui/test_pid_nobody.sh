@@ -5,15 +5,9 @@
 # cost per hit ("user ptrace N.Nus/hit").
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || { echo "needs root to run dtui as nobody"; exit 77; }
-command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
-command -v cc > /dev/null || { echo "no C compiler for the workload"; exit 77; }
-chmod 755 "$tmp"
-mkdir -m 777 "$tmp/home"
-cc -O1 -o "$tmp/pidcalls" "$top/tests/scripts/providers/w_pidcalls.c" || exit 1
+nobody_setup pidcalls
 cat > "$tmp/run" <<EOS
-cd / && XDG_DATA_HOME=$tmp/home setpriv --reuid=nobody --regid=nogroup \
-    --clear-groups $DTUI -c '$tmp/pidcalls wait' \
+cd / && $NOBODY_DTUI -c '$tmp/pidcalls wait' \
     -n 'pid\$target:a.out:pc_add:entry { @calls = count(); }'
 EOS
 $T new-session -d -x 120 -y 30 "sh $tmp/run" || exit 1

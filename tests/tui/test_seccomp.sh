@@ -6,15 +6,9 @@
 # stop per traced getppid, not one per each of the 201234 system calls.
 # Exit 0 pass, 77 skip (reason on the first line), else fail.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || { echo "needs root to run dtui as nobody"; exit 77; }
-command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
-command -v cc > /dev/null || { echo "no C compiler for the workload"; exit 77; }
-chmod 755 "$tmp"
-mkdir -m 777 "$tmp/home"
-cc -O1 -o "$tmp/pidmix" "$top/tests/scripts/providers/w_pidmix.c" || exit 1
+nobody_setup pidmix
 cat > "$tmp/run" <<EOS
-cd / && DTUI_PTRACE_STOPS=1 XDG_DATA_HOME=$tmp/home setpriv --reuid=nobody \
-    --regid=nogroup --clear-groups $DTUI -c $tmp/pidmix \
+cd / && DTUI_PTRACE_STOPS=1 $NOBODY_DTUI -c $tmp/pidmix \
     -n 'syscall::getppid:entry /pid == \$target/ { @e = count(); }' \
     2> $tmp/home/err
 echo SHELL-IS-BACK
