@@ -8,6 +8,10 @@
 #                      holds a machine-wide lock until the script ends
 #   usdtprov_traced RUN HOW FLAGS
 #                      $W/usdtprov $N traced under -p and -c (below)
+#   gcpython           PY: a python3 with usdt probes (exit 77 without),
+#                      and $W/gc.py, which collects when told to go
+#   gcpython_run N RUN HOW
+#                      python's gc-start firings in a traced run (below)
 # $W is a temporary directory readable by everyone (for the nobody tests).
 # Workloads exit right after their last counted event: eng_stop calls
 # prov_flush() before DTRACEIOC_STOP, so events still in the perf rings
@@ -117,4 +121,41 @@ END { printa("tick %@d\n", @t); printa("sum %@d\n", @s); }' 2>&1) ||
 tick $N
 sum $((N * (N + 1)))"
 	[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "$how: -c: got: $got"
+}
+
+gcpython() {
+	PY=""
+	for p in /usr/bin/python3 /usr/bin/python3.11; do
+		[ -x "$p" ] && readelf -n "$(readlink -f "$p")" 2>/dev/null |
+		    grep -q 'Name: gc__start' && { PY=$p; break; }
+	done
+	[ -n "$PY" ] || { echo "no python3 with a gc__start stapsdt note here"; exit 77; }
+	cat > "$W/gc.py" <<'PY'
+import gc, os, sys, time
+gc.disable()
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.01)
+for i in range(int(sys.argv[2])):
+    gc.collect(2)
+PY
+	chmod 644 "$W/gc.py"
+}
+
+# gcpython_run N RUN HOW: prints the gc-start firings with arg0 == 2 of
+# $W/gc.py making N collections, started by RUN (env, or a command
+# running it as another user), traced under -p by a dtrace started by
+# HOW; the collections start once BEGIN ran.
+gcpython_run() {
+	rm -f "$W/go"
+	$2 $PY "$W/gc.py" "$W/go" "$1" &
+	pid=$!
+	wait_maps $pid python3
+	got=$($3 timeout 60 $DTRACE -q -w -p $pid -n '
+python$target:::gc-start /arg0 == 2/ { @ = count(); }
+BEGIN { system("touch '"$W/go"'"); }
+END { printa("%@d\n", @); }' 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || { kill $pid; fail "dtrace failed ($rc): $got"; }
+	wait $pid || fail "python failed while traced"
+	echo "$got" | grep -v '^$' | tail -n 1
 }

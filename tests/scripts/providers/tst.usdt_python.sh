@@ -6,38 +6,10 @@
 # the provider (python*).
 . ./lib.sh
 need_root
-PY=""
-for p in /usr/bin/python3 /usr/bin/python3.11; do
-	[ -x "$p" ] && readelf -n "$(readlink -f "$p")" 2>/dev/null | grep -q 'Name: gc__start' &&
-	    { PY=$p; break; }
-done
-[ -n "$PY" ] || { echo "no python3 with a gc__start stapsdt note here"; exit 77; }
-cat > "$W/gc.py" <<'PY'
-import gc, os, sys, time
-gc.disable()
-while not os.path.exists(sys.argv[1]):
-    time.sleep(0.01)
-for i in range(int(sys.argv[2])):
-    gc.collect(2)
-PY
-# run N: the number of gc-start firings with arg0 == 2 in a traced run
-run() {
-	rm -f "$W/go"
-	$PY "$W/gc.py" "$W/go" "$1" &
-	pid=$!
-	wait_maps $pid python3
-	got=$(timeout 60 $DTRACE -q -w -p $pid -n '
-python$target:::gc-start /arg0 == 2/ { @ = count(); }
-BEGIN { system("touch '"$W/go"'"); }
-END { printa("%@d\n", @); }' 2>&1)
-	rc=$?
-	[ $rc -eq 0 ] || { kill $pid; fail "dtrace failed ($rc): $got"; }
-	wait $pid
-	echo "$got" | grep -v '^$' | tail -n 1
-}
-base=$(run 0)
+gcpython
+base=$(gcpython_run 0 env env)
 [ -n "$base" ] || base=0
-n=$(run 40)
+n=$(gcpython_run 40 env env)
 [ "$n" = $((base + 40)) ] || fail "gc-start: $n with 40 collections, $base without"
 # a glob on the provider finds the running python process
 rm -f "$W/go"
