@@ -222,6 +222,18 @@ static void tls_store(em_t *e, uint32_t var, int rs)
 
 /* ---- instructions ---- */
 
+/* r1 = one half of what helper returns (pid_tgid, uid_gid): the upper
+ * (the pid, the gid) if high, else the lower (the tid, the uid). */
+static void half(em_t *e, int helper, int high)
+{
+	call(e, helper);
+	put(e, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0, 0));
+	if (high)
+		put(e, ins(BPF_ALU64 | BPF_RSH | BPF_K, 1, 0, 0, 32));
+	else
+		put(e, ins(BPF_ALU | BPF_MOV | BPF_X, 1, 1, 0, 0));
+}
+
 /* r1 = builtin variable id, as the provider hands it to D; 0 if not
  * one the program can read. */
 static int builtin(em_t *e, uint32_t id)
@@ -231,20 +243,10 @@ static int builtin(em_t *e, uint32_t id)
 		ldx(e, 1, TS_AT);
 		return 1;
 	case DIF_VAR_PID: case DIF_VAR_TID:
-		call(e, BPF_FUNC_get_current_pid_tgid);
-		put(e, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0, 0));
-		if (id == DIF_VAR_PID)
-			put(e, ins(BPF_ALU64 | BPF_RSH | BPF_K, 1, 0, 0, 32));
-		else
-			put(e, ins(BPF_ALU | BPF_MOV | BPF_X, 1, 1, 0, 0));
+		half(e, BPF_FUNC_get_current_pid_tgid, id == DIF_VAR_PID);
 		return 1;
 	case DIF_VAR_UID: case DIF_VAR_GID:
-		call(e, BPF_FUNC_get_current_uid_gid);
-		put(e, ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 0, 0, 0));
-		if (id == DIF_VAR_GID)
-			put(e, ins(BPF_ALU64 | BPF_RSH | BPF_K, 1, 0, 0, 32));
-		else
-			put(e, ins(BPF_ALU | BPF_MOV | BPF_X, 1, 1, 0, 0));
+		half(e, BPF_FUNC_get_current_uid_gid, id == DIF_VAR_GID);
 		return 1;
 	case DIF_VAR_CPU:
 		call(e, BPF_FUNC_get_smp_processor_id);
