@@ -468,6 +468,15 @@ static int run(struct app *a, const struct opts *o)
 	char hist[1024];
 	int cols, rows;
 
+	/* keys come from standard input: without a terminal there, the
+	 * screen would wait forever for keys that never come (or read a
+	 * file as keys).  Refused after the options, the experiment and
+	 * the clauses were checked (their errors first, as dtrace's), and
+	 * before the -c command is let run or the screen is drawn. */
+	if (!isatty(0)) {
+		fprintf(stderr, "dtui: standard input is not a terminal\n");
+		return 1;
+	}
 	pick_theme(a, o->theme);
 	history_path(hist, sizeof(hist));
 	if (tui_term_open(&a->theme, &cols, &rows) != 0) {
@@ -502,13 +511,6 @@ int main(int argc, char **argv)
 	if (parse(argc, argv, &o) != 0) {
 		usage(stderr);
 		return 2;
-	}
-	/* keys come from standard input: without a terminal there, the
-	 * screen would wait forever for keys that never come (or read a
-	 * file as keys); refuse before anything is traced or started */
-	if (!isatty(0)) {
-		fprintf(stderr, "dtui: standard input is not a terminal\n");
-		return 1;
 	}
 	if ((a.m = tui_model_new(20000)) == NULL ||
 	    (a.s = tui_session_new(a.m, err, sizeof(err))) == NULL) {
