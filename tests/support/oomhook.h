@@ -14,12 +14,15 @@
  *                     to a memory stream (freed after) and counted
  *                     allocation n failing (-1: none); its result in rc;
  *                     returns how many allocations it counted
+ *   oom_session(out, why, len, flags, prog, fire)
+ *                     the session both tests run (below)
  */
 #ifndef OOMHOOK_H
 #define OOMHOOK_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include "engine.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define OOM_HOOK 0
@@ -115,6 +118,42 @@ void free(void *p)
 }
 
 typedef int oom_session_f(FILE *out, char *why, size_t len);
+
+/* Open an engine handle (flags), compile and run prog, GO, fire() (the
+ * events, if any), consume, stop, consume again and print the
+ * aggregations to out; 0 if it ran to the end, -1 with the failing
+ * call's message in why. */
+static int oom_session(FILE *out, char *why, size_t len, int flags,
+    const char *prog, void (*fire)(void))
+{
+	char err[256];
+	eng_hdl_t *h = eng_open(flags, err, sizeof (err));
+	eng_prog_t *p = NULL;
+	int rc = -1;
+
+	why[0] = '\0';
+	if (h == NULL) {
+		snprintf(why, len, "open: %s", err);
+		return -1;
+	}
+	if ((p = eng_compile_str(h, prog, NULL, 0, NULL)) == NULL ||
+	    eng_prog_exec(h, p, NULL) != 0 || eng_go(h) != 0)
+		goto out;
+	if (fire != NULL)
+		fire();
+	(void)eng_status(h);
+	if (eng_work(h, out) != 0 || eng_stop(h) != 0 ||
+	    eng_work(h, out) != 0 || eng_agg_snap(h) != 0 ||
+	    eng_agg_print(h, out) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0)
+		snprintf(why, len, "%s", eng_errmsg(h));
+	eng_prog_free(p);
+	eng_close(h);
+	return rc;
+}
 
 static long oom_run(oom_session_f *fn, long n, char *why, size_t len,
     int *rc)

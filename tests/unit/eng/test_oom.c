@@ -59,31 +59,7 @@ static const char prog[] =
  * failed.  The output goes to a memory stream opened by the caller. */
 static int session(FILE *out, char *why, size_t len)
 {
-	char err[256];
-	eng_hdl_t *h = eng_open(ENG_O_NOPROVIDERS, err, sizeof (err));
-	eng_prog_t *p = NULL;
-	int rc = -1;
-
-	why[0] = '\0';
-	if (h == NULL) {
-		snprintf(why, len, "open: %s", err);
-		return -1;
-	}
-	if ((p = eng_compile_str(h, prog, NULL, 0, NULL)) == NULL ||
-	    eng_prog_exec(h, p, NULL) != 0 || eng_go(h) != 0)
-		goto out;
-	(void)eng_status(h);
-	if (eng_work(h, out) != 0 || eng_stop(h) != 0 ||
-	    eng_work(h, out) != 0 || eng_agg_snap(h) != 0 ||
-	    eng_agg_print(h, out) != 0)
-		goto out;
-	rc = 0;
-out:
-	if (rc != 0)
-		snprintf(why, len, "%s", eng_errmsg(h));
-	eng_prog_free(p);
-	eng_close(h);
-	return rc;
+	return oom_session(out, why, len, ENG_O_NOPROVIDERS, prog, NULL);
 }
 #endif
 

@@ -46,37 +46,17 @@ static const char prog[] =
 
 /* One session; 0 if it ran to the end, -1 (with a message) if a call
  * failed. */
-static int session(FILE *out, char *why, size_t len)
+static void fire(void)
 {
-	char err[256];
-	eng_hdl_t *h = eng_open(0, err, sizeof (err));
-	eng_prog_t *p = NULL;
-	int rc = -1;
-
-	why[0] = '\0';
-	if (h == NULL) {
-		snprintf(why, len, "open: %s", err);
-		return -1;
-	}
-	if ((p = eng_compile_str(h, prog, NULL, 0, NULL)) == NULL ||
-	    eng_prog_exec(h, p, NULL) != 0 || eng_go(h) != 0)
-		goto out;
 	for (int i = 0; i < 200; i++) {
 		syscall(SYS_getppid);
 		syscall(SYS_getpgid, i % 7);
 	}
-	(void)eng_status(h);
-	if (eng_work(h, out) != 0 || eng_stop(h) != 0 ||
-	    eng_work(h, out) != 0 || eng_agg_snap(h) != 0 ||
-	    eng_agg_print(h, out) != 0)
-		goto out;
-	rc = 0;
-out:
-	if (rc != 0)
-		snprintf(why, len, "%s", eng_errmsg(h));
-	eng_prog_free(p);
-	eng_close(h);
-	return rc;
+}
+
+static int session(FILE *out, char *why, size_t len)
+{
+	return oom_session(out, why, len, 0, prog, fire);
 }
 #endif
 
