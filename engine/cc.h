@@ -291,6 +291,7 @@ struct eng_cc {
 	size_t cc_naggv, cc_capaggv;
 	int cc_error_enabled;		/* ERROR clause enabled */
 	int cc_prelude;			/* curpsinfo & co. declared */
+	int cc_inprelude;		/* compiling them now */
 	int cc_libs;			/* -L libraries loaded (or tried) */
 	struct eng_libload *cc_libload;	/* while they load (libdir.c) */
 	struct eng_prog *cc_errprog;

@@ -101,7 +101,12 @@ static uint32_t stridx(struct cg *g, const char *s)
 
 int cg_ralloc(struct cg *g, const struct eng_node *n)
 {
-	for (int r = 1; r < DIF_DIR_NREGS; r++)
+	/* -x iregs=N: %r0 and N - 1 registers, as dtrace's dtc_difintregs */
+	int nregs = (int)eng_xopt_get(g->pc->pc_hdl, ENG_XOPT_IREGS);
+
+	if (nregs <= 0 || nregs > DIF_DIR_NREGS)
+		nregs = DIF_DIR_NREGS;
+	for (int r = 1; r < nregs; r++)
 		if (!g->used[r]) {
 			g->used[r] = 1;
 			return r;

@@ -363,6 +363,11 @@ static void compile_body(struct eng_pcb *pc, const char *src)
 
 	eng_lex_init(pc, src);
 	prog = eng_parse_program(pc);
+	/* -x tree: the parse tree of the user's programs (not the D
+	 * library's), as dtrace's dt_node_printr after its parse pass */
+	if (eng_xopt_get(pc->pc_hdl, ENG_XOPT_TREE) > 0 && pc->pc_lib == NULL &&
+	    !pc->pc_cc->cc_inprelude && !(pc->pc_cflags & ENG_C_ERRCLAUSE))
+		eng_node_dump(prog, stderr, 0);
 	for (n = prog; n != NULL; n = n->n_next)
 		if (n->n_kind == N_CLAUSE) {
 			pc->pc_descline = n->n_pdescs != NULL ?
@@ -405,12 +410,14 @@ static void load_prelude(eng_hdl_t *h)
 	if (cc->cc_prelude)
 		return;
 	cc->cc_prelude = 1;
+	cc->cc_inprelude = 1;
 	eng_prog_free(compile(h, eng_dlib_text, NULL, ENG_C_ZDEFS |
 	    ENG_C_NOLIBS, NULL, 0, NULL));
 	if ((topo = eng_dlib_topology()) != NULL)
 		eng_prog_free(compile(h, topo, NULL, ENG_C_ZDEFS | ENG_C_NOLIBS,
 		    NULL, 0, NULL));
 	free(topo);
+	cc->cc_inprelude = 0;
 }
 
 static eng_prog_t *compile(eng_hdl_t *h, const char *src,

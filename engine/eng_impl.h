@@ -39,6 +39,27 @@ struct eng_consumer;	/* consumer state, engine/consume.h */
 #define ENG_OPT_NORESOLVE	(DTRACEOPT_MAX + 11)	/* addresses as hex */
 #define ENG_OPT_MAX		(DTRACEOPT_MAX + 12)
 
+/*
+ * Compile-time options dtrace has that are kept outside eh_opt[] (whose
+ * size experiments record): indices into eh_xopt[].  evaltime holds
+ * ENG_EVALTIME_* (engine.h), late and the link options the index of their
+ * word, the others their number (DTRACEOPT_UNSET when not set).
+ */
+#define ENG_XOPT_EVALTIME	0
+#define ENG_XOPT_IREGS		1	/* integer registers the compiler uses */
+#define ENG_XOPT_TREGS		2
+#define ENG_XOPT_TREE		3	/* parse tree to stderr */
+#define ENG_XOPT_DISASM		4	/* DIF listing to stderr, as -S */
+#define ENG_XOPT_VERBOSE	5	/* dtrace's DTRACE_C_DIFV: as -S */
+#define ENG_XOPT_DEBUG		6
+#define ENG_XOPT_STRIP		7
+#define ENG_XOPT_LATE		8	/* 0 dynamic, 1 static */
+#define ENG_XOPT_LINKMODE	9	/* 0 kernel, 1 dynamic, 2 static */
+#define ENG_XOPT_LINKTYPE	10	/* 0 elf, 1 dof */
+#define ENG_XOPT_USERUID	11
+#define ENG_XOPT_AMIN		12	/* set: 1 */
+#define ENG_XOPT_MAX		13
+
 #define ENG_OFORMAT_TEXT	0
 #define ENG_OFORMAT_JSON	1
 #define ENG_OFORMAT_CHROME	2	/* trace-event JSON (export.c) */
@@ -49,6 +70,7 @@ struct eng_hdl {
 	struct eng_cc *eh_cc;		/* compiler's state (lazily made) */
 	struct eng_consumer *eh_cons;	/* consumer's state */
 	dtrace_optval_t eh_opt[ENG_OPT_MAX];	/* DTRACEOPT_*, ENG_OPT_* */
+	dtrace_optval_t eh_xopt[ENG_XOPT_MAX];	/* ENG_XOPT_* */
 	char eh_errmsg[1024];		/* eng_errmsg() */
 	eng_diag_t eh_diag;		/* last compile diagnostic */
 	char eh_diagmsg[512];		/* storage behind eh_diag */
@@ -73,6 +95,8 @@ int eng_error(eng_hdl_t *h, const char *fmt, ...)
 
 /* The value of option opt (DTRACEOPT_* or ENG_OPT_*); UNSET if unset. */
 dtrace_optval_t eng_opt_get(const eng_hdl_t *h, int opt);
+/* An ENG_XOPT_* option's value (DTRACEOPT_UNSET if not set). */
+dtrace_optval_t eng_xopt_get(const eng_hdl_t *h, int xopt);
 /* Non-zero if a boolean option (quiet, errtags, zdefs...) is on. */
 int eng_opt_isset(const eng_hdl_t *h, int opt);
 /* The eh_opt[] index of option `name`, or -1 if there is no such option. */

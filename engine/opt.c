@@ -26,6 +26,12 @@
  * program's #pragma (dtrace's "Option cannot be used from within a D
  * program").  quietresize (no "... lowered to" notices) is kept in
  * eh_quietresize, outside eh_opt[].
+ * XT options are dtrace's compile-time ones kept in eh_xopt[] (ENG_XOPT_*):
+ * evaltime (when a -c command starts being traced), verbose and disasm
+ * (the -S listing), tree (the parse tree), iregs (registers the code
+ * generator may use), and those checked as dtrace checks them with no
+ * effect here (amin, debug, late, linkmode, linktype, strip, tregs,
+ * useruid; ldpath and syslibdir are TUNECMD).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,8 +41,9 @@
 #include "exp.h"
 
 enum kind { K_SIZE, K_RATE, K_BOOL, K_INT, K_POLICY, K_RESIZE, K_OFORMAT,
-	K_TEXT };
-enum class { CT, RT, DRT, TUNE, TUNECMD };
+	K_TEXT, K_EVALTIME, K_LATE, K_LINKMODE, K_LINKTYPE, K_ATOI, K_UINT,
+	K_ATTR };
+enum class { CT, RT, DRT, TUNE, TUNECMD, XT };
 
 struct opt {
 	const char *name;
@@ -60,6 +67,7 @@ static const struct opt opts[] = {
 	{ "aggsortkeypos", DTRACEOPT_AGGSORTKEYPOS, K_INT, DRT, 0 },
 	{ "aggsortpos", DTRACEOPT_AGGSORTPOS, K_INT, DRT, 0 },
 	{ "aggsortrev", DTRACEOPT_AGGSORTREV, K_BOOL, DRT, DTRACEOPT_UNSET },
+	{ "amin", ENG_XOPT_AMIN, K_ATTR, XT, DTRACEOPT_UNSET },
 	{ "agghist", DTRACEOPT_AGGHIST, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "aggpack", DTRACEOPT_AGGPACK, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "aggzoom", DTRACEOPT_AGGZOOM, K_BOOL, DRT, DTRACEOPT_UNSET },
@@ -73,16 +81,24 @@ static const struct opt opts[] = {
 	{ "core", ENG_OPT_CORE, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "cpp", ENG_OPT_CPP, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "cpu", DTRACEOPT_CPU, K_INT, RT, DTRACEOPT_UNSET },
+	{ "debug", ENG_XOPT_DEBUG, K_BOOL, XT, DTRACEOPT_UNSET },
 	{ "defaultargs", ENG_OPT_DEFAULTARGS, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "destructive", DTRACEOPT_DESTRUCTIVE, K_BOOL, RT, DTRACEOPT_UNSET },
+	{ "disasm", ENG_XOPT_DISASM, K_UINT, XT, DTRACEOPT_UNSET },
 	{ "droptags", ENG_OPT_DROPTAGS, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "dynvarsize", DTRACEOPT_DYNVARSIZE, K_SIZE, RT, 1 * MB },
 	{ "errtags", ENG_OPT_ERRTAGS, K_BOOL, CT, DTRACEOPT_UNSET },
+	{ "evaltime", ENG_XOPT_EVALTIME, K_EVALTIME, XT, ENG_EVALTIME_POSTINIT },
 	{ "flowindent", DTRACEOPT_FLOWINDENT, K_BOOL, DRT, DTRACEOPT_UNSET },
 	{ "grabanon", DTRACEOPT_GRABANON, K_BOOL, RT, DTRACEOPT_UNSET },
+	{ "iregs", ENG_XOPT_IREGS, K_ATOI, XT, 8 },
 	{ "jstackframes", DTRACEOPT_JSTACKFRAMES, K_INT, RT, 50 },
 	{ "jstackstrsize", DTRACEOPT_JSTACKSTRSIZE, K_SIZE, RT, 512 },
+	{ "late", ENG_XOPT_LATE, K_LATE, XT, 1 },
 	{ "lazyload", -1, K_BOOL, TUNE, DTRACEOPT_UNSET },
+	{ "ldpath", -1, K_TEXT, TUNECMD, DTRACEOPT_UNSET },
+	{ "linkmode", ENG_XOPT_LINKMODE, K_LINKMODE, XT, 0 },
+	{ "linktype", ENG_XOPT_LINKTYPE, K_LINKTYPE, XT, 0 },
 	{ "maxframes", ENG_OPT_MAXFRAMES, K_INT, CT, DTRACEOPT_UNSET },
 	{ "modpath", -1, K_TEXT, TUNECMD, DTRACEOPT_UNSET },
 	{ "noresolve", ENG_OPT_NORESOLVE, K_BOOL, DRT, DTRACEOPT_UNSET },
@@ -100,9 +116,15 @@ static const struct opt opts[] = {
 	{ "stackframes", DTRACEOPT_STACKFRAMES, K_INT, RT, 20 },
 	{ "stackindent", DTRACEOPT_STACKINDENT, K_INT, DRT, 14 },
 	{ "statusrate", DTRACEOPT_STATUSRATE, K_RATE, RT, NS },
+	{ "strip", ENG_XOPT_STRIP, K_BOOL, XT, DTRACEOPT_UNSET },
 	{ "strsize", DTRACEOPT_STRSIZE, K_SIZE, RT, 256 },
 	{ "switchrate", DTRACEOPT_SWITCHRATE, K_RATE, DRT, NS },
+	{ "syslibdir", -1, K_TEXT, TUNECMD, DTRACEOPT_UNSET },
+	{ "tree", ENG_XOPT_TREE, K_ATOI, XT, DTRACEOPT_UNSET },
+	{ "tregs", ENG_XOPT_TREGS, K_ATOI, XT, 8 },
+	{ "useruid", ENG_XOPT_USERUID, K_UINT, XT, DTRACEOPT_UNSET },
 	{ "ustackframes", DTRACEOPT_USTACKFRAMES, K_INT, RT, 20 },
+	{ "verbose", ENG_XOPT_VERBOSE, K_BOOL, XT, DTRACEOPT_UNSET },
 	{ "zdefs", ENG_OPT_ZDEFS, K_BOOL, CT, DTRACEOPT_UNSET },
 	{ "zone", DTRACEOPT_ZONE, K_INT, RT, DTRACEOPT_UNSET },
 };
@@ -208,12 +230,52 @@ static int parse_word(const char *s, const char *const *words,
 	return -1;
 }
 
+/* Stability attributes, dtrace_str2attr's way: up to three of
+ * name/data/class, each a stability or class name in any case. */
+static int parse_attr(const char *s, dtrace_optval_t *v)
+{
+	static const char *const stab[] = { "Internal", "Private", "Obsolete",
+	    "External", "Unstable", "Evolving", "Stable", "Standard", NULL };
+	static const char *const cls[] = { "Unknown", "CPU", "Platform",
+	    "Group", "ISA", "Common", NULL };
+	char buf[128], *p, *save = NULL;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	for (p = strtok_r(buf, "/", &save); p != NULL;
+	    p = strtok_r(NULL, "/", &save), n++) {
+		const char *const *t = n < 2 ? stab : cls;
+		int i;
+
+		for (i = 0; t[i] != NULL && strcasecmp(p, t[i]) != 0; i++)
+			;
+		if (n > 2 || t[i] == NULL)
+			return -1;
+	}
+	*v = 1;
+	return 0;
+}
+
+/* A whole decimal number >= 0 (Oracle's disasm, useruid). */
+static int parse_uint(const char *s, dtrace_optval_t *v)
+{
+	return parse_int(s, v) != 0 || *v < 0 ? -1 : 0;
+}
+
 static int parse(const struct opt *o, const char *s, dtrace_optval_t *v)
 {
 	static const char *const policy[] = { "ring", "fill", "switch", NULL };
 	static const char *const resize[] = { "auto", "manual", NULL };
 	static const char *const oformat[] = { "text", "json", "chrome",
 	    "folded", NULL };
+	static const char *const evaltime[] = { "exec", "preinit",
+	    "postinit", "main", NULL };
+	static const char *const late[] = { "dynamic", "static", NULL };
+	static const char *const linkmode[] = { "kernel", "dynamic",
+	    "static", NULL };
+	static const char *const linktype[] = { "elf", "dof", NULL };
 
 	if (o->kind == K_BOOL) {
 		static const char *const yes[] = { "yes", "true", "on", NULL };
@@ -245,6 +307,15 @@ static int parse(const struct opt *o, const char *s, dtrace_optval_t *v)
 	case K_RESIZE: return parse_word(s, resize, v);
 	case K_OFORMAT: return parse_word(s, oformat, v);
 	case K_TEXT: *v = 0; return 0;
+	case K_EVALTIME: return parse_word(s, evaltime, v);
+	case K_LATE: return parse_word(s, late, v);
+	case K_LINKMODE: return parse_word(s, linkmode, v);
+	case K_LINKTYPE: return parse_word(s, linktype, v);
+	case K_ATOI:		/* dtrace's atoi(arg) > 0 */
+		*v = atoi(s);
+		return *v > 0 ? 0 : -1;
+	case K_UINT: return parse_uint(s, v);
+	case K_ATTR: return parse_attr(s, v);
 	default: return -1;
 	}
 }
@@ -255,7 +326,9 @@ void eng_opt_defaults(eng_hdl_t *h)
 	for (int i = 0; i < ENG_OPT_MAX; i++)
 		h->eh_opt[i] = DTRACEOPT_UNSET;
 	for (size_t i = 0; i < NOPTS; i++)
-		if (opts[i].index >= 0)
+		if (opts[i].cls == XT)
+			h->eh_xopt[opts[i].index] = opts[i].def;
+		else if (opts[i].index >= 0)
 			h->eh_opt[opts[i].index] = opts[i].def;
 	h->eh_quietresize = DTRACEOPT_UNSET;
 }
@@ -385,6 +458,10 @@ static int setopt(eng_hdl_t *h, const char *name, const char *value,
 		h->eh_quietresize = v;
 		return 0;
 	}
+	if (o->cls == XT) {
+		h->eh_xopt[o->index] = v;
+		return 0;
+	}
 	/* a string needs room for one character and its NUL (Oracle's
 	 * dtrace refuses a smaller strsize when it is set) */
 	if (o->index == DTRACEOPT_STRSIZE && v < 2)
@@ -411,6 +488,10 @@ int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp)
 
 	if (o != NULL && o->index == OPT_QUIETRESIZE) {
 		*valp = h->eh_quietresize;
+		return 0;
+	}
+	if (o != NULL && o->cls == XT) {
+		*valp = h->eh_xopt[o->index];
 		return 0;
 	}
 	if (o == NULL || o->index < 0)	/* dtrace gets only the stored ones */
@@ -454,5 +535,11 @@ int eng_opt_index(const char *name)
 {
 	const struct opt *o = name != NULL ? lookup(name) : NULL;
 
-	return o != NULL ? o->index : -1;
+	return o != NULL && o->cls != XT ? o->index : -1;
+}
+
+dtrace_optval_t eng_xopt_get(const eng_hdl_t *h, int xopt)
+{
+	return xopt >= 0 && xopt < ENG_XOPT_MAX ? h->eh_xopt[xopt] :
+	    DTRACEOPT_UNSET;
 }

@@ -49,6 +49,13 @@ const char *eng_user_route(eng_hdl_t *h, uint64_t *hits, double *nsperhit);
  */
 int eng_setopt(eng_hdl_t *h, const char *name, const char *value);
 int eng_getopt(eng_hdl_t *h, const char *name, int64_t *valp);
+/* eng_getopt(h, "evaltime") values: when a -c command is first traced
+ * (exec: at its exec; preinit: before ld.so runs its initializers;
+ * postinit, dtrace's default: after them; main: at main()). */
+#define ENG_EVALTIME_EXEC	0
+#define ENG_EVALTIME_PREINIT	1
+#define ENG_EVALTIME_POSTINIT	2
+#define ENG_EVALTIME_MAIN	3
 /* Names of every option, NULL-terminated (for completion). */
 const char *const *eng_option_names(void);
 /*

@@ -308,6 +308,16 @@ static void list(void)
 		eng_prog_desc_iter(dtc.progs[i].dp_prog, list_desc, NULL);
 }
 
+/* -S, or -x verbose (dtrace's DTRACE_C_DIFV) or -x disasm: list the DIF
+ * of each program compiled to stderr. */
+static int listing(void)
+{
+	int64_t v = 0, d = 0;
+
+	return dtc.dis || (eng_getopt(dtc.h, "verbose", &v) == 0 && v > 0) ||
+	    (eng_getopt(dtc.h, "disasm", &d) == 0 && d > 0);
+}
+
 static void compile_all(pid_t target)
 {
 	eng_cargs_t ca;
@@ -344,7 +354,7 @@ static void compile_all(pid_t target)
 		}
 		if (p->dp_prog == NULL)
 			dtc_fatal("%s", eng_errmsg(dtc.h));
-		if (dtc.dis)
+		if (listing())
 			eng_prog_dis(dtc.h, p->dp_prog, stderr);
 	}
 }

@@ -104,7 +104,10 @@ static void test_every_listed_option_settable(void **state)
 	    { "cpphdrs", NULL }, { "cpppath", "cpp" }, { "ctypes", "/dev/null" },
 	    { "define", "X=1" }, { "dtypes", "/dev/null" }, { "incdir", "/" },
 	    { "libdir", "/" }, { "stdc", "a" }, { "undef", "X" },
-	    { "uroute", "uprobes" }, { "version", "1.0" } };
+	    { "uroute", "uprobes" }, { "version", "1.0" },
+	    { "amin", "Stable" }, { "disasm", "0" }, { "evaltime", "main" },
+	    { "late", "static" }, { "linkmode", "kernel" },
+	    { "linktype", "elf" }, { "tree", "1" }, { "useruid", "0" } };
 
 	for (; *n != NULL; n++, count++) {
 		int64_t v;
