@@ -61,6 +61,8 @@ struct eng_act *eng_act_difexpr(struct eng_pcb *pc, struct eng_node *e,
 		    "to a void expression", (int)strcspn(what, "("), what);
 	a = eng_act_new(pc, DTRACEACT_DIFEXPR);
 	a->a_difo = eng_cg_difo(pc, e, what);
+	if (eng_type_is_string(e->n_type))
+		a->a_uarg = ENG_UARG_STRING;
 	return a;
 }
 

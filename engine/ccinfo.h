@@ -12,6 +12,13 @@
 #include <stdint.h>
 #include "eng_impl.h"
 
+/*
+ * dofa_uarg of a DIFEXPR action whose value is a string (trace("x")): with
+ * -x strsize of 8 or less its record is as small as an integer's, and the
+ * consumer tells them apart by this mark (dtrd_uarg of the record).
+ */
+#define ENG_UARG_STRING	0x53545247	/* "STRG" */
+
 /* What the consumer may ask about a statement's actions. */
 typedef struct eng_cc_actinfo {
 	uint32_t eca_kind;		/* DTRACEACT_* */

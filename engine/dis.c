@@ -232,7 +232,7 @@ int eng_prog_dis(eng_hdl_t *h, const eng_prog_t *prog, FILE *fp)
 				    (unsigned long long)a->a_arg);
 			if (a->a_ntuple != 0)
 				fprintf(fp, " ntuple=%u", a->a_ntuple);
-			if (a->a_uarg != 0)
+			if (a->a_uarg != 0 && a->a_uarg != ENG_UARG_STRING)
 				fprintf(fp, " uarg=%llu",
 				    (unsigned long long)a->a_uarg);
 			fputc('\n', fp);

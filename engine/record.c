@@ -570,7 +570,7 @@ static int tracemem(eng_hdl_t *h, FILE *fp, const struct firing *f, int i)
 static void datum(eng_hdl_t *h, FILE *fp, const dtrace_recdesc_t *rec,
     const char *p, int quiet)
 {
-	switch (rec->dtrd_size) {
+	switch (rec->dtrd_uarg == ENG_UARG_STRING ? 0 : rec->dtrd_size) {
 	case 8:
 		fprintf(fp, quiet ? "%lld" : " %16lld",
 		    (long long)eng_rec_int(p, 8, 1));
