@@ -448,6 +448,14 @@ int cg_addr(struct cg *g, struct eng_node *n, int *user)
 
 	switch (n->n_kind) {
 	case N_DEREF:
+		/* dtrace builds the whole translated struct (*curpsinfo);
+		 * here a translation is read a member at a time */
+		if (eng_sema_is_xlptr(g->pc, n->n_left))
+			eng_cc_nerror(g->pc, n, "D_XLATE_SOU", "*%s: the "
+			    "translation to %s must be followed by a member "
+			    "reference", n->n_left->n_name != NULL ?
+			    n->n_left->n_name : "xlate",
+			    eng_type_tname(n->n_type));
 		*user = n->n_left->n_type->t_userland;
 		return cg_expr(g, n->n_left);
 	case N_PTRMEMBER:
@@ -637,6 +645,8 @@ int cg_expr(struct cg *g, struct eng_node *n)
 		return member(g, n);
 	case N_ADDR:
 		return cg_addr(g, n->n_left, &user);
+	case N_XLATE:	/* xlate<T *>(e) as a value is e's, as dtrace has it */
+		return cg_expr(g, n->n_left);
 	default:
 		eng_cc_nerror(g->pc, n, "D_UNKNOWN", "internal error: cannot "
 		    "generate code for this expression");

@@ -633,6 +633,11 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 	case N_CALL: eng_sema_call(pc, n); break;
 	case N_INDEX: cook_index(pc, n, 0); break;
 	case N_MEMBER: case N_PTRMEMBER:
+		if (n->n_kind == N_MEMBER && n->n_left->n_kind == N_DEREF &&
+		    eng_sema_is_xlptr(pc, n->n_left->n_left)) {
+			n->n_kind = N_PTRMEMBER;	/* (*curpsinfo).m */
+			n->n_left = n->n_left->n_left;
+		}
 		if (n->n_left->n_kind == N_IDENT)
 			eng_sema_xlate_inline(pc, n);
 		else if (n->n_left->n_kind == N_INDEX)
