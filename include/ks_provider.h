@@ -186,6 +186,12 @@ typedef struct ks_task {
 					 * '?' not known */
 	char kt_comm[16];		/* its comm */
 	char kt_psargs[80];		/* as kpc_psargs */
+	int32_t kt_pgid, kt_sid;	/* process group, session (0: not known) */
+	uint64_t kt_ttydev;		/* controlling tty's dev_t, or
+					 * (uint64_t)-1 (none or not known) */
+	uint64_t kt_argv, kt_envp;	/* its initial argv[], envp[] (user
+					 * addresses on its stack), 0 if not
+					 * known */
 } ks_task_t;
 
 /*

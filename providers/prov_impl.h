@@ -375,10 +375,17 @@ typedef struct prov_pinfo {
 	char ppi_comm[16];
 	char ppi_psargs[80];		/* argv joined by spaces */
 	uint32_t ppi_argc;
+	int32_t ppi_pgid, ppi_sid;	/* from /proc/PID/stat, 0 if not read */
+	uint64_t ppi_ttydev;		/* dev_t of its tty, (uint64_t)-1: none */
+	uint64_t ppi_stack;		/* its initial stack: argc, argv[]... */
+	uint64_t ppi_stackargc;		/* the argc there (argv[] before envp[]) */
 	int ppi_argv_new;		/* psargs captured for an exec not
 					 * seen yet (prov_pcache_exec) */
 } prov_pinfo_t;
 
+/* A task snapshot's process fields from pi: process group, session, tty,
+ * and its argv[] and envp[] from its initial stack (pcache.c). */
+void prov_task_proc(ks_task_t *t, const prov_pinfo_t *pi);
 /* Info for thread tid (pid hint may be 0), from /proc cached per tid. */
 const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid);
 /* The thread changed its comm (exec, prctl): update the cache. */

@@ -73,6 +73,9 @@ static int fire_newtask(ks_probe_ctx_t *ctx, const prov_perf_sample_t *s,
 		snprintf(task.kt_psargs, sizeof(task.kt_psargs), "%s",
 		    ctx->kpc_psargs);
 	memcpy(task.kt_comm, ctx->kpc_execname, sizeof(task.kt_comm));
+	/* a fork copies the creator's group, session, tty and stack */
+	prov_task_proc(&task, prov_pcache_get((int32_t)ctx->kpc_tid,
+	    ctx->kpc_pid));
 	prov_tp_comm(fmt, s, "comm", task.kt_comm);
 	task.kt_cpu = (int32_t)ctx->kpc_cpu;
 	task.kt_sname = 'R';

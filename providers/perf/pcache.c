@@ -19,10 +19,12 @@
  * sighting (setuid) are not followed.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include "prov_impl.h"
 
 #define SLOTS 8192
@@ -61,11 +63,68 @@ static void read_status(prov_pinfo_t *p, int32_t tid, int32_t pid)
 	}
 }
 
+/*
+ * Process group, session, controlling tty and the initial stack pointer
+ * from /proc/PID/stat (fields 5, 6, 7 and 28 after "pid (comm) state").
+ * The kernel's start_stack is where exec left argc, then argv[] and
+ * envp[]; tty_nr is Linux's dev_t of the tty, 0 for none.
+ */
+static void read_stat(prov_pinfo_t *p, int32_t tid, int32_t pid)
+{
+	char path[64], buf[1024], *s;
+	unsigned long long f[26];
+	ssize_t n;
+	int fd, k = 0;
+
+	p->ppi_ttydev = (uint64_t)-1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat",
+	    pid > 0 ? pid : tid, tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
+		return;
+	s += 4;				/* past ") S " */
+	while (k < 26) {		/* ppid (4) ... startstack (28) */
+		char *end;
+
+		f[k++] = strtoull(s, &end, 10);
+		if (end == s || *end != ' ')
+			break;
+		s = end + 1;
+	}
+	if (k < 25)
+		return;
+	p->ppi_pgid = (int32_t)f[1];
+	p->ppi_sid = (int32_t)f[2];
+	if (f[3] != 0)
+		p->ppi_ttydev = f[3];
+	p->ppi_stack = f[24];
+	p->ppi_stackargc = 0;
+	if (p->ppi_stack != 0) {	/* argc as exec left it (a script's
+					 * interpreter adds its own) */
+		uint64_t argc = 0;
+		struct iovec l = { &argc, sizeof(argc) };
+		struct iovec r = { (void *)(uintptr_t)p->ppi_stack,
+		    sizeof(argc) };
+
+		if (process_vm_readv(pid > 0 ? pid : tid, &l, 1, &r, 1, 0) ==
+		    (ssize_t)sizeof(argc) && argc < (1u << 24))
+			p->ppi_stackargc = argc;
+		else
+			p->ppi_stack = 0;
+	}
+}
+
 /* psargs and argc from /proc/PID/cmdline (NUL-separated arguments). */
 static void read_cmdline(prov_pinfo_t *p, int32_t pid)
 {
-	char path[64], buf[sizeof(p->ppi_psargs)];
-	ssize_t n;
+	char path[64], buf[sizeof(p->ppi_psargs)], more[4096];
+	ssize_t n, m;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
@@ -73,9 +132,10 @@ static void read_cmdline(prov_pinfo_t *p, int32_t pid)
 	if (fd < 0)
 		return;
 	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	if (n <= 0) {
+		close(fd);
 		return;
+	}
 	p->ppi_argc = 0;
 	for (ssize_t i = 0; i < n; i++) {
 		if (buf[i] != '\0')
@@ -83,10 +143,28 @@ static void read_cmdline(prov_pinfo_t *p, int32_t pid)
 		p->ppi_argc++;
 		buf[i] = i + 1 < n ? ' ' : '\0';
 	}
-	if (buf[n - 1] != '\0')	/* cut: this one counts too */
-		p->ppi_argc++;
+	/* the arguments past psargs' room count too (argc, and where
+	 * envp[] starts after argv[]) */
+	m = n == (ssize_t)sizeof(buf) - 1 ? read(fd, more, sizeof(more)) : 0;
+	for (; m > 0; m = read(fd, more, sizeof(more)))
+		for (ssize_t i = 0; i < m; i++)
+			p->ppi_argc += more[i] == '\0';
+	close(fd);
+	if (buf[n - 1] != '\0' && n < (ssize_t)sizeof(buf) - 1)
+		p->ppi_argc++;		/* an unterminated last one */
 	buf[n] = '\0';
 	memcpy(p->ppi_psargs, buf, (size_t)n + 1);
+}
+
+void prov_task_proc(ks_task_t *t, const prov_pinfo_t *pi)
+{
+	t->kt_pgid = pi->ppi_pgid;
+	t->kt_sid = pi->ppi_sid;
+	t->kt_ttydev = pi->ppi_tid != 0 ? pi->ppi_ttydev : (uint64_t)-1;
+	/* the stack holds argc, argv[argc], NULL, envp[] */
+	t->kt_argv = pi->ppi_stack != 0 ? pi->ppi_stack + 8 : 0;
+	t->kt_envp = pi->ppi_stack != 0 ? pi->ppi_stack + 8 *
+	    (pi->ppi_stackargc + 2) : 0;
 }
 
 const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid)
@@ -105,6 +183,7 @@ const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid)
 	p->ppi_tid = tid;
 	p->ppi_pid = pid;
 	read_status(p, tid, pid);
+	read_stat(p, tid, p->ppi_pid);
 	read_cmdline(p, p->ppi_pid > 0 ? p->ppi_pid : tid);
 	if (p->ppi_comm[0] == '\0' && pid > 0 && pid != tid) {
 		const prov_pinfo_t *lead = &cache[(uint32_t)pid % SLOTS];
@@ -160,6 +239,7 @@ void prov_pcache_exec(int32_t tid, int32_t pid)
 
 	if (p->ppi_tid != tid)
 		return;			/* read afresh when next needed */
+	read_stat(p, tid, pid);		/* the new image's stack */
 	if (!p->ppi_argv_new) {		/* not the parent's arguments */
 		p->ppi_psargs[0] = '\0';
 		p->ppi_argc = 0;
@@ -209,6 +289,7 @@ void prov_pcache_fork(int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 		p->ppi_tid = tid;
 		p->ppi_pid = pid;
 		read_status(p, tid, pid);
+		read_stat(p, tid, pid);
 		return;
 	}
 	*p = copy;

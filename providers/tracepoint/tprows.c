@@ -403,6 +403,7 @@ void prov_tp_task(ks_probe_ctx_t *ctx, int32_t tid, const char *comm,
 	task.kt_gid = pi->ppi_gid;
 	task.kt_argc = pi->ppi_argc;
 	memcpy(task.kt_psargs, pi->ppi_psargs, sizeof(task.kt_psargs));
+	prov_task_proc(&task, pi);
 	snprintf(task.kt_comm, sizeof(task.kt_comm), "%s",
 	    comm != NULL ? comm : tid == 0 ? "sched" : pi->ppi_comm);
 	task.kt_pri = pri;

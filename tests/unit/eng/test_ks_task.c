@@ -42,8 +42,8 @@ static void test_layout_matches_the_c_struct(void **state)
 	t = ks_task_type(h, &c);
 	assert_non_null(t);
 	/* D structs are not padded at the end (dtrace's D layout) */
-	assert_int_equal(t->t_size, offsetof(ks_task_t, kt_psargs) +
-	    sizeof(((ks_task_t *)0)->kt_psargs));
+	assert_int_equal(t->t_size, offsetof(ks_task_t, kt_envp) +
+	    sizeof(((ks_task_t *)0)->kt_envp));
 	MEMBER(t, kt_tid);
 	MEMBER(t, kt_pid);
 	MEMBER(t, kt_ppid);
@@ -55,6 +55,11 @@ static void test_layout_matches_the_c_struct(void **state)
 	MEMBER(t, kt_sname);
 	MEMBER(t, kt_comm);
 	MEMBER(t, kt_psargs);
+	MEMBER(t, kt_pgid);
+	MEMBER(t, kt_sid);
+	MEMBER(t, kt_ttydev);
+	MEMBER(t, kt_argv);
+	MEMBER(t, kt_envp);
 	/* proc:::signal-handle's siginfo_t: three ints (prov_proc.c) */
 	t = eng_type_parse_name(&c.pc, "siginfo_t");
 	assert_int_equal(t->t_size, 12);
