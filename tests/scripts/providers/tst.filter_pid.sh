@@ -14,7 +14,7 @@ N=20000
 # drops TEXT: events the perf rings lost (reported), when the machine is
 # busy enough that the workload outruns the drain thread
 drops() {
-	echo "$1" | awk '/drops on CPU/ { s += $2 } END { print s + 0 }'
+	echo "$1" | awk '/drops? on CPU/ { s += $2 } END { print s + 0 }'
 }
 out=$($DTRACE -q -c "$W/filt $N 200" -n 'syscall::getppid:entry /pid == $target/ { @ = count(); }' 2>&1) ||
     fail "dtrace failed: $out"
