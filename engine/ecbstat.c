@@ -137,6 +137,8 @@ int eng_ecb_poll(eng_hdl_t *h)
 		o->ees_predfalse = r->dtes_predfalse;
 		o->ees_drops = r->dtes_drops;
 		o->ees_errors = r->dtes_errors;
+		o->ees_samples = r->dtes_samples;
+		o->ees_sampns = r->dtes_sampns;
 		o->ees_runs = ENG_RUN_UNKNOWN;
 		o->ees_pred = eng_exp_pred(h, o->ees_clause);
 		k++;

@@ -62,9 +62,10 @@
  *   1.0  the records up to EXP_R_ECBSTAT
  *   1.1  EXP_R_PRED, EXP_R_ECBRUNS: the enablings pane's predicate and
  *        "where" column in a replay
+ *   1.2  EXP_R_ECBTIME: what a clause's runs cost
  */
 #define EXP_VERSION	1
-#define EXP_MINOR	1
+#define EXP_MINOR	2
 #define EXP_BLOCK_MAGIC	0x4b4c4244u	/* "DBLK" little-endian */
 #define EXP_BLOCK_MAX	((uint32_t)1 << 28)	/* payload limit */
 
@@ -122,13 +123,15 @@ enum exp_rtype {
 	EXP_R_SYM,		/* symbols: text of (pid, addr, mode) */
 	EXP_R_NORM,		/* symbols: eng_sym_norm of (pid, addr, mode) */
 	EXP_R_ECBSTAT,		/* events: struct exp_ans + struct exp_ecbs +
-				 * es_n dtrace_ecbstat_t (optional: an
+				 * es_n struct exp_ecbcnt (optional: an
 				 * experiment may have none) */
 	EXP_R_PRED,		/* keyed (clause): its predicate as written,
 				 * k_rc -1 if it has none (1.1) */
 	EXP_R_ECBRUNS,		/* events: one byte per ECB of the last
 				 * ECBSTAT, where it runs (ENG_RUN_*), when
 				 * that changed (1.1) */
+	EXP_R_ECBTIME,		/* events, after an ECBSTAT: es_n struct
+				 * exp_ecbtime (1.2) */
 	EXP_R_NTYPES		/* a record of a kind at or above this
 				 * one is a newer minor's: skipped */
 };
@@ -157,6 +160,11 @@ struct exp_snap {
 #define EXP_ENC_ZRLE	1
 #define EXP_ZRUN	0x80000000u
 struct exp_ecbs { uint32_t es_necbs, es_n; };
+/* an ECB's counters as format 1.0 laid them out (dtrace_ecbstat_t's
+ * first four), and its timed runs (1.2) in a record of their own, which
+ * older readers skip */
+struct exp_ecbcnt { uint64_t ec_fires, ec_predfalse, ec_drops, ec_errors; };
+struct exp_ecbtime { uint64_t et_samples, et_ns; };
 struct exp_key {
 	uint64_t k_a, k_b, k_c;		/* e.g. pid, address, mode */
 	int32_t k_rc, k_errno;		/* the answer's ioctl result */

@@ -91,6 +91,43 @@ static void put_snap(eng_hdl_t *h, int type, const dtrace_bufdesc_t *bd,
 	    rc == 0 ? bd->dtbd_data : NULL, (size_t)sn.sn_size);
 }
 
+/* ECBSTAT's answer: the counters as format 1.0 has them, then the timed
+ * runs in a record of their own (exp.h). */
+static void put_ecbstat(eng_hdl_t *h, const dtrace_ecbstats_t *s,
+    const struct exp_ans *an)
+{
+	struct exp_ecbs es = { an->an_rc == 0 ? s->dtess_necbs : 0, 0 };
+	char head[sizeof (*an) + sizeof (es)];
+	struct exp_ecbcnt *cnt;
+	struct exp_ecbtime *tm;
+	int depth = h->eh_exp->x_depth;
+
+	es.es_n = es.es_necbs;
+	cnt = malloc((size_t)es.es_n * sizeof (*cnt) + 1);
+	tm = malloc((size_t)es.es_n * sizeof (*tm) + 1);
+	if (cnt == NULL || tm == NULL) {
+		free(cnt);
+		free(tm);
+		return;
+	}
+	for (uint32_t i = 0; i < es.es_n; i++) {
+		const dtrace_ecbstat_t *d = &s->dtess_stats[i];
+
+		cnt[i] = (struct exp_ecbcnt){ d->dtes_fires, d->dtes_predfalse,
+		    d->dtes_drops, d->dtes_errors };
+		tm[i] = (struct exp_ecbtime){ d->dtes_samples, d->dtes_sampns };
+	}
+	memcpy(head, an, sizeof (*an));
+	memcpy(head + sizeof (*an), &es, sizeof (es));
+	eng_exp_put(h, EXP_R_ECBSTAT, depth, head, sizeof (head), cnt,
+	    (size_t)es.es_n * sizeof (*cnt));
+	if (es.es_n > 0)
+		eng_exp_put(h, EXP_R_ECBTIME, depth, tm,
+		    (size_t)es.es_n * sizeof (*tm), NULL, 0);
+	free(cnt);
+	free(tm);
+}
+
 /* Write down the shim's answer to cmd (in: what the call was asked). */
 static void record_answer(eng_hdl_t *h, int cmd, void *arg, int rc, int err,
     uint64_t in, int room)
@@ -117,16 +154,10 @@ static void record_answer(eng_hdl_t *h, int cmd, void *arg, int rc, int err,
 		break;
 	case DTRACEIOC_ECBSTAT: {
 		const dtrace_ecbstats_t *s = arg;
-		struct exp_ecbs es = { rc == 0 ? s->dtess_necbs : 0, 0 };
-		char head[sizeof (an) + sizeof (es)];
 
-		if (depth == 0 || (rc == 0 && s->dtess_necbs > (uint32_t)room))
-			break;		/* asked again with more room */
-		es.es_n = es.es_necbs;
-		memcpy(head, &an, sizeof (an));
-		memcpy(head + sizeof (an), &es, sizeof (es));
-		eng_exp_put(h, EXP_R_ECBSTAT, depth, head, sizeof (head),
-		    s->dtess_stats, (size_t)es.es_n * sizeof (dtrace_ecbstat_t));
+		/* (a count above the room: asked again with more) */
+		if (depth > 0 && (rc != 0 || s->dtess_necbs <= (uint32_t)room))
+			put_ecbstat(h, s, &an);
 		break;
 	}
 	case DTRACEIOC_EPROBE: {

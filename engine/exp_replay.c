@@ -43,7 +43,7 @@ static int skipped(eng_hdl_t *h, const struct exp_rhdr *rh, int file)
 		eng_exp_skip(h, file);
 		return 1;
 	}
-	if (rh->rh_type == EXP_R_ECBRUNS) {
+	if (rh->rh_type == EXP_R_ECBRUNS || rh->rh_type == EXP_R_ECBTIME) {
 		eng_exp_take(h, file);
 		return 1;
 	}
@@ -187,6 +187,27 @@ static const struct exp_rhdr *pull(eng_hdl_t *h, int type,
 	return pull_any(h, type, body, file, 0);
 }
 
+/* The timed runs recorded after an ECBSTAT of n counters (1.2), if the
+ * experiment has them. */
+static void ecbtime(eng_hdl_t *h, dtrace_ecbstats_t *s, uint32_t n)
+{
+	const char *body;
+	int f;
+	const struct exp_rhdr *rh = pull_any(h, EXP_R_ECBTIME, &body, &f, 1);
+
+	if (rh == NULL)
+		return;
+	if (rh->rh_len == (size_t)n * sizeof (struct exp_ecbtime))
+		for (uint32_t i = 0; i < n; i++) {
+			struct exp_ecbtime t;
+
+			memcpy(&t, body + i * sizeof (t), sizeof (t));
+			s->dtess_stats[i].dtes_samples = t.et_samples;
+			s->dtess_stats[i].dtes_sampns = t.et_ns;
+		}
+	eng_exp_take(h, f);
+}
+
 /* ECBSTAT: the counters of the tick, if the experiment has them. */
 static int ecbstat(eng_hdl_t *h, dtrace_ecbstats_t *s)
 {
@@ -203,17 +224,23 @@ static int ecbstat(eng_hdl_t *h, dtrace_ecbstats_t *s)
 	memcpy(&an, body, sizeof (an));
 	memcpy(&es, body + sizeof (an), sizeof (es));
 	if (es.es_n != es.es_necbs || rh->rh_len != sizeof (an) +
-	    sizeof (es) + (size_t)es.es_n * sizeof (dtrace_ecbstat_t))
+	    sizeof (es) + (size_t)es.es_n * sizeof (struct exp_ecbcnt))
 		return bad(h, f, "counters record of the wrong size");
 	s->dtess_necbs = es.es_necbs;
 	if (es.es_n > s->dtess_room)
 		return 0;		/* asked again with more room: not taken */
 	if (es.es_n > 0 && s->dtess_stats == NULL)
 		return bad(h, f, "no room for counters");
-	if (es.es_n > 0)
-		memcpy(s->dtess_stats, body + sizeof (an) + sizeof (es),
-		    (size_t)es.es_n * sizeof (dtrace_ecbstat_t));
+	for (uint32_t i = 0; i < es.es_n; i++) {
+		struct exp_ecbcnt c;
+
+		memcpy(&c, body + sizeof (an) + sizeof (es) + i * sizeof (c),
+		    sizeof (c));
+		s->dtess_stats[i] = (dtrace_ecbstat_t){ c.ec_fires,
+		    c.ec_predfalse, c.ec_drops, c.ec_errors, 0, 0 };
+	}
 	eng_exp_take(h, f);
+	ecbtime(h, s, es.es_n);
 	errno = an.an_errno;
 	return an.an_rc;
 }

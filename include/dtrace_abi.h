@@ -806,6 +806,9 @@ typedef struct dtrace_ecbstat {
 	uint64_t dtes_predfalse;	/* runs its predicate ended (false) */
 	uint64_t dtes_drops;		/* records or aggregation updates lost */
 	uint64_t dtes_errors;		/* runs that faulted */
+	uint64_t dtes_samples;		/* runs timed: one in 64 */
+	uint64_t dtes_sampns;		/* their time in the shim, ns, less
+					 * the clock's own cost */
 } dtrace_ecbstat_t;
 
 /* ECBSTAT's argument: room for dtess_room counters (EPID 1 first) in,

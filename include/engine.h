@@ -338,6 +338,10 @@ int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
  * experiment that does not hold it (written before format 1.1) or
  * without providers.  ees_pred: the clause's predicate as written
  * ("/i < 7/"), NULL if it has none; a replay gives the recorded one.
+ * What a run costs in the shim is sampled (one run in 64 timed, the
+ * clock's cost taken off): ees_sampns / ees_samples is its mean, in ns;
+ * runs in the kernel (BPF) are not timed.  Both 0 when nothing was timed
+ * (an experiment written before format 1.2).
  */
 enum { ENG_RUN_UNKNOWN = -1, ENG_RUN_SHIM, ENG_RUN_KFILTER, ENG_RUN_KAGG };
 typedef struct eng_ecbstat {
@@ -348,6 +352,7 @@ typedef struct eng_ecbstat {
 	uint64_t ees_fires, ees_predfalse, ees_drops, ees_errors;
 	int ees_runs;			/* ENG_RUN_* */
 	const char *ees_pred;		/* borrowed like the array */
+	uint64_t ees_samples, ees_sampns;	/* runs timed and their ns */
 } eng_ecbstat_t;
 int eng_ecbstat_watch(eng_hdl_t *h, int on);
 const eng_ecbstat_t *eng_ecbstats(eng_hdl_t *h, size_t *np);

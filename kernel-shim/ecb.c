@@ -729,6 +729,20 @@ static void run_ecb(struct ks_state *st, const ks_ecb_t *e,
 	st->st_scratch_used = ms.kms_scratch_keep;
 }
 
+/* run_ecb, timed (ks_ecbcnt_t): one run in KS_ECB_SAMPLE. */
+static __attribute__((noinline)) void run_ecb_timed(struct ks_state *st,
+    const ks_ecb_t *e, const ks_probe_ctx_t *ctx, unsigned cpu, uint64_t n)
+{
+	uint64_t t0 = ks_gethrtime(), dt, cost;
+
+	run_ecb(st, e, ctx, cpu, n);
+	dt = ks_gethrtime() - t0;
+	cost = ks_ecb_clockcost();
+	e->ke_cnt[cpu].kec_tick = KS_ECB_SAMPLE - 1;
+	e->ke_cnt[cpu].kec_samples += n;
+	e->ke_cnt[cpu].kec_sampns += dt > cost ? dt - cost : 0;
+}
+
 /* May st's ECBs on probe id run now? */
 static int state_fires(const struct ks_state *st, dtrace_id_t id,
     unsigned cpu)
@@ -789,7 +803,10 @@ static __attribute__((noinline)) void fire_ecbs(struct ks_state *only,
 		if (p->kp_id != KS_PROBE_ERROR)	/* a fault is no new event */
 			st->st_bufs[cpu].kb_fires += n;
 		e->ke_cnt[cpu].kec_fires += n;
-		run_ecb(st, e, ctx, cpu, n);
+		if (e->ke_cnt[cpu].kec_tick-- == 0)
+			run_ecb_timed(st, e, ctx, cpu, n);
+		else
+			run_ecb(st, e, ctx, cpu, n);
 	}
 }
 

@@ -267,10 +267,18 @@ typedef struct ks_clause {
 
 /* What one ECB did on one CPU (DTRACEIOC_ECBSTAT).  Written in probe
  * context under the fire lock by one plain add each, on a line of its own
- * per CPU so that CPUs do not share it. */
+ * per CPU so that CPUs do not share it.  One run in KS_ECB_SAMPLE is
+ * timed (kec_tick counts down to it; the first run is): its time, less
+ * what reading the clock costs (ks_ecb_clockcost), goes to kec_sampns,
+ * and the firings it stood for to kec_samples. */
+#define KS_ECB_SAMPLE	64
 typedef struct ks_ecbcnt {
 	uint64_t kec_fires, kec_predfalse, kec_drops, kec_errors;
+	uint64_t kec_samples, kec_sampns;
+	uint32_t kec_tick;
 } __attribute__((aligned(64))) ks_ecbcnt_t;
+/* ecbstat.c: what two clock reads in a row cost, ns (measured once). */
+uint64_t ks_ecb_clockcost(void);
 
 typedef struct ks_ecb {
 	dtrace_epid_t ke_epid;

@@ -19,6 +19,7 @@ void tui_clauses_begin(tui_model_t *m)
 		c->tcl_nprobes = 0;
 		c->tcl_fires = c->tcl_predfalse = 0;
 		c->tcl_drops = c->tcl_errors = 0;
+		c->tcl_samples = c->tcl_sampns = 0;
 	}
 }
 
@@ -76,6 +77,8 @@ int tui_clauses_put(tui_model_t *m, const tui_ecb_t *e)
 	c->tcl_predfalse += counts[1];
 	c->tcl_drops += counts[2];
 	c->tcl_errors += counts[3];
+	c->tcl_samples += e->te_samples;
+	c->tcl_sampns += e->te_sampns;
 	c->tcl_seen = 1;
 	return 0;
 }

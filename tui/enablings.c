@@ -39,7 +39,8 @@ void tui_session_clauses(tui_session_t *s, double dt)
 		char probe[DTRACE_FULLNAMELEN];
 		tui_ecb_t ecb = { e[i].ees_clause, 0, probe, NULL,
 		    e[i].ees_runs, { e[i].ees_fires, e[i].ees_predfalse,
-		    e[i].ees_drops, e[i].ees_errors } };
+		    e[i].ees_drops, e[i].ees_errors }, e[i].ees_samples,
+		    e[i].ees_sampns };
 
 		if (i == 0 || e[i].ees_clause != e[i - 1].ees_clause)
 			en = enabling_of(m, e[i].ees_clause);	/* ECBs of a */

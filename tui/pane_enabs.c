@@ -5,10 +5,12 @@
  * it runs (shim; filter: BPF checks its predicate in the kernel; kernel:
  * BPF aggregates there; mixed; "-" unknown, a replay), and what the shim
  * counted for its ECBs: runs, runs per second, false predicates, drops
- * and errors.  What a firing costs is not measured per clause (timing
- * each ECB in the shim would cost about what it measures); the bottom
+ * and errors, and what a run costs in the shim (ns/run: the mean of the
+ * runs the shim timed, one in 64, the clock's own cost taken off; "-"
+ * when none was timed, as for runs BPF makes in the kernel).  The bottom
  * line gives the tracer's ns per hit of pid and usdt probes, which the
- * providers measure for all of them together.  Keys act on the
+ * providers measure for all of them together (what reaching the shim
+ * costs, on top of ns/run).  Keys act on the
  * selected clause's enabling through the prompt's commands: d disables
  * it, e enables it again, x removes it, Enter puts its text back at the
  * prompt to edit.
@@ -43,9 +45,9 @@ static const tui_enabling_t *enabling_of(const tui_model_t *m,
 }
 
 /* Columns but the clause's: "EN st " 8, its blank 1, where 7, the
- * counters 44, and the screen's last, which a terminal may not show. */
-#define OTHER_COLS	(8 + 1 + 7 + 44 + 1)
-#define CLAUSE_MIN	19
+ * counters 52, and the screen's last, which a terminal may not show. */
+#define OTHER_COLS	(8 + 1 + 7 + 52 + 1)
+#define CLAUSE_MIN	11		/* what 80 columns leave */
 
 /* The clause column's width on a surface w wide: what is left. */
 static int clause_cols(int w)
@@ -68,7 +70,7 @@ static void clause_row(tui_surface_t *s, int y, const tui_model_t *m,
     const tui_clause_t *c, int sel)
 {
 	const tui_enabling_t *e = enabling_of(m, c);
-	char probe[320], v[5][16];
+	char probe[320], v[6][16];
 	int cw = clause_cols(s->ts_w);
 	int x = 0, role = sel ? TUI_R_SELECT : TUI_R_NORMAL;
 
@@ -94,8 +96,13 @@ static void clause_row(tui_surface_t *s, int y, const tui_model_t *m,
 	num(c->tcl_fireps, v[2], sizeof(v[2]));
 	num((double)c->tcl_predfalse, v[3], sizeof(v[3]));
 	num((double)c->tcl_drops, v[4], sizeof(v[4]));
-	x += tui_surface_printf(s, x, y, role, "%6s %7s %7s %7s ", v[0],
-	    v[1], v[2], v[3]);
+	if (c->tcl_samples > 0)
+		num((double)c->tcl_sampns / (double)c->tcl_samples, v[5],
+		    sizeof(v[5]));
+	else
+		snprintf(v[5], sizeof(v[5]), "-");
+	x += tui_surface_printf(s, x, y, role, "%6s %7s %7s %7s %7s ", v[0],
+	    v[1], v[2], v[5], v[3]);
 	x += tui_surface_printf(s, x, y, c->tcl_drops && !sel ? TUI_R_DROP :
 	    role, "%6s ", v[4]);
 	num((double)c->tcl_errors, v[4], sizeof(v[4]));
@@ -108,7 +115,8 @@ static void enabs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 	int y = 0, x;
 
 	tui_surface_printf(s, 0, y++, TUI_R_TITLE, " EN     %-*s where  probes"
-	    "    runs  runs/s  pred-f  drops errors", clause_cols(s->ts_w),
+	    "    runs  runs/s  ns/run  pred-f  drops errors",
+	    clause_cols(s->ts_w),
 	    "clause's first probe /predicate/");
 	if (m->tm_nclauses == 0) {
 		tui_surface_puts(s, 0, y, TUI_R_DIM, m->tm_state == TUI_TRACING ?
@@ -121,8 +129,8 @@ static void enabs_draw(tui_pane_t *p, tui_surface_t *s, const tui_model_t *m)
 		clause_row(s, y++, m, &m->tm_clauses[i], i == p->tp_sel);
 	x = tui_surface_puts(s, 0, s->ts_h - 1, TUI_R_DIM, "d disable  "
 	    "e enable  x remove  Enter edit at the prompt");
-	if (m->tm_uroute != NULL && m->tm_uhits > 0)	/* no per-clause */
-		tui_surface_printf(s, x, s->ts_h - 1, TUI_R_DIM,   /* cost */
+	if (m->tm_uroute != NULL && m->tm_uhits > 0)	/* reaching the */
+		tui_surface_printf(s, x, s->ts_h - 1, TUI_R_DIM,   /* shim */
 		    "   pid/usdt via %s: %.0f ns per hit", m->tm_uroute,
 		    m->tm_unsperhit);
 }

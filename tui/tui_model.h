@@ -147,6 +147,7 @@ typedef struct tui_clause {
 	char tcl_pred[128];	/* its predicate, "/i < 7/", or "" */
 	int tcl_runs;		/* TUI_RUN_*: where its ECBs run it */
 	uint64_t tcl_fires, tcl_predfalse, tcl_drops, tcl_errors;
+	uint64_t tcl_samples, tcl_sampns;	/* runs timed, their ns */
 	double tcl_fireps;	/* runs per second, over the last 2 s */
 	tui_rate_t tcl_rate;
 	uint64_t tcl_lastfires;	/* at the previous tick */
@@ -255,6 +256,8 @@ typedef struct tui_ecb {
 	const char *te_pred;
 	int te_runs;
 	uint64_t te_counts[4];	/* runs, false predicates, drops, errors */
+	uint64_t te_samples;	/* runs timed, and their ns (0: none) */
+	uint64_t te_sampns;
 } tui_ecb_t;
 void tui_clauses_begin(tui_model_t *m);
 int tui_clauses_put(tui_model_t *m, const tui_ecb_t *e);

@@ -29,7 +29,7 @@ for f in log.xml map.xml overview events principal aggregations \
 done
 grep -q 'a <note>' $e/notes || { echo "notes: $(cat $e/notes)"; exit 1; }
 log=$e/log.xml
-for want in '<experiment version="1.1">' 'wordsize="64"' \
+for want in '<experiment version="1.2">' 'wordsize="64"' \
     'printf("%d\\n", 3)' 'probes="2"' '<event kind="start"' \
     '<event kind="exit" t="[0-9.]*" status="0"/>' '<event kind="stop"' \
     '<option name="switchrate"' 'release="'"$(uname -r)"'"' '</experiment>'; do

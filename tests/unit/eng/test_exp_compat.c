@@ -215,7 +215,7 @@ static void test_newer_minor_skips_unknown_kinds(void **st)
 	assert_null(eng_replay_warning(h));
 	assert_non_null(eng_replay_note(h));
 	assert_non_null(strstr(eng_replay_note(h), "written in experiment "
-	    "format 1.2, newer than this build's 1.1: skipped"));
+	    "format 1.3, newer than this build's 1.2: skipped"));
 	assert_non_null(strstr(eng_replay_note(h), "of kinds it does not "
 	    "know"));
 	assert_int_equal(eng_exit_status(h), 5);
@@ -290,24 +290,24 @@ static void test_newer_major_is_refused(void **st)
 	    sizeof (two));
 	assert_int_equal(eng_replay_open(h, dir), -1);
 	assert_non_null(strstr(eng_errmsg(h), "t.er/principal: experiment "
-	    "format version 2.1 is newer than this build reads (1.1): open it "
+	    "format version 2.2 is newer than this build reads (1.2): open it "
 	    "with a newer dtrace (offset 8)"));
 	eng_close(h);
 
-	/* the files' headers right again, log.xml says 3.1 */
+	/* the files' headers right again, log.xml says 3.2 */
 	poke(dir, "principal", offsetof(struct exp_fhdr, fh_version), &one,
 	    sizeof (one));
-	v = find(dir, "log.xml", "<experiment version=\"1.1\">");
+	v = find(dir, "log.xml", "<experiment version=\"1.2\">");
 	assert_true(v >= 0);
 	poke(dir, "log.xml", v + 21, "3", 1);
 	h = et_open();
 	assert_int_equal(eng_replay_open(h, dir), -1);
 	assert_non_null(strstr(eng_errmsg(h), "t.er/log.xml: experiment "
-	    "format version 3.1 is newer than this build reads (1.1): open it "
+	    "format version 3.2 is newer than this build reads (1.2): open it "
 	    "with a newer dtrace (<experiment version>)"));
 	eng_close(h);
 
-	/* and back to 1.1: it opens */
+	/* and back to 1.2: it opens */
 	poke(dir, "log.xml", v + 21, "1", 1);
 	h = et_open();
 	assert_int_equal(eng_replay_open(h, dir), 0);
@@ -316,12 +316,53 @@ static void test_newer_major_is_refused(void **st)
 	free(live);
 }
 
+/* The ECBs' counters and timed runs (format 1.2) as the recording last
+ * read them: each of BEGIN's and END's clauses ran once and that run
+ * was timed; the replay's last tick gives the same. */
+static void test_ecb_times_replay_as_recorded(void **st)
+{
+	char tmpl[] = "/tmp/test_exp_compat.XXXXXX", dir[128];
+	eng_hdl_t *h = et_open();
+	eng_ecbstat_t live[4];
+	const eng_ecbstat_t *e;
+	size_t n, nlive;
+	char *text;
+
+	(void)st;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(dir, sizeof (dir), "%s/t.er", tmpl);
+	assert_int_equal(eng_setopt(h, "record", dir), 0);
+	free(session_text(h, src));
+	assert_non_null(e = eng_ecbstats(h, &nlive));
+	assert_int_equal(nlive, 2);
+	memcpy(live, e, nlive * sizeof (*e));
+	for (size_t i = 0; i < nlive; i++) {
+		assert_int_equal(live[i].ees_fires, 1);
+		assert_int_equal(live[i].ees_samples, 1);
+	}
+	eng_close(h);
+	h = et_open();
+	text = replay_text(h, dir);
+	assert_non_null(e = eng_ecbstats(h, &n));
+	assert_int_equal(n, nlive);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(e[i].ees_clause, live[i].ees_clause);
+		assert_int_equal(e[i].ees_fires, live[i].ees_fires);
+		assert_int_equal(e[i].ees_samples, live[i].ees_samples);
+		assert_int_equal(e[i].ees_sampns, live[i].ees_sampns);
+	}
+	eng_close(h);
+	cleanup(dir);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_newer_minor_skips_unknown_kinds),
 		cmocka_unit_test(test_own_minor_with_unknown_kinds_is_damage),
 		cmocka_unit_test(test_newer_major_is_refused),
+		cmocka_unit_test(test_ecb_times_replay_as_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

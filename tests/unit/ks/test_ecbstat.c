@@ -74,6 +74,31 @@ static void counts_fires_and_predicates(void **state)
 	ks_close(st);
 }
 
+/* One run in 64 is timed per CPU, the first one too: of 130 runs on
+ * CPU 0 the 1st, 65th and 129th, of 2 on CPU 1 the 1st; a clause whose
+ * probe never fired has none.  Their time, less the clock's cost, is
+ * some ns each (not more than a second: no wild value). */
+static void samples_one_run_in_64(void **state)
+{
+	ks_state_t *st = start("ktest:::p2 { trace(arg0); }\n"
+	    "ktest:::p3 { trace(arg1); }");
+	dtrace_ecbstat_t e[8];
+
+	(void)state;
+	for (int i = 0; i < 130; i++)
+		kt_fire(2, 0, (uint64_t)i, 0);
+	for (int i = 0; i < 2; i++)
+		kt_fire(2, 1, (uint64_t)i, 0);
+	assert_int_equal(stats(st, e), 2);
+	assert_int_equal(e[0].dtes_fires, 132);
+	assert_int_equal(e[0].dtes_samples, 4);
+	assert_true(e[0].dtes_sampns < 4 * 1000000000ull);
+	assert_int_equal(e[1].dtes_samples, 0);
+	assert_int_equal(e[1].dtes_sampns, 0);
+	assert_true(ks_ecb_clockcost() < 1000000);
+	ks_close(st);
+}
+
 static void counts_faults(void **state)
 {
 	/* a load from address 0 faults in the action, a division by zero
@@ -130,6 +155,9 @@ static void weighted_firings_count_n(void **state)
 	kt_fire(5, 0, 0, 0);
 	assert_int_equal(stats(st, e), 1);
 	assert_int_equal(e[0].dtes_fires, 1001);
+	/* both first runs timed: the run standing for 1000 firings times
+	 * 1000 of them (its time is theirs) */
+	assert_int_equal(e[0].dtes_samples, 1001);
 	ks_close(st);
 }
 
@@ -201,6 +229,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts_fires_and_predicates),
+		cmocka_unit_test(samples_one_run_in_64),
 		cmocka_unit_test(counts_faults),
 		cmocka_unit_test(counts_drops),
 		cmocka_unit_test(weighted_firings_count_n),
