@@ -340,7 +340,8 @@ int eng_globalstat(eng_hdl_t *h, dtrace_status_t *out);
  * ("/i < 7/"), NULL if it has none; a replay gives the recorded one.
  * What a run costs in the shim is sampled (one run in 64 timed, the
  * clock's cost taken off): ees_sampns / ees_samples is its mean, in ns;
- * runs in the kernel (BPF) are not timed.  Both 0 when nothing was timed
+ * what BPF programs spend in the kernel is not in it (a clause counted
+ * there: the shim's replay of the counts).  Both 0 when nothing was timed
  * (an experiment written before format 1.2).
  */
 enum { ENG_RUN_UNKNOWN = -1, ENG_RUN_SHIM, ENG_RUN_KFILTER, ENG_RUN_KAGG };

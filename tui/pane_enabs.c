@@ -7,7 +7,9 @@
  * counted for its ECBs: runs, runs per second, false predicates, drops
  * and errors, and what a run costs in the shim (ns/run: the mean of the
  * runs the shim timed, one in 64, the clock's own cost taken off; "-"
- * when none was timed, as for runs BPF makes in the kernel).  The bottom
+ * when none was timed: a clause filtered out in the kernel every time;
+ * what BPF spends in the kernel is not in it, and for a clause counted
+ * there it is the shim's replay of the counts, per firing).  The bottom
  * line gives the tracer's ns per hit of pid and usdt probes, which the
  * providers measure for all of them together (what reaching the shim
  * costs, on top of ns/run).  Keys act on the
