@@ -1,9 +1,10 @@
 #!/bin/sh
 # asserts: sub-experiments are named as the seed names them for every
 # kind of descendant and every target.  A -c command whose thread forks
-# a child that execs (_f1.er, _f1_x1.er), which clone(2)s a child with
-# CLONE_FS (on Linux a C descendant: _C1.er) and vfork()s a child that
-# execs (_f2.er, _f2_x1.er): exactly those five, and its thread's
+# a child (_f1.er) that clone(2)s one with CLONE_FS (on Linux a C
+# descendant: _f1_C1.er) and execs (_f1_x1.er), which clone(2)s a child
+# with CLONE_FS itself (_C1.er) and vfork()s a child that execs (_f2.er,
+# _f2_x1.er): exactly those six, and its thread's
 # creation and end are events of the founder's log.xml (threads are no
 # descendants).  With a -p process as well, the -c command stays the
 # founder and the -p process is a sub-experiment of its own named as the
@@ -22,11 +23,12 @@ true=$(readlink -f /bin/true)
     > out 2> err || { echo "dtrace: $(cat err)"; exit 1; }
 grep -q 'kind="descendants" watched="no"' c.er/log.xml &&
     { echo "perf refused to watch the descendants"; exit 77; }
-subs() { (cd "$1" && ls -d _*.er | tr '\n' ' '); }
-[ "$(subs c.er)" = "_C1.er _f1.er _f1_x1.er _f2.er _f2_x1.er " ] ||
+subs() { (cd "$1" && LC_ALL=C ls -d _*.er | tr '\n' ' '); }
+[ "$(subs c.er)" = "_C1.er _f1.er _f1_C1.er _f1_x1.er _f2.er _f2_x1.er " ] ||
     { echo "sub-experiments: $(subs c.er)"; cat c.er/log.xml; exit 1; }
 ev() { sed -n 's/^<event kind="\([a-z]*\)".*/\1/p' "$1/log.xml" | tr '\n' ' '; }
 [ "$(ev c.er/_C1.er)" = "clone exit end " ] || { echo "_C1: $(ev c.er/_C1.er)"; exit 1; }
+[ "$(ev c.er/_f1_C1.er)" = "clone exit end " ] || { echo "_f1_C1: $(ev c.er/_f1_C1.er)"; exit 1; }
 [ "$(ev c.er/_f1.er)" = "fork exec end " ] || { echo "_f1: $(ev c.er/_f1.er)"; exit 1; }
 [ "$(ev c.er/_f2_x1.er)" = "exec exit end " ] || { echo "_f2_x1: $(ev c.er/_f2_x1.er)"; exit 1; }
 grep -q 'how="clone" experiment="_C1.er"' c.er/log.xml ||
