@@ -14,6 +14,7 @@
  * so that mutations reach the records.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,20 @@ static const char *const files[] = {
 
 static char dir[64];
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	(void)remove(path);
+	return 0;
+}
+
+/* Every run (a corpus replay in make check is one) leaves no directory. */
+static void remove_dir(void)
+{
+	(void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static int setup(void)
 {
 	char path[128];
@@ -41,6 +56,7 @@ static int setup(void)
 	snprintf(dir, sizeof (dir), "/tmp/fuzz_experiment.XXXXXX");
 	if (mkdtemp(dir) == NULL)
 		return -1;
+	atexit(remove_dir);
 	snprintf(path, sizeof (path), "%s/archives", dir);
 	mkdir(path, 0755);
 	snprintf(path, sizeof (path), "%s/log.xml", dir);
