@@ -118,7 +118,9 @@ struct eng_type {
 	struct eng_enumval *t_enums;	/* enum */
 	int t_userland;			/* pointer into user memory */
 	struct eng_type *t_ptrto;	/* cached pointer to this type */
-	int t_decl;			/* a typedef the D program declared */
+	int t_decl;			/* a typedef a D program (1) or a -C
+					 * header (2) declared; 0: D's own */
+	unsigned t_gen;			/* the compile that declared it */
 	struct eng_type *t_next;	/* in the table */
 };
 

@@ -320,6 +320,51 @@ static int params(struct eng_pcb *pc, const char *kind, int flags,
 	return nvoid ? 0 : i;
 }
 
+/*
+ * A -C header's prototype "(" ... ")": C's parameters (GNU attributes,
+ * __restrict, nested declarators) are skipped, but for dtrace's checks
+ * of void parameters, which its parser makes in headers as in programs:
+ * a named void (D_DECL_PROTO_NAME) and void beside other parameters
+ * (D_DECL_PROTO_VOID).
+ */
+static void header_params(struct eng_pcb *pc)
+{
+	int depth = 0, nparam = 0, ntok = 0, isvoid = 0, nvoid = 0;
+	const char *name = NULL;
+
+	expect(pc, '(');
+	for (;;) {
+		const struct eng_token *t = next(pc);
+		int k = t->tk_kind;
+
+		if (k == T_EOF)
+			syntax(pc, t);
+		if (depth == 0 && (k == ',' || k == ')')) {
+			nparam += ntok > 0 || k == ',';
+			nvoid += isvoid && ntok == 1;
+			if (isvoid && ntok == 2 && name != NULL)
+				eng_cc_error(pc, t->tk_line, 0,
+				    "D_DECL_PROTO_NAME", "void parameter may not "
+				    "have a name: %s", name);
+			if (k == ')')
+				break;
+			ntok = isvoid = 0;
+			name = NULL;
+			continue;
+		}
+		if (depth == 0 && ++ntok <= 2) {
+			if (ntok == 1)
+				isvoid = k == T_IDENT && !strcmp(t->tk_text, "void");
+			else if (k == T_IDENT)
+				name = t->tk_text;
+		}
+		depth += (k == '(' || k == '[') - (k == ')' || k == ']');
+	}
+	if (nvoid != 0 && nparam > 1)
+		eng_cc_error(pc, pc->pc_prev.tk_line, 0, "D_DECL_PROTO_VOID",
+		    "void must be sole parameter");
+}
+
 /* ---- declarations ------------------------------------------------------- */
 
 /* One declarator of a declaration. */
@@ -401,7 +446,7 @@ static void declarator(struct eng_pcb *pc, struct eng_type *base,
 	if (is(pc, '(')) {
 		d->func = 1;
 		if (pc->pc_curfile != NULL) {
-			eng_parse_skip(pc, '(', ')');
+			header_params(pc);
 		} else {
 			next(pc);
 			params(pc, "function", PP_VARARGS | PP_VOID, ')', NULL, 0);
@@ -595,11 +640,15 @@ static void typedef_decl(struct eng_pcb *pc)
 		t = eng_type_ptr(pc, eng_type_lookup(pc->pc_cc, "void"));
 	t = eng_parse_dims(pc, t);
 	expect(pc, ';');
-	if (pc->pc_curfile == NULL && eng_cc_ident(pc, name, SC_GLOBAL, 0))
+	/* in -C headers too, as dtrace's dt_node_decl; the D library's own
+	 * typedefs may be declared again, and a header's by the same header
+	 * in another program of the handle (-C -s a.d -s b.d) */
+	if (eng_cc_ident(pc, name, SC_GLOBAL, 0))
 		eng_cc_error(pc, line, 0, "D_DECL_IDRED", "global variable "
 		    "identifier redeclared: %s", name);
 	old = eng_type_lookup(pc->pc_cc, name);
-	if (pc->pc_curfile == NULL && old != NULL && old->t_decl)
+	if (old != NULL && (old->t_decl == 1 || (old->t_decl == 2 &&
+	    old->t_gen == pc->pc_cc->cc_gen)))
 		eng_cc_error(pc, line, 0, "D_DECL_IDRED", "typedef "
 		    "redeclared: %s", name);
 	td = eng_type_new(pc->pc_cc, t->t_kind, name);
@@ -607,7 +656,9 @@ static void typedef_decl(struct eng_pcb *pc)
 	td->t_name = eng_cc_pstrdup(pc, name);
 	td->t_next = NULL;
 	td->t_ptrto = NULL;
-	td->t_decl = pc->pc_curfile == NULL;
+	td->t_decl = pc->pc_cc->cc_inprelude ? 0 : pc->pc_curfile == NULL ?
+	    1 : 2;
+	td->t_gen = pc->pc_cc->cc_gen;
 	eng_type_add(pc->pc_cc, td);
 }
 
