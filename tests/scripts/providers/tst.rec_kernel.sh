@@ -90,7 +90,8 @@ prog='syscall::umask:entry /execname == "krec" && arg0 == 022/ {
 same "pred" 3
 echo "$kern" | grep -qx "22 entry" || fail "pred: $kern"
 # one it cannot (a thread-local): the shim runs it all
-prog='syscall::umask:entry /pid == $target && self->x == 0/ { trace(arg0); }'
+prog='self int x;
+syscall::umask:entry /pid == $target && self->x == 0/ { trace(arg0); }'
 same "inexact" 0
 # a return probe's arguments the record does not hold: the shim's
 prog='syscall::lseek:return /pid == $target/ { trace(arg0); trace(errno); }'
