@@ -157,6 +157,19 @@ static uint64_t posconst(struct eng_pcb *pc, struct eng_node *a,
 	return a->n_int;
 }
 
+/* Argument i (from 1) of call, a, must be an integer (its prototype's
+ * proto) before its value is checked. */
+static void int_arg(struct eng_pcb *pc, struct eng_node *call,
+    struct eng_node *a, int i, const char *proto)
+{
+	eng_sema_expr(pc, a);
+	if (!eng_type_is_int(a->n_type))
+		eng_cc_xerror(pc, a, "D_PROTO_ARG", "%s( ) argument #%d is "
+		    "incompatible with prototype:\n\tprototype: %s\n\t "
+		    "argument: %s", call->n_name, i, proto,
+		    eng_type_tname(a->n_type));
+}
+
 static int64_t opt_or(struct eng_pcb *pc, int opt, int64_t def)
 {
 	dtrace_optval_t v = pc->pc_hdl->eh_opt[opt];
@@ -172,6 +185,8 @@ void eng_act_stack(struct eng_pcb *pc, struct eng_node *call,
 	struct eng_node *n0 = call->n_args;
 	uint64_t frames, strsize = 0;
 
+	for (struct eng_node *k = n0; k != NULL; k = k->n_next)
+		int_arg(pc, call, k, k == n0 ? 1 : 2, "uint32_t");
 	if (f->f_id == DTRACEACT_STACK) {
 		frames = n0 != NULL ? posconst(pc, n0, "D_STACK_SIZE", "stack( ) "
 		    "argument #1 must be a non-zero positive integral constant "
@@ -205,6 +220,7 @@ static void act_tracemem(struct eng_pcb *pc, struct eng_node *call)
 		eng_cc_nerror(pc, addr, "D_TRACEMEM_ADDR", "tracemem( ) argument "
 		    "#1 is incompatible with prototype:\n\tprototype: pointer or "
 		    "integer\n\t argument: %s", eng_type_tname(addr->n_type));
+	int_arg(pc, call, size, 2, "size_t");
 	sz = posconst(pc, size, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 "
 	    "must be a non-zero positive integral constant expression");
 	a = eng_act_new(pc, DTRACEACT_TRACEMEM);
@@ -312,17 +328,11 @@ static void own_proto(struct eng_pcb *pc, struct eng_node *call,
 			    "mismatch: %d args passed, %s %d expected", f->f_name,
 			    n, n < f->f_min ? "at least" : "no more than",
 			    n < f->f_min ? f->f_min : f->f_max);
-	if (n <= f->f_max)
-		return;
-	if (strcmp(f->f_name, "stack") == 0)
-		eng_cc_xerror(pc, call, "D_STACK_PROTO", "stack( ) prototype "
-		    "mismatch: too many arguments");
-	if (strcmp(f->f_name, "ustack") == 0 || strcmp(f->f_name, "jstack") == 0)
-		eng_cc_xerror(pc, call, "D_USTACK_PROTO", "ustack( ) prototype "
-		    "mismatch: too many arguments");
-	if (strcmp(f->f_name, "tracemem") == 0)
-		eng_cc_xerror(pc, call, "D_TRACEMEM_ARGS", "tracemem ( ) "
-		    "prototype mismatch: expected at most 3 args");
+	if (n > f->f_max && (f->f_id == DTRACEACT_STACK ||
+	    f->f_id == DTRACEACT_USTACK || f->f_id == DTRACEACT_JSTACK))
+		eng_cc_xerror(pc, call, "D_PROTO_LEN", "%s( ) prototype mismatch: "
+		    "%d args passed, at most %d expected", f->f_name, n,
+		    f->f_max);
 }
 
 void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
@@ -351,6 +361,9 @@ void eng_act_check_proto(struct eng_pcb *pc, struct eng_node *call,
 static void action(struct eng_pcb *pc, struct eng_node *call,
     const struct eng_func *f)
 {
+	struct eng_act *a;
+	struct eng_type *t;
+
 	eng_act_check_proto(pc, call, f);
 	if (f->f_id != DTRACEACT_PRINTF && f->f_id != DTRACEACT_SYSTEM &&
 	    f->f_id != DTRACEACT_FREOPEN && f->f_id != DTRACEACT_PRINTA &&
@@ -374,7 +387,11 @@ static void action(struct eng_pcb *pc, struct eng_node *call,
 		if (call->n_args->n_kind == N_AGG)
 			eng_cc_nerror(pc, call->n_args, "D_TRACE_AGG", "trace( ) may "
 			    "not be applied to an aggregation");
-		eng_act_difexpr(pc, call->n_args, "trace()");
+		a = eng_act_difexpr(pc, call->n_args, "trace()");
+		t = eng_type_resolve(call->n_args->n_type);
+		if (eng_type_is_int(t))
+			a->a_arg = a->a_difo->dd_signed ? ENG_REC_SIGNED :
+			    ENG_REC_UNSIGNED;
 		return;
 	case DTRACEACT_PRINTF: case DTRACEACT_SYSTEM: case DTRACEACT_FREOPEN:
 		eng_act_printf(pc, call, f);
@@ -664,6 +681,11 @@ static void statement(struct eng_pcb *pc, struct eng_node *st)
 	if (st->n_left->n_kind == N_AGG)
 		eng_cc_nerror(pc, st->n_left, "D_AGG_NULL", "expression has null "
 		    "effect: @%s", st->n_left->n_name);
+	if (st->n_left->n_kind == N_XLATE && eng_type_is_ptr(st->n_left->n_ctype)) {
+		eng_sema_xlate(pc, st->n_left);	/* its translator's errors */
+		eng_cc_nerror(pc, st->n_left, "D_CG_DYN", "expression cannot "
+		    "evaluate to result of dynamic type");
+	}
 	if (pc->pc_speculate && calls_destructive(st->n_left))
 		eng_cc_nerror(pc, st->n_left, "D_ACT_SPEC", "destructive actions "
 		    "may not follow speculate( )");

@@ -19,6 +19,12 @@
  */
 #define ENG_UARG_STRING	0x53545247	/* "STRG" */
 
+/* A trace() record's dtrd_arg: the traced integer's signedness, so that
+ * (char)-2 prints -2 and (unsigned)-1 4294967295, as the Linux dtrace
+ * prints them (0: not said; 1- and 2-byte values unsigned, others signed). */
+#define ENG_REC_SIGNED		1
+#define ENG_REC_UNSIGNED	2
+
 /* What the consumer may ask about a statement's actions. */
 typedef struct eng_cc_actinfo {
 	uint32_t eca_kind;		/* DTRACEACT_* */

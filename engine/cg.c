@@ -217,21 +217,26 @@ static void tuple(struct cg *g, struct eng_node *args)
 }
 
 /* Load the variable an lvalue node names into register r. */
-void cg_load_var(struct cg *g, struct eng_node *n, int r)
+int cg_load_var(struct cg *g, struct eng_node *n, int r)
 {
 	struct eng_ident *id = n->n_ident;
 	int sc = n->n_kind == N_IDENT ? SC_GLOBAL : n->n_scope;
 
 	if (n->n_kind == N_INDEX) {
 		tuple(g, n->n_args);
+		if (r < 0)	/* taken after the keys: a[1, a[2, a[3]]] nests */
+			r = cg_ralloc(g, n);
 		addvar(g, id, DIFV_KIND_ARRAY, difv_scope(sc), DIFV_F_REF);
 		cg_emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTAA :
 		    DIF_OP_LDGAA, id->i_id, r));
-		return;
+		return r;
 	}
+	if (r < 0)
+		r = cg_ralloc(g, n);
 	addvar(g, id, DIFV_KIND_SCALAR, difv_scope(sc), DIFV_F_REF);
 	cg_emit(g, DIF_INSTR_LDV(sc == SC_THREAD ? DIF_OP_LDTS : sc == SC_LOCAL ?
 	    DIF_OP_LDLS : DIF_OP_LDGS, id->i_id, r));
+	return r;
 }
 
 /* Store register r into the variable an lvalue node names. */
@@ -615,9 +620,7 @@ int cg_expr(struct cg *g, struct eng_node *n)
 	case N_INDEX:
 		if (n->n_scope == SC_BUILTIN)
 			return builtin_var(g, n);
-		r = cg_ralloc(g, n);
-		cg_load_var(g, n, r);
-		return r;
+		return cg_load_var(g, n, -1);
 	case N_OP1: return unary(g, n);
 	case N_OP2:
 		if (n->n_op == T_LAND || n->n_op == T_LOR || n->n_op == T_LXOR)

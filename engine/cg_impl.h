@@ -36,7 +36,7 @@ int cg_ralloc(struct cg *g, const struct eng_node *n);
 void cg_rfree(struct cg *g, int r);
 int cg_is_byref(const struct eng_type *t);
 void cg_narrow(struct cg *g, int r, const struct eng_type *to);
-void cg_load_var(struct cg *g, struct eng_node *n, int r);
+int cg_load_var(struct cg *g, struct eng_node *n, int r);
 void cg_store_var(struct cg *g, struct eng_node *n, int r);
 int cg_setx(struct cg *g, uint64_t v, const struct eng_node *n);
 int cg_arith_op(int op, int sgn);

@@ -171,6 +171,10 @@ static struct eng_type *spec_result(struct eng_pcb *pc, const struct spec *s)
 	struct eng_cc *cc = pc->pc_cc;
 	int size;
 
+	if (s->nshort && s->nlong)	/* no such type as "short long" */
+		eng_cc_error(pc, pc->pc_prev.tk_line, pc->pc_prev.tk_col,
+		    "D_UNKNOWN", "failed to resolve type: short and long may not "
+		    "be combined");
 	switch (s->kind) {
 	case SK_FLOAT:
 		return eng_type_lookup(cc, s->name[0] == 'f' ? "float" :
@@ -443,6 +447,9 @@ static void declarator(struct eng_pcb *pc, struct eng_type *base,
 	} else {
 		d->name = expect_ident(pc);
 	}
+	if (strchr(d->name, '`') != NULL)	/* int `x; */
+		eng_cc_error(pc, d->line, 0, "D_DECL_SCOPE", "scope operator may "
+		    "not be used in a declaration: %s", d->name);
 	if (is(pc, '(')) {
 		d->func = 1;
 		if (pc->pc_curfile != NULL) {
@@ -680,15 +687,24 @@ static void inline_decl(struct eng_pcb *pc)
 		eng_sema_xlate(pc, e);	/* used as xlate<>()->member */
 	else
 		eng_sema_expr(pc, e);
+	if (!eng_type_compat(t, e->n_type) && !(eng_type_is_int(t) &&
+	    eng_type_is_int(e->n_type)))
+		eng_cc_nerror(pc, e, "D_OP_INCOMPAT", "inline %s definition uses "
+		    "incompatible types: \"%s\" = \"%s\"", name,
+		    eng_type_tname(t), eng_type_tname(e->n_type));
 	id = eng_cc_ident(pc, name, SC_GLOBAL, 1);
-	if (id->i_kind != ID_VAR || id->i_type != NULL) {
-		if (id->i_kind != ID_INLINE)
-			eng_cc_nerror(pc, e, "D_DECL_IDRED",
-			    "identifier redeclared: %s", name);
-	}
+	/* a built-in function or variable, or an inline of this same
+	 * program (those of the library or of earlier programs of the
+	 * handle may be given again) */
+	if ((id->i_kind != ID_VAR || id->i_type != NULL ||
+	    eng_sema_func(name) != NULL || eng_sema_builtin(name) != NULL) &&
+	    (id->i_kind != ID_INLINE || id->i_gen == pc->pc_cc->cc_gen))
+		eng_cc_nerror(pc, e, "D_DECL_IDRED", "identifier redeclared: %s",
+		    name);
 	if (id->i_kind == ID_VAR)
 		eng_ident_not_var(pc, id);
 	id->i_kind = ID_INLINE;
+	id->i_gen = pc->pc_cc->cc_gen;
 	id->i_type = t;
 	id->i_inline = eng_node_copy(pc, e);
 }

@@ -354,8 +354,8 @@ static void enumerators(struct eng_pcb *pc, struct eng_type *et)
 		struct eng_ident *id;
 		int line;
 
-		if (is(pc, '}'))
-			break;
+		if (is(pc, '}') && tail != &et->t_enums)
+			break;		/* a trailing comma; "{ }" is an error */
 		ev = eng_cc_palloc(pc, sizeof(*ev));
 		line = peek(pc)->tk_line;
 		ev->ev_name = eng_cc_pstrdup(pc, expect_ident(pc));

@@ -570,19 +570,27 @@ static int tracemem(eng_hdl_t *h, FILE *fp, const struct firing *f, int i)
 static void datum(eng_hdl_t *h, FILE *fp, const dtrace_recdesc_t *rec,
     const char *p, int quiet)
 {
+	int sign = rec->dtrd_arg == ENG_REC_SIGNED;
+	int uns = rec->dtrd_arg == ENG_REC_UNSIGNED;
+
 	switch (rec->dtrd_uarg == ENG_UARG_STRING ? 0 : rec->dtrd_size) {
 	case 8:
-		fprintf(fp, quiet ? "%lld" : " %16lld",
-		    (long long)eng_rec_int(p, 8, 1));
+		fprintf(fp, uns ? (quiet ? "%llu" : " %16llu") : quiet ?
+		    "%lld" : " %16lld", (long long)eng_rec_int(p, 8, 1));
 		break;
 	case 4:
-		fprintf(fp, quiet ? "%d" : " %8d", (int)eng_rec_int(p, 4, 1));
+		if (uns)
+			fprintf(fp, quiet ? "%u" : " %8u",
+			    (unsigned)eng_rec_int(p, 4, 0));
+		else
+			fprintf(fp, quiet ? "%d" : " %8d",
+			    (int)eng_rec_int(p, 4, 1));
 		break;
 	case 2:
-		fprintf(fp, quiet ? "%d" : " %5d", (int)eng_rec_int(p, 2, 0));
+		fprintf(fp, quiet ? "%d" : " %5d", (int)eng_rec_int(p, 2, sign));
 		break;
 	case 1:
-		fprintf(fp, quiet ? "%d" : " %3d", (int)eng_rec_int(p, 1, 0));
+		fprintf(fp, quiet ? "%d" : " %3d", (int)eng_rec_int(p, 1, sign));
 		break;
 	default:
 		eng_rec_bytes(h, fp, p, rec->dtrd_size, -33, quiet, 0);

@@ -470,6 +470,11 @@ static void cook_assign(struct eng_pcb *pc, struct eng_node *n)
 	if (n->n_left->n_kind == N_AGG)
 		eng_cc_xerror(pc, n, "D_AGG_FUNC", "@%s must be assigned the "
 		    "result of an aggregating function", n->n_left->n_name);
+	if (n->n_op == '=' && n->n_right->n_kind == N_XLATE &&
+	    !eng_type_is_ptr(n->n_right->n_ctype)) {
+		eng_sema_xlate_assign(pc, n);	/* s = xlate<struct T>(x) */
+		return;
+	}
 	cook(pc, n->n_right);
 	cook_lvalue(pc, n->n_left, n->n_op == '=' ? n->n_right : NULL,
 	    n->n_op);
@@ -506,9 +511,12 @@ static void cook_deref(struct eng_pcb *pc, struct eng_node *n)
 		return;
 	}
 	if ((!eng_type_is_ptr(t) && t->t_kind != TY_ARRAY) ||
-	    t->t_base == NULL || t->t_base->t_kind == TY_VOID)
+	    t->t_base == NULL)
 		eng_cc_xerror(pc, n, "D_DEREF_NONPTR", "cannot dereference "
 		    "non-pointer type");
+	if (eng_type_resolve(t->t_base)->t_kind == TY_VOID)
+		eng_cc_xerror(pc, n, "D_DEREF_VOID", "cannot dereference "
+		    "pointer to void");
 	n->n_type = t->t_base;
 	n->n_lvalue = 1;
 }
@@ -678,6 +686,9 @@ static void cook(struct eng_pcb *pc, struct eng_node *n)
 		eng_cc_xerror(pc, n, "D_XLATE_SOU", "xlate<%s>( ) must be "
 		    "followed by a member reference", eng_type_tname(n->n_ctype));
 	case N_ADDR:
+		if (n->n_left->n_kind == N_AGG)	/* &@a */
+			eng_cc_xerror(pc, n, "D_ADDROF_VAR", "cannot take address "
+			    "of dynamic variable");
 		cook(pc, n->n_left);
 		if ((n->n_left->n_kind == N_IDENT || n->n_left->n_kind == N_VAR ||
 		    n->n_left->n_kind == N_INDEX) && n->n_left->n_ident != NULL &&

@@ -236,3 +236,69 @@ void eng_sema_xlate(struct eng_pcb *pc, struct eng_node *n)
 {
 	cook_xlate(pc, n);
 }
+
+/* A member access base.m of a copy of base (the assignment's left side). */
+static struct eng_node *member_of(struct eng_pcb *pc, const struct eng_node *base,
+    const char *name)
+{
+	struct eng_node *m = eng_node_new(pc, N_MEMBER, base->n_line,
+	    base->n_col);
+
+	m->n_left = subst(pc, base, "", NULL);
+	m->n_name = name;
+	return m;
+}
+
+/*
+ * lhs = xlate<struct T>(x): a whole-struct translation.  As dtrace, each
+ * member the translator defines gets its expression and every other
+ * (scalar) member zero: n becomes the comma list of those assignments,
+ * cooked as any expression.
+ */
+void eng_sema_xlate_assign(struct eng_pcb *pc, struct eng_node *n)
+{
+	struct eng_node *xl = n->n_right, *x, *list = NULL, *next = n->n_next;
+	struct eng_type *out;
+
+	cook_xlate(pc, xl);
+	x = xl->n_ident->i_inline;
+	out = eng_type_resolve(xl->n_ctype);
+	for (struct eng_member *mb = out->t_members; mb != NULL;
+	    mb = mb->m_next) {
+		struct eng_node *m, *a, *e = NULL;
+
+		for (m = x->n_args; m != NULL; m = m->n_next)
+			if (strcmp(m->n_name, mb->m_name) == 0)
+				break;
+		if (m != NULL) {
+			e = subst(pc, m->n_right, x->n_name, xl->n_left);
+			e->n_next = NULL;
+		} else if (eng_type_is_scalar(mb->m_type) &&
+		    eng_type_resolve(mb->m_type)->t_kind != TY_ARRAY) {
+			e = eng_node_new(pc, N_INT, n->n_line, n->n_col);
+			e->n_int = 0;
+		}
+		if (e == NULL)
+			continue;	/* no value for an untranslated aggregate */
+		a = eng_node_new(pc, N_ASSIGN, n->n_line, n->n_col);
+		a->n_op = '=';
+		a->n_left = member_of(pc, n->n_left, mb->m_name);
+		a->n_right = e;
+		if (list != NULL) {
+			struct eng_node *c = eng_node_new(pc, N_OP2, n->n_line,
+			    n->n_col);
+
+			c->n_op = ',';
+			c->n_left = list;
+			c->n_right = a;
+			a = c;
+		}
+		list = a;
+	}
+	if (list == NULL)
+		eng_cc_xerror(pc, n, "D_XLATE_SOU", "translator to %s defines no "
+		    "member", eng_type_tname(xl->n_ctype));
+	*n = *list;
+	n->n_next = next;
+	eng_sema_expr(pc, n);
+}

@@ -1,0 +1,8 @@
+/*
+ * Asserts: stack()'s frame count is checked against its integer
+ * prototype before its value
+ */
+BEGIN
+{
+	stack("deep");
+}

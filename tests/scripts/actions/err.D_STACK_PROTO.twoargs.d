@@ -1,7 +1,0 @@
-/*
- * Asserts: stack() takes one frame count at most
- */
-BEGIN
-{
-	stack(3, 4);
-}

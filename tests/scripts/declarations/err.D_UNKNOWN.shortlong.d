@@ -1,0 +1,7 @@
+/*
+ * Asserts: short and long together name no type
+ */
+BEGIN
+{
+	v = (long short)3;
+}
