@@ -18,8 +18,33 @@ static uint64_t lquant(struct eng_pcb *pc, struct eng_node *agg,
 static uint64_t llquant(struct eng_pcb *pc, struct eng_node *agg,
     struct eng_node *a1, struct eng_node **incr);
 
+/*
+ * An integer key takes the type of the aggregation's first key there
+ * (dtrace's key prototype): @[(int64_t)1] after @[(int32_t)1] is the
+ * same key, recorded as an int32_t.
+ */
+static void key_as_proto(struct eng_pcb *pc, struct eng_node *k,
+    struct eng_type *want)
+{
+	struct eng_node *v;
+
+	if (want == NULL || k->n_type == NULL || !eng_type_is_int(want) ||
+	    !eng_type_is_int(k->n_type) ||
+	    eng_type_resolve(want)->t_size == eng_type_resolve(k->n_type)->t_size)
+		return;
+	v = eng_node_new(pc, k->n_kind, k->n_line, k->n_col);
+	*v = *k;
+	v->n_next = NULL;
+	k->n_kind = N_CAST;
+	k->n_ctype = want;
+	k->n_type = want;
+	k->n_left = v;
+	k->n_const = 0;
+}
+
 /* A key of an aggregation: a value, or stack()/sym() and friends. */
-static void agg_key(struct eng_pcb *pc, struct eng_node *k)
+static void agg_key(struct eng_pcb *pc, struct eng_node *k,
+    struct eng_type *proto)
 {
 	const struct eng_func *f;
 
@@ -35,6 +60,7 @@ static void agg_key(struct eng_pcb *pc, struct eng_node *k)
 	}
 	struct eng_act *a = eng_act_new(pc, DTRACEACT_DIFEXPR);
 
+	key_as_proto(pc, k, proto);
 	a->a_difo = eng_cg_difo(pc, k, "aggregation key");
 }
 
@@ -60,7 +86,7 @@ void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st)
 	struct eng_ident *id;
 	struct eng_act *a;
 	uint64_t enc = 0;
-	int nkeys, before;
+	int nkeys, before, i;
 
 	if (st->n_left->n_op == '=' && call->n_kind == N_CALL &&
 	    eng_sema_func(call->n_name) == NULL &&
@@ -95,8 +121,10 @@ void eng_act_aggregation(struct eng_pcb *pc, struct eng_node *st)
 	}
 	eng_act_order(pc, agg, (uint32_t)f->f_id);
 	before = pc->pc_stmt->s_nacts;
-	for (struct eng_node *k = agg->n_args; k != NULL; k = k->n_next)
-		agg_key(pc, k);
+	i = 0;
+	for (struct eng_node *k = agg->n_args; k != NULL; k = k->n_next, i++)
+		agg_key(pc, k, id->i_keys != NULL && i < id->i_nkeys ?
+		    id->i_keys[i] : NULL);
 	nkeys = pc->pc_stmt->s_nacts - before;
 	if (f->f_id == DTRACEAGG_QUANTIZE || f->f_id == DTRACEAGG_LQUANTIZE ||
 	    f->f_id == DTRACEAGG_LLQUANTIZE) {

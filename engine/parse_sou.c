@@ -358,6 +358,9 @@ static void enumerators(struct eng_pcb *pc, struct eng_type *et)
 			break;		/* a trailing comma; "{ }" is an error */
 		ev = eng_cc_palloc(pc, sizeof(*ev));
 		line = peek(pc)->tk_line;
+		if (peek(pc)->tk_kind == T_IDENT &&
+		    eng_parse_is_type(pc, pc->pc_tok.tk_text))
+			syntax(pc, peek(pc));	/* enum e { int } */
 		ev->ev_name = eng_cc_pstrdup(pc, expect_ident(pc));
 		if (accept(pc, '=')) {
 			struct eng_node *e = eng_parse_assign(pc);

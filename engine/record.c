@@ -572,25 +572,34 @@ static void datum(eng_hdl_t *h, FILE *fp, const dtrace_recdesc_t *rec,
 {
 	int sign = rec->dtrd_arg == ENG_REC_SIGNED;
 	int uns = rec->dtrd_arg == ENG_REC_UNSIGNED;
+	/* the Linux dtrace's columns when the type is known, dtrace's
+	 * historical ones otherwise */
+	int w = rec->dtrd_size == 8 ? (uns ? 20 : sign ? 19 : 16) :
+	    rec->dtrd_size == 4 ? (sign || uns ? 10 : 8) :
+	    rec->dtrd_size == 2 ? 5 : 3;
 
+	if (quiet)
+		w = 0;
 	switch (rec->dtrd_uarg == ENG_UARG_STRING ? 0 : rec->dtrd_size) {
 	case 8:
-		fprintf(fp, uns ? (quiet ? "%llu" : " %16llu") : quiet ?
-		    "%lld" : " %16lld", (long long)eng_rec_int(p, 8, 1));
+		if (uns)
+			fprintf(fp, "%s%*llu", quiet ? "" : " ", w,
+			    (unsigned long long)eng_rec_int(p, 8, 0));
+		else
+			fprintf(fp, "%s%*lld", quiet ? "" : " ", w,
+			    (long long)eng_rec_int(p, 8, 1));
 		break;
 	case 4:
 		if (uns)
-			fprintf(fp, quiet ? "%u" : " %8u",
+			fprintf(fp, "%s%*u", quiet ? "" : " ", w,
 			    (unsigned)eng_rec_int(p, 4, 0));
 		else
-			fprintf(fp, quiet ? "%d" : " %8d",
+			fprintf(fp, "%s%*d", quiet ? "" : " ", w,
 			    (int)eng_rec_int(p, 4, 1));
 		break;
-	case 2:
-		fprintf(fp, quiet ? "%d" : " %5d", (int)eng_rec_int(p, 2, sign));
-		break;
-	case 1:
-		fprintf(fp, quiet ? "%d" : " %3d", (int)eng_rec_int(p, 1, sign));
+	case 2: case 1:
+		fprintf(fp, "%s%*d", quiet ? "" : " ", w,
+		    (int)eng_rec_int(p, rec->dtrd_size, sign));
 		break;
 	default:
 		eng_rec_bytes(h, fp, p, rec->dtrd_size, -33, quiet, 0);
