@@ -112,9 +112,9 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 		return;
 	}
 	if ((b = builtin(n->n_name)) != NULL) {
-		if (b->array)
-			eng_cc_xerror(pc, n, "D_ARR_BADREF", "%s[ ] must be "
-			    "referenced with an index", n->n_name);
+		if (b->array)	/* args, uregs: dt_cook_ident's check */
+			eng_cc_xerror(pc, n, "D_IDENT_BADREF", "associative array "
+			    "'%s' may not be referenced as scalar", n->n_name);
 		n->n_scope = SC_BUILTIN;
 		n->n_int = b->id;
 		n->n_type = eng_type_lookup(pc->pc_cc, b->type);
@@ -156,6 +156,15 @@ static void cook_var(struct eng_pcb *pc, struct eng_node *n, int create)
 	n->n_lvalue = 1;
 }
 
+static int count_list(const struct eng_node *l)
+{
+	int n = 0;
+
+	for (; l != NULL; l = l->n_next)
+		n++;
+	return n;
+}
+
 static void cook_list(struct eng_pcb *pc, struct eng_node *l)
 {
 	for (; l != NULL; l = l->n_next)
@@ -192,9 +201,14 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 	    b->array) {
 		struct eng_node *ix = n->n_args;
 
-		if (ix->n_next != NULL || !eng_type_is_int(ix->n_type))
-			eng_cc_xerror(pc, n, "D_ARR_BADREF", "%s[ ] takes one "
-			    "integer index", b->name);
+		if (ix->n_next != NULL)		/* dt_idcook_args, _regs */
+			eng_cc_xerror(pc, n, "D_PROTO_LEN", "%s[ ] prototype "
+			    "mismatch: %d args passed, 1 expected", b->name,
+			    count_list(ix));
+		if (!ix->n_const || !eng_type_is_int(ix->n_type))
+			eng_cc_xerror(pc, n, "D_PROTO_ARG", "%s[ ] argument #1 is "
+			    "incompatible with prototype:\n\tprototype: int\n\t "
+			    "argument: %s", b->name, eng_type_tname(ix->n_type));
 		n->n_scope = SC_BUILTIN;
 		n->n_int = b->id;
 		n->n_type = eng_type_lookup(pc->pc_cc, b->type);

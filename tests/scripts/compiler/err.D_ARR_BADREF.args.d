@@ -1,7 +1,0 @@
-/*
- * Asserts: args[] needs an index
- */
-BEGIN
-{
-	trace(args);
-}
