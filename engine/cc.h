@@ -477,6 +477,8 @@ void eng_sema_not_value(struct eng_pcb *pc, const struct eng_node *n);
 void eng_sema_xlator_check(struct eng_pcb *pc, struct eng_node *x);
 int eng_sema_is_xlptr(struct eng_pcb *pc, const struct eng_node *n);
 void eng_sema_xlate_assign(struct eng_pcb *pc, struct eng_node *n);
+void eng_sema_inline_index(struct eng_pcb *pc, struct eng_node *n,
+    struct eng_ident *id);
 const struct eng_func *eng_sema_func(const char *name);
 
 /* Built-in variables (ident.c). */

@@ -677,17 +677,38 @@ static void inline_decl(struct eng_pcb *pc)
 	const char *name;
 	struct eng_node *e;
 
+	struct eng_node *params = NULL, **ptail = &params;
+
 	while (accept(pc, '*'))
 		t = eng_type_ptr(pc, t);
 	name = expect_ident(pc);
+	if (accept(pc, '[')) {		/* inline int f[int x, int y] = ... */
+		do {
+			struct eng_type *pt = eng_parse_type_name(pc);
+			struct eng_node *p = mknode(pc, N_IDENT, peek(pc));
+
+			p->n_ctype = pt;
+			p->n_name = expect_ident(pc);
+			*ptail = p;
+			ptail = &p->n_next;
+		} while (accept(pc, ','));
+		expect(pc, ']');
+	}
 	expect(pc, '=');
 	e = eng_parse_expr(pc);
 	expect(pc, ';');
-	if (e->n_kind == N_XLATE)
+	if (params != NULL) {	/* cooked where used, its keys given */
+		struct eng_node *w = mknode(pc, N_INLINE, &pc->pc_prev);
+
+		w->n_left = e;
+		w->n_args = params;
+		e = w;
+	} else if (e->n_kind == N_XLATE)
 		eng_sema_xlate(pc, e);	/* used as xlate<>()->member */
 	else
 		eng_sema_expr(pc, e);
-	if (!eng_type_compat(t, e->n_type) && !(eng_type_is_int(t) &&
+	if (params == NULL && !eng_type_compat(t, e->n_type) &&
+	    !(eng_type_is_int(t) &&
 	    eng_type_is_int(e->n_type)))
 		eng_cc_nerror(pc, e, "D_OP_INCOMPAT", "inline %s definition uses "
 		    "incompatible types: \"%s\" = \"%s\"", name,

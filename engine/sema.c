@@ -94,6 +94,10 @@ static void cook_ident(struct eng_pcb *pc, struct eng_node *n)
 	const struct eng_builtin *b;
 	struct eng_ident *id = eng_cc_ident(pc, n->n_name, SC_GLOBAL, 0);
 
+	if (id != NULL && id->i_kind == ID_INLINE &&
+	    id->i_inline->n_kind == N_INLINE)
+		eng_cc_xerror(pc, n, "D_IDENT_BADREF", "associative array "
+		    "'%s' may not be referenced as scalar", n->n_name);
 	if (id != NULL && id->i_kind == ID_INLINE) {
 		n->n_ident = id;
 		n->n_type = id->i_type;
@@ -241,6 +245,12 @@ static void cook_index(struct eng_pcb *pc, struct eng_node *n, int create)
 	if (base->n_kind == N_IDENT || base->n_kind == N_VAR) {
 		int sc = base->n_kind == N_VAR ? base->n_scope : SC_GLOBAL;
 		struct eng_ident *id = eng_cc_ident(pc, base->n_name, sc, 0);
+
+		if (id != NULL && id->i_kind == ID_INLINE &&
+		    id->i_inline->n_kind == N_INLINE && !create) {
+			eng_sema_inline_index(pc, n, id);
+			return;
+		}
 
 		if (id == NULL)		/* a read of it is refused below */
 			id = eng_cc_ident(pc, base->n_name, sc, 1);

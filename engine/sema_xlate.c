@@ -302,3 +302,40 @@ void eng_sema_xlate_assign(struct eng_pcb *pc, struct eng_node *n)
 	n->n_next = next;
 	eng_sema_expr(pc, n);
 }
+
+/*
+ * f[a, b] of an inline with keys (inline int f[int x, int y] = x + y):
+ * a copy of its expression with each key name replaced by the value
+ * given, cooked in n's place.
+ */
+void eng_sema_inline_index(struct eng_pcb *pc, struct eng_node *n,
+    struct eng_ident *id)
+{
+	struct eng_node *w = id->i_inline, *e = w->n_left, *p, *a,
+	    *next = n->n_next;
+	int np = 0, na = 0;
+
+	for (p = w->n_args; p != NULL; p = p->n_next)
+		np++;
+	for (a = n->n_args; a != NULL; a = a->n_next)
+		na++;
+	if (np != na)
+		eng_cc_xerror(pc, n, "D_PROTO_LEN", "%s[ ] prototype mismatch: "
+		    "%d arg%s passed, %d expected", id->i_name, na,
+		    na == 1 ? "" : "s", np);
+	e = subst(pc, e, "", NULL);	/* a copy to change */
+	for (p = w->n_args, a = n->n_args; p != NULL; p = p->n_next,
+	    a = a->n_next) {
+		struct eng_node *one = subst(pc, a, "", NULL), *cast;
+
+		one->n_next = NULL;
+		cast = eng_node_new(pc, N_CAST, a->n_line, a->n_col);
+		cast->n_ctype = p->n_ctype;	/* the key's declared type */
+		cast->n_left = one;
+		e = subst(pc, e, p->n_name, cast);
+	}
+	e->n_next = NULL;
+	*n = *e;
+	n->n_next = next;
+	eng_sema_expr(pc, n);
+}
