@@ -155,7 +155,7 @@ static void test_operand_rules(void **state)
 	ct_err(h, "BEGIN { trace(*pid); }", "D_DEREF_NONPTR");
 	ct_err(h, "BEGIN { trace(pid->x); }", "D_OP_PTR");
 	ct_err(h, "BEGIN { trace((string)1); }", "D_CAST_INVAL");
-	ct_err(h, "BEGIN { trace(args); }", "D_ARR_BADREF");
+	ct_err(h, "BEGIN { trace(args); }", "D_IDENT_BADREF");
 	ct_err(h, "BEGIN { trace(@a); }", "D_TRACE_AGG");
 	ct_err(h, "BEGIN { x = @a; }", "D_AGG_SCALAR");
 	eng_close(h);
