@@ -37,8 +37,13 @@
  * original address.  Each thread keeps its replaced addresses (ti_rets);
  * entries a longjmp skipped are dropped by stack depth.  At release and
  * before a detach every replaced address still on a stack is written
- * back, every int3 removed and every semaphore lowered.  A fork's child
- * gets its copy of the code without our int3s.
+ * back, every int3 removed and every semaphore lowered; a thread that
+ * was stepping finishes its step first, and a thread is let go only
+ * once no trap of ours is queued for it (an int3 hit or a return to
+ * TRAMP just before the interrupt that stopped it: the kernel reports
+ * the interrupt first; see trap_queued in ptrace_helper.c), else the
+ * trap, taken untraced, would kill it.  A fork's child gets its copy of
+ * the code without our int3s.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,7 +60,9 @@
 #define TRAMP 0x7a70ull			/* see above */
 #define NHASH 4096			/* planted slots by address */
 #define NMAPS 4096			/* mappings of one process */
-#define NGONE 128			/* int3s removed lately */
+#define NGONE PT_NSITES			/* int3s removed lately: at least
+					 * every slot, so that release's are
+					 * all still known after it */
 #define MAPSBUF (1 << 20)
 
 typedef struct bpmap {
@@ -820,16 +827,52 @@ void ptbp_gone(helper_state_t *hp, tinfo_t *t, int leader)
 	}
 }
 
-/* Write back t's replaced return addresses still on its stack. */
+/*
+ * Write back t's replaced return addresses still on its stack.  The
+ * entries stay, marked written back (r_fn 0), for a return to TRAMP that
+ * happened before this stop but whose fault is still queued (see
+ * trap_queued in ptrace_helper.c): ret_hit still finds where it goes.
+ */
 static void unhijack(tinfo_t *t)
 {
 	uint64_t v;
 
-	for (uint32_t k = 0; k < t->ti_nrets; k++)
+	for (uint32_t k = 0; k < t->ti_nrets; k++) {
+		if (t->ti_rets[k].r_fn == 0)
+			continue;
 		if (peek(t->ti_tid, t->ti_rets[k].r_sp, &v) == 0 && v == TRAMP)
 			(void)poke(t->ti_tid, t->ti_rets[k].r_sp,
 			    t->ti_rets[k].r_ret);
-	t->ti_nrets = 0;
+		t->ti_rets[k].r_fn = 0;
+	}
+}
+
+/*
+ * Release: t was stepping over an instruction; wait until the step is
+ * done, as ptbp_stop does while tracing (an interrupt or a signal's stop
+ * may come first: stepped on, the signal kept for after), so that no
+ * step trap is left queued for when it is let go.  Bounded: a thread
+ * that stops for anything else that often is left parked as it is.
+ */
+static void finish_step(tinfo_t *t)
+{
+	for (int n = 0; n < 64; n++) {
+		int st, ev, sig;
+
+		if (waitpid(t->ti_tid, &st, __WALL) != t->ti_tid ||
+		    !WIFSTOPPED(st))
+			return;		/* gone */
+		ev = st >> 16;
+		sig = WSTOPSIG(st);
+		t->ti_parked = 1;
+		if (ev == 0 && sig == SIGTRAP)
+			return;		/* the step's trap */
+		if (ev == 0)
+			t->ti_sig = sig;
+		if (ptrace(PTRACE_SINGLESTEP, t->ti_tid, 0, 0) != 0)
+			return;
+		t->ti_parked = 0;
+	}
 }
 
 void ptbp_release(helper_state_t *hp)
@@ -841,16 +884,11 @@ void ptbp_release(helper_state_t *hp)
 			unplant(hp, i, 1);
 	for (int i = 0; i < MAXT; i++) {
 		tinfo_t *t = &hp->tinfo[i];
-		int st;
 
 		if (t->ti_tid <= 0)
 			continue;
-		if (t->ti_step && waitpid(t->ti_tid, &st, __WALL) == t->ti_tid &&
-		    WIFSTOPPED(st)) {	/* its step ends first */
-			t->ti_parked = 1;
-			if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
-				t->ti_sig = WSTOPSIG(st);
-		}
+		if (t->ti_step)
+			finish_step(t);	/* its step ends first */
 		t->ti_step = t->ti_needstep = 0;
 		t->ti_pendint = 0;
 		if (t->ti_parked) {

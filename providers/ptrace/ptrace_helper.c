@@ -381,6 +381,27 @@ static int32_t status_num(int32_t tid, const char *key, int32_t dflt)
 	return p != NULL ? (int32_t)atoi(p + strlen(key)) : dflt;
 }
 
+/* A hexadecimal mask from /proc/tid/status ("\nSigPnd:"...), 0 if
+ * unknown. */
+static uint64_t status_mask(int32_t tid, const char *key)
+{
+	char path[64], buf[2048], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, key);
+	return p != NULL ? strtoull(p + strlen(key), NULL, 16) : 0;
+}
+
 static int32_t tgid_of(int32_t tid)
 {
 	return status_num(tid, "\nTgid:", 0);
@@ -632,6 +653,25 @@ static int keep(tinfo_t *t)
 	return t->ti_keep == 1;
 }
 
+/*
+ * Passive: has the stopped tid a breakpoint trap or a trampoline fault
+ * queued (SIGTRAP or SIGSEGV pending to the thread, not blocked)?  The
+ * kernel reports a PTRACE_INTERRUPT stop (or a group stop) before it
+ * dequeues a signal already pending: a thread that hit an int3, or
+ * returned to TRAMP, just before its interrupt arrived, stops first for
+ * the interrupt with the signal still queued.  Detached there, it would
+ * take the signal untraced and die; continued, it stops again at once
+ * for that signal, which ptbp_passive undoes.  Read while it is stopped,
+ * so nothing can be added meanwhile.
+ */
+static int trap_queued(pid_t tid)
+{
+	const uint64_t traps = 1ull << (SIGTRAP - 1) | 1ull << (SIGSEGV - 1);
+
+	return (status_mask(tid, "\nSigPnd:") &
+	    ~status_mask(tid, "\nSigBlk:") & traps) != 0;
+}
+
 /* Passive: resume (or let go of) tid after a stop, reporting nothing:
  * a seccomp stop lets its call run; a signal is delivered; a group stop
  * stays one (PTRACE_LISTEN). */
@@ -661,7 +701,9 @@ static void passive_stop(helper_state_t *hp, pid_t tid, int st)
 		c->ti_filt = t->ti_filt;
 		c->ti_keep = t->ti_keep;
 	}
-	if (!keep(t))
+	if (!keep(t) && event != 0 && trap_queued(tid))
+		ptrace(PTRACE_CONT, tid, 0, 0);	/* its trap stops it next */
+	else if (!keep(t))
 		ptrace(PTRACE_DETACH, tid, 0, (void *)(uintptr_t)sig);
 	else if (event == PTRACE_EVENT_STOP && WSTOPSIG(st) != SIGTRAP)
 		ptrace(PTRACE_LISTEN, tid, 0, 0);

@@ -3,6 +3,7 @@
 #   need_root          exit 77 unless root
 #   build NAME         compile w_NAME.c into $W/NAME (frame pointers on)
 #   wait_maps PID TEXT wait until PID maps an object whose path has TEXT
+#   wait_untraced PID WHAT  wait until PID has no tracer (fails: died or traced)
 #   build_usdtprov     w_usdtprov.c with its provider through dtrace -h and
 #                      -G into $W/usdtprov (exit 77 without cc or sys/sdt.h);
 #                      holds a machine-wide lock until the script ends
@@ -67,6 +68,25 @@ D
 	[ -f "$W/usdtprov.h" ] && [ -f "$W/usdtprov.o" ] || fail "no usdtprov.h or usdtprov.o"
 	cc -O1 -I"$W" -o "$W/usdtprov" w_usdtprov.c "$W/usdtprov.o" ||
 	    fail "workload build failed"
+}
+
+# wait_untraced PID WHAT: wait until no tracer holds process PID (its
+# TracerPid is 0); fail saying whether it died (a breakpoint or a
+# replaced return address left behind kills it) or stayed traced.
+wait_untraced() {
+	i=0
+	while :; do
+		if ! [ -e "/proc/$1/status" ] ||
+		    grep -q '^State:.*zombie' "/proc/$1/status" 2> /dev/null; then
+			wait "$1"
+			fail "$2: the target died (exit status $?)"
+		fi
+		grep -Eq 'TracerPid:[[:space:]]+0$' "/proc/$1/status" 2> /dev/null &&
+		    break
+		i=$((i + 1))
+		[ $i -lt 3000 ] || { kill "$1"; fail "$2: the target is still traced"; }
+		sleep 0.01
+	done
 }
 
 # wait_maps PID TEXT: wait until process PID maps an object whose path

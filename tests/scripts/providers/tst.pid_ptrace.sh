@@ -117,12 +117,7 @@ pid$target:a.out:mt_add:return /++n == 1000/ { printf("traced\n"); }' \
 		sleep 0.01
 	done
 	kill -9 $d
-	i=0
-	until grep -Eq 'TracerPid:[[:space:]]+0$' /proc/$p/status; do
-		i=$((i + 1))
-		[ $i -lt 3000 ] || { kill $p; fail "$how: still traced after dtrace died"; }
-		sleep 0.01
-	done
+	wait_untraced $p "$how: after dtrace died"
 	touch "$W/stop"
 	wait $p || fail "$how: target failed after dtrace died: $(cat "$W/pt.out")"
 	grep -qx 'code 48' "$W/pt.out" && grep -Eqx 'ok [0-9]+' "$W/pt.out" ||
