@@ -244,8 +244,11 @@ static void on_entry(helper_state_t *hp, tinfo_t *t, uint32_t nr,
 	prov_ptmsg_t m;
 	int pa;
 
-	t->ti_nr = nr;
-	if (nr >= PT_NSYS || !hp->sh->sh_entry[nr])
+	/* dtrace's -c child before its exec: its calls (the gate's, the
+	 * filter's prctl, the getppid it checks its parent with) are
+	 * dtrace's, not the command's, whenever the seize catches them */
+	t->ti_nr = t->ti_prexec ? UINT32_MAX : nr;
+	if (t->ti_prexec || nr >= PT_NSYS || !hp->sh->sh_entry[nr])
 		return;
 	memset(&m, 0, sizeof(m));
 	m.pm_nr = nr;
