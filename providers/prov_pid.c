@@ -23,8 +23,10 @@
  * what guards them; hits run on the perf drain thread and read only what
  * is immutable while the probe is attached.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,8 @@ typedef struct pid_state {
 	struct {
 		int pid;
 		ks_provider_id_t id;
+		uint64_t start;		/* the process's start time */
+		uint64_t seen;		/* when it was last seen alive (ns) */
 	} provs[MAXPROCS];		/* lock: providers registered */
 	int nprovs;			/* lock */
 	pidprobe_t *pending;		/* lock: enabled, not attached */
@@ -365,26 +369,91 @@ static const ks_provider_ops_t pid_ops = {
 	.kpo_destroy = pid_destroy,
 };
 
-/* The shim provider of pid's probes (registered on first use). */
+/* pid's start time (clock ticks after boot, /proc/PID/stat's 22nd
+ * field), 0 if it is gone or a zombie: with the pid it names one
+ * process, a reused pid another. */
+static uint64_t start_time(int pid)
+{
+	char path[40], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof (path), "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof (buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* "pid (comm) S ...": the fields after the last ')' */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == 'Z' ||
+	    p[2] == 'X')
+		return 0;
+	p += 2;
+	for (int f = 3; f < 22 && p != NULL; f++)
+		if ((p = strchr(p, ' ')) != NULL)
+			p++;
+	return p != NULL ? strtoull(p, NULL, 10) : 0;
+}
+
+/* Is provs[i]'s process still there (lock held)?  A reaped one is seen
+ * gone at once; a zombie or a reused pid within 100 ms (its start time
+ * read no more often: probes are made by the thousand). */
+static int prov_alive(pid_state_t *pst, int i, uint64_t now)
+{
+	uint64_t st;
+
+	if (kill(pst->provs[i].pid, 0) != 0 && errno == ESRCH)
+		return 0;		/* gone and reaped */
+	if (now - pst->provs[i].seen < 100000000ull)
+		return 1;
+	if ((st = start_time(pst->provs[i].pid)) == 0 ||
+	    st != pst->provs[i].start)
+		return 0;
+	pst->provs[i].seen = now;
+	return 1;
+}
+
+/* Unregister provs[i], whose process is gone (lock held): its probes
+ * match no description from now on, its name may come back for another
+ * process with that pid, and it counts no more against MAXPROCS.  Its
+ * probes stay (an enabled one is still disabled through pid_ops). */
+static void prov_forget(pid_state_t *pst, int i)
+{
+	(void)ks_provider_unregister(pst->provs[i].id);
+	pst->provs[i] = pst->provs[--pst->nprovs];
+}
+
+/* The shim provider of pid's probes (registered on first use); the
+ * providers of processes gone are unregistered first. */
 static int provider(int pid, ks_provider_id_t *id)
 {
 	pid_state_t *pst = &pid_state;
 	char name[DTRACE_PROVNAMELEN];
+	uint64_t now = ks_gethrtime();
 	int rc = 0;
 
 	pthread_mutex_lock(&pst->lock);
 	for (int i = 0; i < pst->nprovs; i++)
 		if (pst->provs[i].pid == pid) {
+			if (!prov_alive(pst, i, now)) {
+				prov_forget(pst, i);	/* a reused pid */
+				break;
+			}
 			*id = pst->provs[i].id;
 			pthread_mutex_unlock(&pst->lock);
 			return 0;
 		}
+	for (int i = pst->nprovs - 1; i >= 0; i--)
+		if (!prov_alive(pst, i, now))
+			prov_forget(pst, i);
 	snprintf(name, sizeof (name), "pid%d", pid);
 	if (pst->nprovs == MAXPROCS ||
 	    ks_provider_register(name, &pid_ops, pst, id) != 0) {
 		rc = -1;
 	} else {
 		pst->provs[pst->nprovs].pid = pid;
+		pst->provs[pst->nprovs].start = start_time(pid);
+		pst->provs[pst->nprovs].seen = now;
 		pst->provs[pst->nprovs++].id = *id;
 	}
 	pthread_mutex_unlock(&pst->lock);
