@@ -38,6 +38,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include "engine.h"
+#include "eng_impl.h"
 #include "elfsym.h"
 #include "providers.h"
 
@@ -50,6 +51,9 @@ struct eng_proc {
 	char *ep_exe;			/* what a held process will exec */
 	int ep_predicted;		/* ep_map lists what exe will map */
 	int ep_execd;			/* a -c child is past its exec */
+	int ep_evheld;			/* held at -x evaltime's point: 1 by
+					 * us (our tracee), 2 by the ptrace
+					 * route's helper, 0 not */
 	eng_pmwatch_t *ep_watch;	/* -c: its mappings as reported */
 	enum eng_proc_state ep_state;
 	int ep_status;			/* exit code or signal, once known */
@@ -442,7 +446,8 @@ int eng_proc_pid(const eng_proc_t *p)
 
 /* ---- running and watching ---------------------------------------------- */
 
-int eng_proc_continue(eng_proc_t *p, eng_hdl_t *h)
+/* Open p's gate: "g", then the filter's syscall list; it execs. */
+static int gate_open(eng_proc_t *p, eng_hdl_t *h)
 {
 	char buf[1 + sizeof (int32_t) * (MAXNR + 1)];
 	int nrs[MAXNR];
@@ -466,6 +471,60 @@ int eng_proc_continue(eng_proc_t *p, eng_hdl_t *h)
 	if (p->ep_state == ENG_PROC_HELD)
 		p->ep_state = ENG_PROC_RUNNING;
 	return w == (ssize_t)len ? 0 : -1;
+}
+
+int eng_proc_continue(eng_proc_t *p, eng_hdl_t *h)
+{
+	if (p->ep_evheld == 1)
+		eng_evalgo(p->ep_pid);
+	else if (p->ep_evheld == 2)
+		prov_target_evalgo(p->ep_pid);
+	p->ep_evheld = 0;
+	return gate_open(p, h);
+}
+
+/* The exit a wait status says, into p (ended before its point). */
+static void ended(eng_proc_t *p, int st)
+{
+	p->ep_state = WIFSIGNALED(st) ? ENG_PROC_KILLED : ENG_PROC_EXITED;
+	p->ep_status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+int eng_proc_advance(eng_proc_t *p, eng_hdl_t *h)
+{
+	int mode = eng_opt_evaltime(h), st = 0, r;
+	prov_evalpt_t ev;
+
+	if (p->ep_gate < 0 || p->ep_evheld != 0 || mode == ENG_EVAL_EXEC ||
+	    eng_evalpoint(p->ep_exe, mode, &ev) != 0)
+		return 0;	/* traced from the exec (after eng_go) */
+	if (prov_target_ptrace()) {
+		/* after the enablings: the ptrace route's helper holds it
+		 * (sh_evheld) once the filter their calls need is known */
+		if (prov_target_evalhold(p->ep_pid, &ev) != 1)
+			return 0;
+		/* the ptrace route's helper holds it (sh_evheld) */
+		if (gate_open(p, h) != 0)
+			return -1;
+		while ((r = prov_target_evalheld(p->ep_pid)) == 0 &&
+		    eng_proc_poll(p, NULL) == ENG_PROC_RUNNING)
+			usleep(1000);
+		p->ep_evheld = r == 1 ? 2 : 0;
+		return eng_proc_poll(p, NULL) == ENG_PROC_RUNNING ? 0 : -1;
+	}
+	/* the kernel route: at once, before any probe is enabled (its
+	 * events from then on count, GO or not) */
+	if (eng_evalseize(p->ep_pid) != 0)
+		return 0;
+	if (gate_open(p, h) != 0)
+		return -1;
+	r = eng_evalwait(p->ep_pid, &ev, &st);
+	if (r == 0) {
+		ended(p, st);
+		return -1;
+	}
+	p->ep_evheld = r == 1;
+	return 0;
 }
 
 enum eng_proc_state eng_proc_poll(eng_proc_t *p, int *status)

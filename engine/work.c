@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "consume.h"
+#include "elfsym.h"
 #include "providers.h"
 #include "exp.h"
 
@@ -76,7 +77,8 @@ int eng_target_add(eng_hdl_t *h, int pid)
 
 	if (pid <= 0)
 		return eng_error(h, "invalid process ID %d", pid);
-	if (prov_target_add(pid) != 0)
+	if ((eng_proc_held(pid) ? prov_target_add_held(pid) :
+	    prov_target_add(pid)) != 0)
 		return eng_error(h, "failed to trace pid %d", pid);
 	if ((t = realloc(c->ec_targets, (size_t)(c->ec_ntargets + 1) *
 	    sizeof (*t))) == NULL)

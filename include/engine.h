@@ -226,6 +226,25 @@ int eng_proc_pid(const eng_proc_t *p);
 /* Let a created process run (no-op for a grabbed one); h (NULL: none)
  * says which system calls its filter traps.  0 or -1. */
 int eng_proc_continue(eng_proc_t *p, eng_hdl_t *h);
+/*
+ * -x evaltime: where dtrace starts tracing a created process.  exec: at
+ * its exec (eng_proc_continue after eng_go lets it exec).  preinit: once
+ * the dynamic linker has loaded its libraries, before any initializer;
+ * postinit (the default) and main: at main, every initializer run (with
+ * glibc the executable's own run just before main; a program without a
+ * main symbol stops at its entry point).  eng_proc_advance lets p exec
+ * and run untraced to that point and holds it there (its loader's system
+ * calls are not seen); eng_proc_continue lets it go on.  Call it once the
+ * options are set (the kernel route holds p then, before any probe is
+ * enabled: its probes count from their enabling on) and again after the
+ * enablings, before eng_go (the ptrace route's helper holds p then, once
+ * the system calls its filter traps are known); it does its part once.
+ * A no-op for exec and for a grabbed process.  0, or -1 if p died on
+ * the way (eng_proc_poll says how).
+ */
+enum eng_evaltime { ENG_EVAL_POSTINIT, ENG_EVAL_EXEC, ENG_EVAL_PREINIT,
+		    ENG_EVAL_MAIN };
+int eng_proc_advance(eng_proc_t *p, eng_hdl_t *h);
 
 enum eng_proc_state { ENG_PROC_HELD, ENG_PROC_RUNNING, ENG_PROC_EXITED,
 		      ENG_PROC_KILLED, ENG_PROC_GONE };

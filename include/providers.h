@@ -19,6 +19,9 @@ int prov_register_all(void);
 /* Processes being traced through -c/-p ($target); the ptrace route
  * follows them and their descendants. */
 int prov_target_add(int pid);
+/* The same for the consumer's own -c child, held before its exec: what
+ * it does until the exec is the consumer's, not traced. */
+int prov_target_add_held(int pid);
 
 /* Tracing has started (after DTRACEIOC_GO): sources that wait for it
  * begin.  The ptrace route's breakpoints are planted from then on: a hit
@@ -31,6 +34,28 @@ void prov_go(void);
  * the default without privileges).  Before targets are added.  0 or -1
  * for another value. */
 int prov_set_uroute(const char *v);
+
+/*
+ * -x evaltime: where a created (-c) target starts to be traced, as an
+ * instruction of an object mapped at its exec (the executable's main or
+ * entry point, the dynamic linker's _dl_debug_state) and the pass through
+ * it that counts.  prov_target_evalhold, before the target's exec: 1 if
+ * the ptrace route holds it there (untraced until then), 0 if it does not
+ * trace the target (the caller holds it itself).  prov_target_evalheld:
+ * 1 once held there, -1 if that cannot be (gone, or the point was not
+ * found: it runs on, traced), 0 not yet.  prov_target_evalgo: tracing
+ * has started, let it go on.
+ */
+typedef struct prov_evalpt {
+	uint64_t pev_dev, pev_ino;	/* the object (dev: major << 32 | minor) */
+	uint64_t pev_foff;		/* the instruction's file offset */
+	uint32_t pev_hits;		/* stop at this pass (1: the first) */
+} prov_evalpt_t;
+int prov_target_evalhold(int pid, const prov_evalpt_t *ev);
+/* Does prov_target_add trace its processes through ptrace? */
+int prov_target_ptrace(void);
+int prov_target_evalheld(int pid);
+void prov_target_evalgo(int pid);
 
 /* The syscall numbers (x86_64) whose enabled probes a -c target must stop
  * for, at most max of them into nrs: the target may install a seccomp

@@ -59,8 +59,12 @@ int prov_ptrace_register(void);
 int prov_ptrace_init(void);
 /* Tracing started: breakpoint syncs asked for before are made now. */
 void prov_ptrace_go(void);
-int prov_ptrace_target_add(int pid);
+int prov_ptrace_target_add(int pid, int held);
 int prov_ptrace_syscalls(int *nrs, int max);
+struct prov_evalpt;
+int prov_ptrace_evalhold(int pid, const struct prov_evalpt *ev);
+int prov_ptrace_evalheld(int pid);
+void prov_ptrace_evalgo(int pid);
 void prov_ptrace_shutdown(void);
 /* Wait until every message the helper sent has fired (at most 1 s). */
 void prov_ptrace_flush(void);
@@ -388,6 +392,9 @@ typedef struct prov_pinfo {
 void prov_task_proc(ks_task_t *t, const prov_pinfo_t *pi);
 /* Info for thread tid (pid hint may be 0), from /proc cached per tid. */
 const prov_pinfo_t *prov_pcache_get(int32_t tid, int32_t pid);
+/* Remember target pid's arguments now (any thread), for when the drain
+ * thread first meets it after it is gone. */
+void prov_pcache_prime(int32_t pid);
 /* The thread changed its comm (exec, prctl): update the cache. */
 void prov_pcache_comm(int32_t tid, int32_t pid, const char *comm);
 /* Thread tid of process pid was created by ptid of ppid: inherit. */

@@ -161,11 +161,44 @@ int prov_register_all(void)
 	return rc;
 }
 
-int prov_target_add(int pid)
+static int target_add(int pid, int held)
 {
+	prov_pcache_prime(pid);		/* its exec may not be seen */
 	if (!use_ptrace && !prov_ptup_route())
 		return 0;	/* perf sees every process; $target filters */
-	return prov_ptrace_target_add(pid);	/* and pid/usdt breakpoints */
+	return prov_ptrace_target_add(pid, held);  /* and pid/usdt breakpoints */
+}
+
+int prov_target_add(int pid)
+{
+	return target_add(pid, 0);
+}
+
+int prov_target_add_held(int pid)
+{
+	return target_add(pid, 1);
+}
+
+int prov_target_ptrace(void)
+{
+	return use_ptrace || prov_ptup_route();
+}
+
+int prov_target_evalhold(int pid, const prov_evalpt_t *ev)
+{
+	if (!use_ptrace && !prov_ptup_route())
+		return 0;
+	return prov_ptrace_evalhold(pid, ev);
+}
+
+int prov_target_evalheld(int pid)
+{
+	return prov_ptrace_evalheld(pid);
+}
+
+void prov_target_evalgo(int pid)
+{
+	prov_ptrace_evalgo(pid);
 }
 
 int prov_target_syscalls(int *nrs, int max)

@@ -64,6 +64,9 @@ pid_t dtc_run_create(const char *cmd)
 		dtc_fatal("%s", err);
 	add_proc(p);
 	dtc.child = p;
+	/* -x evaltime on the kernel route: run to the point now, before the
+	 * probes (pid probes then see the libraries loaded by then) */
+	(void)eng_proc_advance(p, dtc.h);
 	return (pid_t)eng_proc_pid(p);
 }
 
@@ -294,6 +297,10 @@ static void go(void)
 	    bufsize < 8)
 		dtc_fatal("could not enable tracing: Enabling exceeds size of "
 		    "buffer");
+	/* -x evaltime: the -c command runs untraced to where tracing starts
+	 * (postinit: its main) and waits there for GO */
+	if (dtc.child != NULL)
+		(void)eng_proc_advance(dtc.child, dtc.h);
 	if (eng_go(dtc.h) != 0)
 		dtc_fatal("%s", eng_errmsg(dtc.h));
 	report_sizes();

@@ -19,6 +19,7 @@
  * sighting (setuid) are not followed.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,54 @@ static void read_stat(prov_pinfo_t *p, int32_t tid, int32_t pid)
 	}
 }
 
+/*
+ * The targets' arguments, read when they were added (prov_pcache_prime,
+ * from the consumer's thread, hence the lock): a -c command run to its
+ * evaltime point or a -p process began before tracing did, so its exec
+ * is not seen, and a short one may be gone (a zombie has no cmdline)
+ * when the drain thread first sees it.
+ */
+#define NPRIMED 64
+static pthread_mutex_t primelk = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	int32_t pid;
+	uint32_t argc;
+	char psargs[sizeof(((prov_pinfo_t *)0)->ppi_psargs)];
+} primed[NPRIMED];		/* primelk */
+static unsigned nprimed;	/* primelk */
+
+static void read_cmdline(prov_pinfo_t *p, int32_t pid);
+
+void prov_pcache_prime(int32_t pid)
+{
+	prov_pinfo_t p;
+	unsigned i;
+
+	memset(&p, 0, sizeof(p));
+	read_cmdline(&p, pid);
+	if (p.ppi_psargs[0] == '\0')
+		return;
+	pthread_mutex_lock(&primelk);
+	i = nprimed++ % NPRIMED;
+	primed[i].pid = pid;
+	primed[i].argc = p.ppi_argc;
+	memcpy(primed[i].psargs, p.ppi_psargs, sizeof(primed[i].psargs));
+	pthread_mutex_unlock(&primelk);
+}
+
+/* A target's arguments as primed, for a pid /proc no longer shows. */
+static void from_primed(prov_pinfo_t *p, int32_t pid)
+{
+	pthread_mutex_lock(&primelk);
+	for (unsigned i = 0; i < NPRIMED && i < nprimed; i++)
+		if (primed[i].pid == pid) {
+			p->ppi_argc = primed[i].argc;
+			memcpy(p->ppi_psargs, primed[i].psargs,
+			    sizeof(p->ppi_psargs));
+		}
+	pthread_mutex_unlock(&primelk);
+}
+
 /* psargs and argc from /proc/PID/cmdline (NUL-separated arguments). */
 static void read_cmdline(prov_pinfo_t *p, int32_t pid)
 {
@@ -129,11 +178,14 @@ static void read_cmdline(prov_pinfo_t *p, int32_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		from_primed(p, pid);
 		return;
+	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0) {
 		close(fd);
+		from_primed(p, pid);
 		return;
 	}
 	p->ppi_argc = 0;

@@ -341,10 +341,10 @@ static void reap_passive(pt_state_t *ps, pid_t pid)
 	}
 }
 
-int prov_ptrace_target_add(int pid)
+int prov_ptrace_target_add(int pid, int held)
 {
 	pt_state_t *ps = &pt;
-	int32_t p = pid, err;
+	int32_t p = pid | (held ? PT_HELD : 0), err;
 
 	if (ps->sh == NULL) {
 		errno = ENOTSUP;
@@ -374,6 +374,43 @@ int prov_ptrace_target_add(int pid)
 		ps->targets[ps->ntargets] = pid;
 	ps->ntargets++;
 	return 0;
+}
+
+int prov_ptrace_evalhold(int pid, const prov_evalpt_t *ev)
+{
+	pt_state_t *ps = &pt;
+	prov_ptshared_t *sh = ps->sh;
+
+	if (sh == NULL || ps->helper <= 0 || !prov_ptrace_is_target(pid))
+		return 0;
+	__atomic_store_n(&sh->sh_evheld, 0, __ATOMIC_RELAXED);
+	sh->sh_evdev = ev->pev_dev;
+	sh->sh_evino = ev->pev_ino;
+	sh->sh_evfoff = ev->pev_foff;
+	sh->sh_evhits = ev->pev_hits;
+	__atomic_store_n(&sh->sh_evpid, pid, __ATOMIC_RELEASE);
+	return 1;
+}
+
+int prov_ptrace_evalheld(int pid)
+{
+	int32_t v = pt.sh != NULL ? __atomic_load_n(&pt.sh->sh_evheld,
+	    __ATOMIC_ACQUIRE) : -1;
+
+	return v == pid ? 1 : v == -1 ? -1 : 0;
+}
+
+void prov_ptrace_evalgo(int pid)
+{
+	pt_state_t *ps = &pt;
+	int32_t c = PT_CMD_EVALGO;
+
+	if (ps->sh == NULL || ps->helper <= 0 ||
+	    __atomic_load_n(&ps->sh->sh_evheld, __ATOMIC_ACQUIRE) != pid)
+		return;
+	__atomic_store_n(&ps->sh->sh_evpid, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ps->sh->sh_evheld, 0, __ATOMIC_RELEASE);
+	(void)!write(ps->cmdfd, &c, sizeof(c));
 }
 
 int prov_ptrace_is_target(int pid)

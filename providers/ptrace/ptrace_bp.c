@@ -59,16 +59,9 @@
 
 #define TRAMP 0x7a70ull			/* see above */
 #define NHASH 4096			/* planted slots by address */
-#define NMAPS 4096			/* mappings of one process */
 #define NGONE PT_NSITES			/* int3s removed lately: at least
 					 * every slot, so that release's are
 					 * all still known after it */
-#define MAPSBUF (1 << 20)
-
-typedef struct bpmap {
-	uint64_t lo, hi, pgoff, dev, ino;
-	uint8_t x, w;
-} bpmap_t;
 
 /* The helper's breakpoint state (it is single-threaded: no locks). */
 static struct bp_state {
@@ -85,9 +78,10 @@ static struct bp_state {
 	int wwait;			/* its threads interrupted, not yet
 					 * stopped */
 	int wstep;			/* one of its threads steps */
-	bpmap_t maps[NMAPS];		/* one process's, read last */
-	int nmaps;
-	char buf[MAPSBUF];
+	int32_t evpid;			/* -x evaltime: the process held at */
+	uint64_t evaddr;		/* evaddr (an int3 of its own, over */
+	uint8_t evorig;			/* evorig) at its evhits-th pass */
+	uint32_t evhits;
 } bs;
 
 static void world_next(helper_state_t *hp);
@@ -104,159 +98,6 @@ static void init(void)
 static unsigned hash(int32_t pid, uint64_t addr)
 {
 	return (unsigned)((addr ^ (addr >> 12) ^ (uint64_t)pid) % NHASH);
-}
-
-/* ---- memory ---- */
-
-/* Read or write the process's memory through /proc/PID/mem (works while
- * its threads run, and on read-only code).  0 or -1. */
-static int mem_rw(int32_t pid, uint64_t addr, void *buf, size_t len, int wr)
-{
-	char path[40];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	if ((fd = open(path, (wr ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
-		return -1;
-	n = wr ? pwrite(fd, buf, len, (off_t)addr) :
-	    pread(fd, buf, len, (off_t)addr);
-	close(fd);
-	return n == (ssize_t)len ? 0 : -1;
-}
-
-/* A word of a stopped thread's memory (PTRACE_PEEKDATA). */
-static int peek(pid_t tid, uint64_t addr, uint64_t *v)
-{
-	errno = 0;
-	*v = (uint64_t)ptrace(PTRACE_PEEKDATA, tid, (void *)addr, 0);
-	return errno == 0 ? 0 : -1;
-}
-
-static int poke(pid_t tid, uint64_t addr, uint64_t v)
-{
-	return ptrace(PTRACE_POKEDATA, tid, (void *)addr, (void *)v) == 0 ?
-	    0 : -1;
-}
-
-/* n bytes at addr of a stopped thread, by aligned words. */
-static int peek_bytes(pid_t tid, uint64_t addr, uint8_t *out, int n)
-{
-	for (int i = 0; i < n; ) {
-		uint64_t base = (addr + (uint64_t)i) & ~7ull, w;
-		int k = (int)(addr + (uint64_t)i - base);
-
-		if (peek(tid, base, &w) != 0)
-			return -1;
-		for (; k < 8 && i < n; k++)
-			out[i++] = (uint8_t)(w >> (8 * k));
-	}
-	return 0;
-}
-
-static int poke_byte(pid_t tid, uint64_t addr, uint8_t b)
-{
-	uint64_t base = addr & ~7ull, w;
-	int k = (int)(addr - base);
-
-	if (peek(tid, base, &w) != 0)
-		return -1;
-	w = (w & ~(0xffull << (8 * k))) | (uint64_t)b << (8 * k);
-	return poke(tid, base, w);
-}
-
-static int getregs(pid_t tid, struct user_regs_struct *r)
-{
-	return ptrace(PTRACE_GETREGS, tid, 0, r) == 0 ? 0 : -1;
-}
-
-static void setregs(pid_t tid, struct user_regs_struct *r)
-{
-	(void)ptrace(PTRACE_SETREGS, tid, 0, r);
-}
-
-/* ---- where objects are mapped ---- */
-
-static uint64_t hexnum(const char **p)
-{
-	uint64_t v = 0;
-
-	for (;; (*p)++) {
-		char c = **p;
-
-		if (c >= '0' && c <= '9')
-			v = v * 16 + (uint64_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + (uint64_t)(c - 'a' + 10);
-		else
-			return v;
-	}
-}
-
-/* Parse one maps line ("lo-hi perms pgoff maj:min inode path"). */
-static void parse_map(const char *p)
-{
-	bpmap_t *m = &bs.maps[bs.nmaps];
-
-	m->lo = hexnum(&p);
-	p++;
-	m->hi = hexnum(&p);
-	if (*p++ != ' ' || strlen(p) < 5)
-		return;
-	m->w = p[1] == 'w';
-	m->x = p[2] == 'x';
-	p += 5;
-	m->pgoff = hexnum(&p);
-	p++;
-	m->dev = hexnum(&p) << 32;
-	p++;
-	m->dev |= hexnum(&p);
-	m->ino = 0;
-	for (p++; *p >= '0' && *p <= '9'; p++)
-		m->ino = m->ino * 10 + (uint64_t)(*p - '0');
-	if (m->ino != 0 && bs.nmaps < NMAPS)
-		bs.nmaps++;
-}
-
-/* Read pid's file mappings into bs.maps.  0 or -1. */
-static int read_maps(int32_t pid)
-{
-	char path[40];
-	size_t got = 0;
-	ssize_t n;
-	int fd;
-
-	bs.nmaps = 0;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	while (got < MAPSBUF - 1 && (n = read(fd, bs.buf + got,
-	    MAPSBUF - 1 - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	bs.buf[got] = '\0';
-	for (char *l = bs.buf, *e; *l != '\0'; l = e + 1) {
-		if ((e = strchr(l, '\n')) == NULL)
-			break;
-		*e = '\0';
-		parse_map(l);
-	}
-	return 0;
-}
-
-/* Where file offset off of the slot's object is mapped (executable or
- * writable), 0 if nowhere. */
-static uint64_t to_vaddr(const prov_ptsite_t *s, uint64_t off, int exec)
-{
-	for (int i = 0; i < bs.nmaps; i++) {
-		const bpmap_t *m = &bs.maps[i];
-
-		if (m->ino == s->ps_ino && m->dev == s->ps_dev &&
-		    off >= m->pgoff && off - m->pgoff < m->hi - m->lo &&
-		    (exec ? m->x : m->w))
-			return m->lo + (off - m->pgoff);
-	}
-	return 0;
 }
 
 /* ---- planting ---- */
@@ -288,19 +129,19 @@ static int sema(int32_t pid, uint64_t addr, int d)
 {
 	uint16_t v;
 
-	if (mem_rw(pid, addr, &v, sizeof(v), 0) != 0)
+	if (ptm_mem_rw(pid, addr, &v, sizeof(v), 0) != 0)
 		return -1;
 	if (d < 0 && v == 0)
 		return 0;
 	v = (uint16_t)(v + d);
-	return mem_rw(pid, addr, &v, sizeof(v), 1);
+	return ptm_mem_rw(pid, addr, &v, sizeof(v), 1);
 }
 
 /* Plant slot i in its process, whose maps are in bs.maps. */
 static void plant(helper_state_t *hp, int32_t i)
 {
 	prov_ptsite_t *s = &hp->sites[i];
-	uint64_t a = to_vaddr(s, s->ps_foff, 1), sa;
+	uint64_t a = ptm_to_vaddr(s, s->ps_foff, 1), sa;
 	uint8_t b, cc = 0xcc;
 	int32_t j;
 
@@ -309,15 +150,15 @@ static void plant(helper_state_t *hp, int32_t i)
 	if ((j = lookup(hp, s->ps_pid, a)) >= 0) {
 		s->ps_orig = hp->sites[j].ps_orig;
 	} else {
-		if (mem_rw(s->ps_pid, a, &b, 1, 0) != 0 || b == 0xcc ||
-		    mem_rw(s->ps_pid, a, &cc, 1, 1) != 0)
+		if (ptm_mem_rw(s->ps_pid, a, &b, 1, 0) != 0 || b == 0xcc ||
+		    ptm_mem_rw(s->ps_pid, a, &cc, 1, 1) != 0)
 			return;		/* an int3 of its own: left alone */
 		s->ps_orig = b;
 	}
 	s->ps_next = bs.head[hash(s->ps_pid, a)];
 	bs.head[hash(s->ps_pid, a)] = i;
 	__atomic_store_n(&s->ps_addr, a, __ATOMIC_RELEASE);
-	if (s->ps_refoff != 0 && (sa = to_vaddr(s, s->ps_refoff, 0)) != 0 &&
+	if (s->ps_refoff != 0 && (sa = ptm_to_vaddr(s, s->ps_refoff, 0)) != 0 &&
 	    sema(s->ps_pid, sa, 1) == 0)
 		__atomic_store_n(&s->ps_semaddr, sa, __ATOMIC_RELEASE);
 }
@@ -333,8 +174,8 @@ static void unplant(helper_state_t *hp, int32_t i, int wr)
 	if (a != 0) {
 		unhash(hp, i);
 		if (wr && lookup(hp, s->ps_pid, a) < 0 &&
-		    mem_rw(s->ps_pid, a, &b, 1, 0) == 0 && b == 0xcc &&
-		    mem_rw(s->ps_pid, a, &s->ps_orig, 1, 1) == 0) {
+		    ptm_mem_rw(s->ps_pid, a, &b, 1, 0) == 0 && b == 0xcc &&
+		    ptm_mem_rw(s->ps_pid, a, &s->ps_orig, 1, 1) == 0) {
 			bs.gone[bs.ngone % NGONE].pid = s->ps_pid;
 			bs.gone[bs.ngone++ % NGONE].addr = a;
 		}
@@ -366,7 +207,7 @@ static int plantable(helper_state_t *hp, int32_t pid)
  * away (dlclose) are forgotten. */
 static void sync_pid(helper_state_t *hp, int32_t pid)
 {
-	if (!plantable(hp, pid) || read_maps(pid) != 0)
+	if (!plantable(hp, pid) || ptm_read_maps(pid) != 0)
 		return;
 	for (int32_t i = 0; i < PT_NSITES; i++) {
 		prov_ptsite_t *s = &hp->sites[i];
@@ -374,7 +215,7 @@ static void sync_pid(helper_state_t *hp, int32_t pid)
 		if (s->ps_pid != pid ||
 		    __atomic_load_n(&s->ps_want, __ATOMIC_ACQUIRE) == 0)
 			continue;
-		if (s->ps_addr != 0 && to_vaddr(s, s->ps_foff, 1) !=
+		if (s->ps_addr != 0 && ptm_to_vaddr(s, s->ps_foff, 1) !=
 		    s->ps_addr)
 			unplant(hp, i, 0);
 		if (s->ps_addr == 0)
@@ -438,8 +279,8 @@ static void hijack(tinfo_t *t, const struct user_regs_struct *r, uint64_t fn)
 {
 	uint64_t ret;
 
-	if (t->ti_nrets >= PT_NRETS || peek(t->ti_tid, r->rsp, &ret) != 0 ||
-	    ret == TRAMP || poke(t->ti_tid, r->rsp, TRAMP) != 0)
+	if (t->ti_nrets >= PT_NRETS || ptm_peek(t->ti_tid, r->rsp, &ret) != 0 ||
+	    ret == TRAMP || ptm_poke(t->ti_tid, r->rsp, TRAMP) != 0)
 		return;			/* too deep: this return is missed */
 	t->ti_rets[t->ti_nrets].r_ret = ret;
 	t->ti_rets[t->ti_nrets].r_sp = r->rsp;
@@ -484,18 +325,18 @@ static int emulate(helper_state_t *hp, tinfo_t *t,
 	uint64_t *reg = (uint64_t *)r, v;	/* user_regs_struct order */
 	uint8_t c[4];
 
-	if (peek_bytes(t->ti_tid, a, c, 4) != 0)
+	if (ptm_peek_bytes(t->ti_tid, a, c, 4) != 0)
 		return 0;
 	c[0] = orig;
 	if (c[0] >= 0x50 && c[0] <= 0x57) {		/* push %reg */
 		v = reg[pushreg[c[0] - 0x50]];
-		if (poke(t->ti_tid, r->rsp - 8, v) != 0)
+		if (ptm_poke(t->ti_tid, r->rsp - 8, v) != 0)
 			return 0;
 		r->rsp -= 8;
 		r->rip = a + 1;
 	} else if (c[0] == 0x41 && c[1] >= 0x50 && c[1] <= 0x57) {
 		v = reg[9 - (c[1] - 0x50)];		/* push %r8..%r15 */
-		if (poke(t->ti_tid, r->rsp - 8, v) != 0)
+		if (ptm_poke(t->ti_tid, r->rsp - 8, v) != 0)
 			return 0;
 		r->rsp -= 8;
 		r->rip = a + 2;
@@ -508,7 +349,7 @@ static int emulate(helper_state_t *hp, tinfo_t *t,
 		r->rbp = r->rsp;			/* mov %rsp,%rbp */
 		r->rip = a + 3;
 	} else if (c[0] == 0xc3) {			/* ret */
-		if (peek(t->ti_tid, r->rsp, &v) != 0)
+		if (ptm_peek(t->ti_tid, r->rsp, &v) != 0)
 			return 0;
 		r->rsp += 8;
 		r->rip = v;
@@ -539,7 +380,7 @@ static void start_step(helper_state_t *hp, tinfo_t *t, uint64_t a)
 	int32_t i = lookup(hp, t->ti_pid, a);
 
 	if (i >= 0)
-		(void)poke_byte(t->ti_tid, a, hp->sites[i].ps_orig);
+		(void)ptm_poke_byte(t->ti_tid, a, hp->sites[i].ps_orig);
 	t->ti_step = a;
 	(void)ptrace(PTRACE_SINGLESTEP, t->ti_tid, 0, 0);
 }
@@ -628,7 +469,7 @@ static void step_done(helper_state_t *hp, tinfo_t *t)
 
 	t->ti_step = 0;
 	if (lookup(hp, t->ti_pid, a) >= 0)
-		(void)poke_byte(t->ti_tid, a, 0xcc);
+		(void)ptm_poke_byte(t->ti_tid, a, 0xcc);
 	if (bs.wpid == t->ti_pid && bs.wstep) {
 		bs.wstep = 0;
 		t->ti_parked = 1;
@@ -645,11 +486,11 @@ static void step_over(helper_state_t *hp, tinfo_t *t,
     struct user_regs_struct *r, uint64_t a, uint8_t orig)
 {
 	if (emulate(hp, t, r, a, orig)) {
-		setregs(t->ti_tid, r);
+		ptm_setregs(t->ti_tid, r);
 		ptbp_settle(hp, t, 0);
 		return;
 	}
-	setregs(t->ti_tid, r);		/* rip back on the instruction */
+	ptm_setregs(t->ti_tid, r);		/* rip back on the instruction */
 	if (bs.wpid == 0 && !others_run(hp, t)) {
 		start_step(hp, t, a);
 		return;
@@ -708,6 +549,79 @@ static int bp_hit(helper_state_t *hp, tinfo_t *t, struct user_regs_struct *r)
 	return 1;
 }
 
+/* ---- -x evaltime ---- */
+
+/*
+ * A created process past its exec: plant the evaltime point the consumer
+ * described (sh_ev*: an object, a file offset, how many passes) in its
+ * new image.  1 planted (the process stays untraced until the point), 0
+ * not wanted or not possible (sh_evheld -1: it runs on, traced).
+ */
+int ptbp_evalplant(helper_state_t *hp, tinfo_t *t)
+{
+	prov_ptshared_t *sh = hp->sh;
+	prov_ptsite_t s;
+	uint8_t b, cc = 0xcc;
+	uint64_t a;
+
+	if (__atomic_load_n(&sh->sh_evpid, __ATOMIC_ACQUIRE) != t->ti_pid)
+		return 0;
+	init();
+	memset(&s, 0, sizeof(s));
+	s.ps_dev = sh->sh_evdev;
+	s.ps_ino = sh->sh_evino;
+	bs.evpid = 0;
+	if (ptm_read_maps(t->ti_pid) != 0 ||
+	    (a = ptm_to_vaddr(&s, sh->sh_evfoff, 1)) == 0 ||
+	    ptm_mem_rw(t->ti_pid, a, &b, 1, 0) != 0 || b == 0xcc ||
+	    ptm_mem_rw(t->ti_pid, a, &cc, 1, 1) != 0) {
+		__atomic_store_n(&sh->sh_evheld, -1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	bs.evpid = t->ti_pid;
+	bs.evaddr = a;
+	bs.evorig = b;
+	bs.evhits = sh->sh_evhits > 0 ? sh->sh_evhits : 1;
+	return 1;
+}
+
+/* t passed the evaltime point: on if passes remain (the instruction
+ * emulated, the int3 kept), else the point: the code restored, t kept
+ * stopped on it, its process traced from now on. */
+static void eval_hit(helper_state_t *hp, tinfo_t *t,
+    struct user_regs_struct *r)
+{
+	uint64_t a = r->rip - 1;
+
+	r->rip = a;
+	if (--bs.evhits > 0 && emulate(hp, t, r, a, bs.evorig)) {
+		ptm_setregs(t->ti_tid, r);
+		pt_resume(hp, t, 0);
+		return;
+	}
+	(void)ptm_mem_rw(t->ti_pid, a, &bs.evorig, 1, 1);
+	ptm_setregs(t->ti_tid, r);
+	for (int i = 0; i < MAXT; i++)
+		if (hp->tinfo[i].ti_tid > 0 && hp->tinfo[i].ti_pid == t->ti_pid)
+			hp->tinfo[i].ti_prexec = 0;
+	bs.evpid = 0;
+	t->ti_evheld = 1;
+	__atomic_store_n(&hp->sh->sh_evheld, t->ti_pid, __ATOMIC_RELEASE);
+}
+
+/* PT_CMD_EVALGO: tracing has started, the held thread goes on. */
+void ptbp_evalgo(helper_state_t *hp)
+{
+	for (int i = 0; i < MAXT; i++) {
+		tinfo_t *t = &hp->tinfo[i];
+
+		if (t->ti_tid > 0 && t->ti_evheld) {
+			t->ti_evheld = 0;
+			ptbp_settle(hp, t, 0);
+		}
+	}
+}
+
 int ptbp_stop(helper_state_t *hp, tinfo_t *t, int st)
 {
 	int event = st >> 16, sig = WSTOPSIG(st);
@@ -731,20 +645,25 @@ int ptbp_stop(helper_state_t *hp, tinfo_t *t, int st)
 	}
 	if (event != 0 || (sig != SIGTRAP && sig != SIGSEGV) ||
 	    ptrace(PTRACE_GETSIGINFO, t->ti_tid, 0, &si) != 0 ||
-	    getregs(t->ti_tid, &r) != 0)
+	    ptm_getregs(t->ti_tid, &r) != 0)
 		return 0;
+	if (sig == SIGTRAP && si.si_code == SI_KERNEL && bs.evpid != 0 &&
+	    bs.evpid == t->ti_pid && r.rip - 1 == bs.evaddr) {
+		eval_hit(hp, t, &r);
+		return 1;
+	}
 	if (sig == SIGTRAP && si.si_code == SI_KERNEL) {
 		if (bp_hit(hp, t, &r))
 			return 1;
 		if (was_removed(t->ti_pid, r.rip - 1)) {
 			r.rip--;	/* hit just before it was removed */
-			setregs(t->ti_tid, &r);
+			ptm_setregs(t->ti_tid, &r);
 			ptbp_settle(hp, t, 0);
 			return 1;
 		}
 	}
 	if (sig == SIGSEGV && r.rip == TRAMP && ret_hit(hp, t, &r, 1)) {
-		setregs(t->ti_tid, &r);
+		ptm_setregs(t->ti_tid, &r);
 		ptbp_settle(hp, t, 0);
 		return 1;
 	}
@@ -794,7 +713,7 @@ void ptbp_fork(helper_state_t *hp, tinfo_t *parent, tinfo_t *child)
 		prov_ptsite_t *s = &hp->sites[i];
 
 		if (s->ps_pid == parent->ti_pid && s->ps_addr != 0)
-			(void)mem_rw(child->ti_pid, s->ps_addr, &s->ps_orig, 1,
+			(void)ptm_mem_rw(child->ti_pid, s->ps_addr, &s->ps_orig, 1,
 			    1);
 	}
 	/* its stack is a copy: the returns there come back through us */
@@ -807,13 +726,18 @@ void ptbp_gone(helper_state_t *hp, tinfo_t *t, int leader)
 	if (!bs.inited)
 		return;
 	if (t->ti_step && lookup(hp, t->ti_pid, t->ti_step) >= 0)
-		(void)mem_rw(t->ti_pid, t->ti_step, &(uint8_t){ 0xcc }, 1, 1);
+		(void)ptm_mem_rw(t->ti_pid, t->ti_step, &(uint8_t){ 0xcc }, 1, 1);
 	if (bs.wpid == t->ti_pid && t->ti_step)
 		bs.wstep = 0;
 	if (bs.wpid == t->ti_pid && t->ti_pendint)
 		bs.wwait--;
 	t->ti_step = t->ti_needstep = 0;
 	t->ti_parked = t->ti_pendint = 0;
+	t->ti_evheld = 0;
+	if (leader && bs.evpid == t->ti_pid) {	/* gone before the point */
+		bs.evpid = 0;
+		__atomic_store_n(&hp->sh->sh_evheld, -1, __ATOMIC_RELEASE);
+	}
 	if (leader) {
 		for (int32_t i = 0; i < PT_NSITES; i++)
 			if (hp->sites[i].ps_pid == t->ti_pid &&
@@ -840,8 +764,8 @@ static void unhijack(tinfo_t *t)
 	for (uint32_t k = 0; k < t->ti_nrets; k++) {
 		if (t->ti_rets[k].r_fn == 0)
 			continue;
-		if (peek(t->ti_tid, t->ti_rets[k].r_sp, &v) == 0 && v == TRAMP)
-			(void)poke(t->ti_tid, t->ti_rets[k].r_sp,
+		if (ptm_peek(t->ti_tid, t->ti_rets[k].r_sp, &v) == 0 && v == TRAMP)
+			(void)ptm_poke(t->ti_tid, t->ti_rets[k].r_sp,
 			    t->ti_rets[k].r_ret);
 		t->ti_rets[k].r_fn = 0;
 	}
@@ -889,6 +813,9 @@ void ptbp_release(helper_state_t *hp)
 			continue;
 		if (t->ti_step)
 			finish_step(t);	/* its step ends first */
+		if (t->ti_evheld)	/* held at the evaltime point */
+			t->ti_parked = 1;
+		t->ti_evheld = 0;
 		t->ti_step = t->ti_needstep = 0;
 		t->ti_pendint = 0;
 		if (t->ti_parked) {
@@ -915,14 +842,14 @@ int ptbp_passive(helper_state_t *hp, tinfo_t *t, int st)
 		return 0;
 	if ((st >> 16) == 0 && (sig == SIGTRAP || sig == SIGSEGV) &&
 	    ptrace(PTRACE_GETSIGINFO, t->ti_tid, 0, &si) == 0 &&
-	    getregs(t->ti_tid, &r) == 0) {
+	    ptm_getregs(t->ti_tid, &r) == 0) {
 		if (sig == SIGSEGV && r.rip == TRAMP && ret_hit(hp, t, &r, 0))
 			mine = 1;
 		else if (sig == SIGTRAP && si.si_code == SI_KERNEL &&
 		    was_removed(t->ti_pid, r.rip - 1) && r.rip--)
 			mine = 1;
 		if (mine)
-			setregs(t->ti_tid, &r);
+			ptm_setregs(t->ti_tid, &r);
 	}
 	unhijack(t);
 	return mine;

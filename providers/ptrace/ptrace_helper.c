@@ -444,6 +444,7 @@ static void on_exec(helper_state_t *hp, tinfo_t *t)
 	char path[64];
 	prov_ptmsg_t m;
 	ssize_t n;
+	int held;
 
 	read_comm(t);
 	t->ti_nr = UINT32_MAX;
@@ -453,9 +454,14 @@ static void on_exec(helper_state_t *hp, tinfo_t *t)
 	if (t->ti_prexec && status_num(t->ti_tid, "\nSeccomp_filters:", 0) >
 	    t->ti_sbase)
 		t->ti_filt = 1;
-	t->ti_prexec = 0;
+	/* -x evaltime past exec: untraced (ti_prexec kept) until the point
+	 * (ptbp_evalplant), so the loader's calls and its exec are not seen,
+	 * as dtrace(1M) starts tracing a created process there */
+	held = t->ti_prexec && ptbp_evalplant(hp, t);
+	if (!held)
+		t->ti_prexec = 0;
 	ptbp_exec(hp, t);		/* a new image: plant in it */
-	if (!hp->sh->sh_proc[PM_EXEC_SUCCESS])
+	if (held || !hp->sh->sh_proc[PM_EXEC_SUCCESS])
 		return;
 	memset(&m, 0, sizeof(m));
 	snprintf(path, sizeof(path), "/proc/%d/exe", t->ti_pid);
@@ -595,7 +601,7 @@ static void on_stop(helper_state_t *hp, pid_t tid, int st)
 
 /* Seize tid (a thread of pid) and stop it once to start syscall stops.
  * Returns 0 or errno. */
-static int seize(helper_state_t *hp, pid_t pid, pid_t tid)
+static int seize(helper_state_t *hp, pid_t pid, pid_t tid, int held)
 {
 	tinfo_t *t;
 
@@ -605,7 +611,7 @@ static int seize(helper_state_t *hp, pid_t pid, pid_t tid)
 	t->ti_pid = pid;
 	t->ti_ppid = status_num(tid, "\nPPid:", 0);
 	t->ti_sbase = status_num(tid, "\nSeccomp_filters:", 0);
-	t->ti_prexec = t->ti_ppid == getppid();
+	t->ti_prexec = held;		/* dtrace's -c child before its exec */
 	ptrace(PTRACE_INTERRUPT, tid, 0, 0);
 	return 0;
 }
@@ -614,7 +620,7 @@ static int seize(helper_state_t *hp, pid_t pid, pid_t tid)
  * yet seized may have made more; those of seized ones come by their
  * creator's event).  Returns 0 once one is ours, else errno (ESRCH: no
  * such process; EPERM: not allowed, or traced by another). */
-static int attach(helper_state_t *hp, pid_t pid)
+static int attach(helper_state_t *hp, pid_t pid, int held)
 {
 	char path[64];
 	int err = ESRCH, again = 1;
@@ -635,7 +641,7 @@ static int attach(helper_state_t *hp, pid_t pid)
 				continue;
 			if (pt_tget(hp, tid, 0) != NULL)
 				e = 0;
-			else if ((e = seize(hp, pid, tid)) == 0)
+			else if ((e = seize(hp, pid, tid, held)) == 0)
 				again = 1;
 			if (err != 0)
 				err = e;
@@ -804,13 +810,18 @@ static void helper_main(helper_state_t *hp, int cmd, int sigfd)
 				restop(hp);
 				continue;
 			}
+			if (pid == PT_CMD_EVALGO) {
+				ptbp_evalgo(hp);
+				continue;
+			}
 			if (pid == PT_CMD_SYNC) {
 				ptbp_sync(hp);
 				__atomic_add_fetch(&hp->sh->sh_synced, 1,
 				    __ATOMIC_RELEASE);
 				continue;
 			}
-			__atomic_store_n(&hp->sh->sh_atterr, attach(hp, pid),
+			__atomic_store_n(&hp->sh->sh_atterr, attach(hp,
+			    pid & ~PT_HELD, (pid & PT_HELD) != 0),
 			    __ATOMIC_RELAXED);
 			__atomic_add_fetch(&hp->sh->sh_attached, 1,
 			    __ATOMIC_RELEASE);

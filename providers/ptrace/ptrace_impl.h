@@ -6,6 +6,7 @@
 #ifndef PROV_PTRACE_IMPL_H
 #define PROV_PTRACE_IMPL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -58,6 +59,16 @@ typedef struct prov_ptshared {
 	uint32_t sh_synced;		/* breakpoint syncs done (helper) */
 	uint64_t sh_bphits, sh_bpns;	/* helper, atomic: breakpoint hits,
 					 * and ns it spent on them */
+	/* -x evaltime (prov_target_evalhold): the -c child sh_evpid is held
+	 * untraced from its exec until its sh_evhits-th pass through the
+	 * instruction at file offset sh_evfoff of object (sh_evdev,
+	 * sh_evino); then the helper sets sh_evheld to its pid (-1: the
+	 * point could not be planted, it runs on traced) and keeps it
+	 * stopped there until PT_CMD_EVALGO.  Consumer writes the first
+	 * five before the child's exec. */
+	int32_t sh_evpid, sh_evheld;
+	uint32_t sh_evhits;
+	uint64_t sh_evdev, sh_evino, sh_evfoff;
 } prov_ptshared_t;
 
 /*
@@ -94,6 +105,11 @@ typedef struct prov_ptsite {
 /* Breakpoint sites changed: plant and remove as the table says, then
  * count sh_synced. */
 #define PT_CMD_SYNC (-2)
+/* Or'ed into a pid to attach: the consumer's own -c child, held before
+ * its exec (prov_target_add_held): its calls until then are not traced. */
+#define PT_HELD 0x40000000
+/* The evaltime hold is over (sh_evheld): resume the held thread. */
+#define PT_CMD_EVALGO (-3)
 
 /* Fork the helper over page sh, with its ends of the pipes: cmd (pids to
  * attach, or PT_CMD_RESTOP; EOF: release), ev (messages out), ack (one
@@ -126,6 +142,7 @@ typedef struct tinfo {			/* helper side */
 					 * stepping */
 	uint64_t ti_step;		/* stepping over the int3 there */
 	uint64_t ti_needstep;		/* parked, to step over this one */
+	uint8_t ti_evheld;		/* stopped at the evaltime point */
 	uint32_t ti_nrets;		/* return addresses replaced: */
 	struct {
 		uint64_t r_ret, r_sp, r_fn;	/* the original, where it
@@ -168,6 +185,21 @@ void prov_ptrace_bpstats(uint64_t *hits, uint64_t *ns);
 /* ptrace_up.c, for ptrace.c's reader: a PM_BREAK or PM_BRET message */
 void prov_ptup_fire(const prov_ptmsg_t *m);
 
+/* ptrace_mem.c: a tracee's memory (0 or -1), registers and mappings */
+struct user_regs_struct;
+int ptm_mem_rw(int32_t pid, uint64_t addr, void *buf, size_t len, int wr);
+int ptm_peek(pid_t tid, uint64_t addr, uint64_t *v);
+int ptm_poke(pid_t tid, uint64_t addr, uint64_t v);
+int ptm_peek_bytes(pid_t tid, uint64_t addr, uint8_t *out, int n);
+int ptm_poke_byte(pid_t tid, uint64_t addr, uint8_t b);
+int ptm_getregs(pid_t tid, struct user_regs_struct *r);
+void ptm_setregs(pid_t tid, struct user_regs_struct *r);
+/* pid's file mappings, kept for ptm_to_vaddr (0 or -1); where file
+ * offset off of s's object is mapped (exec: executable, else writable)
+ * in the process read last, 0 if nowhere */
+int ptm_read_maps(int32_t pid);
+uint64_t ptm_to_vaddr(const prov_ptsite_t *s, uint64_t off, int exec);
+
 /* ptrace_bp.c: breakpoints in the helper */
 int ptbp_stop(helper_state_t *hp, tinfo_t *t, int st);
 void ptbp_settle(helper_state_t *hp, tinfo_t *t, int sig);
@@ -177,5 +209,7 @@ void ptbp_fork(helper_state_t *hp, tinfo_t *parent, tinfo_t *child);
 void ptbp_gone(helper_state_t *hp, tinfo_t *t, int leader);
 void ptbp_release(helper_state_t *hp);
 int ptbp_passive(helper_state_t *hp, tinfo_t *t, int st);
+int ptbp_evalplant(helper_state_t *hp, tinfo_t *t);
+void ptbp_evalgo(helper_state_t *hp);
 
 #endif /* PROV_PTRACE_IMPL_H */

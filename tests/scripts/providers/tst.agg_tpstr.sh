@@ -13,9 +13,10 @@ cp /bin/true "$W/dtui-tpstr-short" || fail "no /bin/true"
 long="$W/$(printf 'l%0150d' 0)"
 mkdir "$long" && cp /bin/true "$long/dtui-tpstr-long" || fail "mkdir $long"
 
-# run ENV...: dtrace on the workload; our lines, sorted
+# run ENV...: dtrace on the workload; our lines, sorted (traced from its
+# exec, -x evaltime=exec: its own exec counts too)
 run() {
-	env "$@" $DTRACE -q -c "$W/execs $W/dtui-tpstr-short 20 $long/dtui-tpstr-long 7" \
+	env "$@" $DTRACE -q -x evaltime=exec -c "$W/execs $W/dtui-tpstr-short 20 $long/dtui-tpstr-long 7" \
 	    -n "$prog" > "$W/out" 2>&1 || fail "dtrace failed ($*): $(cat "$W/out")"
 	grep -e "$W" -e '^fork ' -e 'dtrace:' "$W/out" | sort
 }

@@ -3,7 +3,8 @@
 # (bug B6: they were execname and 0).
 . ./lib.sh
 need_root
-out=$("$DTRACE" -qn 'proc:::exec-success /pid == $target/ {
+# -x evaltime=exec: traced from its exec, whose exec-success fires
+out=$("$DTRACE" -x evaltime=exec -qn 'proc:::exec-success /pid == $target/ {
 	printf("%s|%s|%d\n", execname, curpsinfo->pr_psargs,
 	    curpsinfo->pr_argc); exit(0); }' -c '/bin/true alpha beta gamma')
 want="true|/bin/true alpha beta gamma|4"

@@ -4,13 +4,15 @@
 # (args[1] prev_pid, args[5] next_pid); copyinstr() of a user pointer
 # from sdt:syscalls::sys_enter_openat reads what the process passed, as
 # from syscall::openat:entry, even though the process has exited by then.
+# Traced from its exec (-x evaltime=exec): the exec and the loader's
+# openat are seen.
 . ./lib.sh
 need_root
 build sleeps
 types=$($DTRACE -lv -n sdt:sched::sched_switch -n proc:::exec 2>&1)
 n=$(echo "$types" | grep -c 'args\[[04]\]: string')
 [ "$n" -eq 3 ] || fail "want args[0], args[4] of sched_switch and args[0] of exec typed string: $types"
-out=$($DTRACE -q -c "$W/sleeps" -n '
+out=$($DTRACE -q -x evaltime=exec -c "$W/sleeps" -n '
 sdt:sched::sched_switch /args[1] == $target/ { @p[args[0]] = count(); }
 sdt:sched::sched_switch /args[5] == $target/ { @n[args[4]] = count(); }
 sdt:syscalls::sys_enter_openat /pid == $target/ { @o[copyinstr(args[2])] = count(); }

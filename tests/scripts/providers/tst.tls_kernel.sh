@@ -10,9 +10,10 @@ build tls
 TO=
 command -v timeout > /dev/null && TO="timeout 120"	# a hang fails
 
-# run ENV... -- ARG: dtrace on the workload, stdout and stderr
+# run ENV... -- ARG: dtrace on the workload, stdout and stderr; traced
+# from its exec (-x evaltime=exec): the dynamic loader's reads count
 run() {
-	env "$@" $TO $DTRACE -q -c "$W/tls $arg" -n "$prog" > "$W/out" 2>&1 ||
+	env "$@" $TO $DTRACE -q -x evaltime=exec -c "$W/tls $arg" -n "$prog" > "$W/out" 2>&1 ||
 	    fail "dtrace failed ($*): $(cat "$W/out")"
 	cat "$W/out"
 }
