@@ -140,5 +140,7 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *),
     void *arg);
 /* 1 if pid is a -c command of ours still held before its exec. */
 int eng_proc_held(int pid);
+/* Is pid a process created here (-c), held or not? */
+int eng_proc_created(int pid);
 
 #endif /* ENG_ELFSYM_H */

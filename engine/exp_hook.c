@@ -254,15 +254,15 @@ static void create_at_go(eng_hdl_t *h)
 }
 
 /* Every target's descendants get sub-experiments (exp_desc.c); the -c
- * command (held before its exec) is the founder if there is one, else
- * the first -p process. */
+ * command (held before its exec, or at -x evaltime's point) is the
+ * founder if there is one, else the first -p process. */
 static void watch_targets(eng_hdl_t *h)
 {
 	const struct eng_consumer *c = h->eh_cons;
 
-	for (int held = 1; held >= 0; held--)
+	for (int created = 1; created >= 0; created--)
 		for (int i = 0; i < c->ec_ntargets; i++)
-			if (eng_proc_held(c->ec_targets[i]) == held)
+			if (eng_proc_created(c->ec_targets[i]) == created)
 				eng_exp_desc_watch(h, c->ec_targets[i]);
 }
 

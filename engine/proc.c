@@ -138,6 +138,18 @@ int eng_proc_with_pmap(int pid, void (*fn)(eng_pmap_t *, void *), void *arg)
 	return found ? 0 : -1;
 }
 
+int eng_proc_created(int pid)
+{
+	int created = 0;
+
+	pthread_mutex_lock(&procs_lock);
+	for (eng_proc_t *p = procs; p != NULL; p = p->ep_next)
+		if (p->ep_pid == pid)
+			created = p->ep_created;
+	pthread_mutex_unlock(&procs_lock);
+	return created;
+}
+
 int eng_proc_held(int pid)
 {
 	int held = 0;

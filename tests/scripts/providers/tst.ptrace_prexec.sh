@@ -1,10 +1,10 @@
 # The ptrace route as nobody: a -c target's system calls before its exec
-# (dtrace's child checking its parent with getppid, setting its death
-# signal and its seccomp filter with prctl) are dtrace's, not the
-# command's: none fires a probe of $target, whenever the helper's seize
-# catches the child (before or after its getppid; under load it once
-# counted 1235 getppid entries for 1234).  true(1) itself calls neither.
-# Five runs: the seize's moment varies.
+# (dtrace's child setting its death signal and its seccomp filter with
+# prctl, and any other it makes there) are dtrace's, not the command's:
+# none fires a probe of $target, whenever the helper's seize catches the
+# child (under load a getppid there once counted 1235 getppid entries for
+# 1234).  true(1) itself calls neither.  Five runs: the seize's moment
+# varies.
 . ./lib.sh
 need_root
 command -v setpriv > /dev/null || { echo "no setpriv"; exit 77; }
