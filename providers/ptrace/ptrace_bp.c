@@ -173,9 +173,14 @@ static void unplant(helper_state_t *hp, int32_t i, int wr)
 
 	if (a != 0) {
 		unhash(hp, i);
-		if (wr && lookup(hp, s->ps_pid, a) < 0 &&
-		    ptm_mem_rw(s->ps_pid, a, &b, 1, 0) == 0 && b == 0xcc &&
-		    ptm_mem_rw(s->ps_pid, a, &s->ps_orig, 1, 1) == 0) {
+		/* the last slot there: the int3 out, and remembered even
+		 * when a thread stepping over it has the byte back now: a
+		 * thread parked meanwhile may still have its trap queued */
+		if (wr && lookup(hp, s->ps_pid, a) < 0) {
+			if (ptm_mem_rw(s->ps_pid, a, &b, 1, 0) == 0 &&
+			    b == 0xcc)
+				(void)ptm_mem_rw(s->ps_pid, a, &s->ps_orig, 1,
+				    1);
 			bs.gone[bs.ngone % NGONE].pid = s->ps_pid;
 			bs.gone[bs.ngone++ % NGONE].addr = a;
 		}
