@@ -125,8 +125,6 @@ const char *eng_opt_version(const eng_hdl_t *h);		/* "1.13" */
 #define ENG_OPTSTR_EMPTY	0x1
 #define ENG_OPTSTR_NOLIBS	0x2
 unsigned eng_opt_strflags(const eng_hdl_t *h);
-/* -x evaltime (enum eng_evaltime in engine.h; postinit unless set) */
-int eng_opt_evaltime(const eng_hdl_t *h);
 /* evaltime.c, for proc.c: the point of mode for a process exec'ing exe
  * (0 or -1: not found), and holding a created process there ourselves:
  * seize it before its exec (0 or -1), run it there (1 held, 0 it ended

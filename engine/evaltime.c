@@ -96,13 +96,13 @@ int eng_evalpoint(const char *exe, int mode, prov_evalpt_t *ev)
 
 	memset(ev, 0, sizeof(*ev));
 	ev->pev_hits = 1;
-	if (mode == ENG_EVAL_PREINIT &&
+	if (mode == ENG_EVALTIME_PREINIT &&
 	    eng_elf_interp(exe, interp, sizeof(interp)) == 0) {
 		ev->pev_hits = 2;
 		return ident(interp, ev) == 0 && offset_of(interp,
 		    "_dl_debug_state", 0, &ev->pev_foff) == 0 ? 0 : -1;
 	}
-	return ident(exe, ev) == 0 && offset_of(exe, mode == ENG_EVAL_PREINIT ?
+	return ident(exe, ev) == 0 && offset_of(exe, mode == ENG_EVALTIME_PREINIT ?
 	    NULL : "main", 1, &ev->pev_foff) == 0 ? 0 : -1;
 }
 

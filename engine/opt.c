@@ -133,7 +133,7 @@ static const struct opt opts[] = {
 /* The text-valued options (optstr.c), for eng_option_names(). */
 static const char *const textopts[] = { "cppargs", "cpphdrs", "cpppath",
 	"ctypes", "define", "dtypes", "incdir", "libdir", "stdc", "undef",
-	"uroute", "version", "evaltime" };
+	"uroute", "version" };
 #define NTEXT (sizeof (textopts) / sizeof (textopts[0]))
 
 static const struct opt *lookup(const char *name)

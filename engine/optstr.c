@@ -31,7 +31,6 @@ struct eng_optstr {
 	int os_typefd[2];		/* ctypes, dtypes files, or -1 */
 	char os_version[16];		/* "1.13" unless set */
 	unsigned os_flags;		/* ENG_OPTSTR_EMPTY, _NOLIBS */
-	int os_evaltime;		/* enum eng_evaltime */
 };
 
 /* The D versions dtrace knows, oldest first (dt_open.c's list). */
@@ -144,7 +143,7 @@ int eng_optstr_is(const char *name)
 {
 	static const char *const all[] = { "cppargs", "cpphdrs", "cpppath",
 	    "ctypes", "define", "dtypes", "incdir", "libdir", "stdc", "undef",
-	    "uroute", "version", "empty", "nolibs", "evaltime", NULL };
+	    "uroute", "version", "empty", "nolibs", NULL };
 
 	for (int i = 0; all[i] != NULL; i++)
 		if (strcmp(all[i], name) == 0)
@@ -200,17 +199,6 @@ int eng_optstr_set(eng_hdl_t *h, const char *name, const char *v,
 	} else if (strcmp(name, "version") == 0) {
 		return set_version(h, os, v);
 
-	} else if (strcmp(name, "evaltime") == 0) {
-		/* where a -c process starts to be traced (dt_opt_evaltime) */
-		static const char *const ev[] = { "postinit", "exec",
-		    "preinit", "main", NULL };
-
-		for (int i = 0; ev[i] != NULL; i++)
-			if (strcmp(v, ev[i]) == 0) {
-				os->os_evaltime = i;
-				return 0;
-			}
-		return eng_error(h, "Invalid value for specified option");
 	} else if (strcmp(name, "uroute") == 0) {
 		/* how pid and usdt probes are placed (providers.h) */
 		return prov_set_uroute(v) == 0 ? 0 : eng_error(h, "Invalid "
@@ -228,13 +216,6 @@ const char *const *eng_opt_cppargs(const eng_hdl_t *h)
 	const struct eng_optstr *os = h->eh_optstr;
 
 	return os != NULL ? (const char *const *)os->os_cppv : NULL;
-}
-
-int eng_opt_evaltime(const eng_hdl_t *h)
-{
-	const struct eng_optstr *os = h != NULL ? h->eh_optstr : NULL;
-
-	return os != NULL ? os->os_evaltime : ENG_EVAL_POSTINIT;
 }
 
 const char *eng_opt_cpppath(const eng_hdl_t *h)

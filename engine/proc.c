@@ -504,10 +504,13 @@ static void ended(eng_proc_t *p, int st)
 
 int eng_proc_advance(eng_proc_t *p, eng_hdl_t *h)
 {
-	int mode = eng_opt_evaltime(h), st = 0, r;
+	int mode = ENG_EVALTIME_POSTINIT, st = 0, r;
 	prov_evalpt_t ev;
+	int64_t v;
 
-	if (p->ep_gate < 0 || p->ep_evheld != 0 || mode == ENG_EVAL_EXEC ||
+	if (eng_getopt(h, "evaltime", &v) == 0)
+		mode = (int)v;		/* ENG_EVALTIME_* */
+	if (p->ep_gate < 0 || p->ep_evheld != 0 || mode == ENG_EVALTIME_EXEC ||
 	    eng_evalpoint(p->ep_exe, mode, &ev) != 0)
 		return 0;	/* traced from the exec (after eng_go) */
 	if (prov_target_ptrace()) {

@@ -242,8 +242,6 @@ int eng_proc_continue(eng_proc_t *p, eng_hdl_t *h);
  * A no-op for exec and for a grabbed process.  0, or -1 if p died on
  * the way (eng_proc_poll says how).
  */
-enum eng_evaltime { ENG_EVAL_POSTINIT, ENG_EVAL_EXEC, ENG_EVAL_PREINIT,
-		    ENG_EVAL_MAIN };
 int eng_proc_advance(eng_proc_t *p, eng_hdl_t *h);
 
 enum eng_proc_state { ENG_PROC_HELD, ENG_PROC_RUNNING, ENG_PROC_EXITED,
