@@ -10,7 +10,7 @@
  * execname compared with a string constant (== or != only), self->
  * scalars, the ALU operations that cannot fault, compares and forward
  * branches.  Its predicate, its assignments (void expressions) and the
- * values of its quantize()/lquantize() actions that read self-> or
+ * values of its quantize()/lquantize()/llquantize() actions that read self-> or
  * timestamp are run in the kernel; everything else of the clause (keys,
  * increments, other aggregations' values) is keyed on the values the
  * plan names (ks_aggplan_t), as for any aggregation-only clause, and

@@ -9,8 +9,8 @@
  * its predicate lowers (lower()), each assignment (a void expression)
  * lowers into a STORE step, each aggregation's key and increment is
  * aggregation-only (aggplan.c: keyed on plan values at the replay), and
- * each aggregation's value is either aggregation-only or, for quantize
- * and lquantize, lowers into a VALUE step (the kernel keys on the value's
+ * each aggregation's value is either aggregation-only or, for quantize,
+ * lquantize and llquantize, lowers into a VALUE step (the kernel keys on the value's
  * bucket: a quantize's effect depends on nothing else).  Otherwise -1.
  *
  * The program-wide rule (never split a variable between the kernel and
@@ -231,7 +231,8 @@ static int lower_act(ks_act_t *a, ks_kclause_t *kc, ks_clause_t *c)
 	} else {
 		if (a->ka_role != KS_ROLE_AGG ||
 		    (a->ka_kind != DTRACEAGG_QUANTIZE &&
-		    a->ka_kind != DTRACEAGG_LQUANTIZE) ||
+		    a->ka_kind != DTRACEAGG_LQUANTIZE &&
+		    a->ka_kind != DTRACEAGG_LLQUANTIZE) ||
 		    kc->kkc_nsteps == KS_KT_MAXSTEPS ||
 		    !lower(a->ka_difo, &s->kks_x) || s->kks_x.kx_n == 0)
 			return 0;

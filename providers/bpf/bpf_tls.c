@@ -26,8 +26,8 @@
  *
  * A VALUE step's value becomes a value of the same bucket: for quantize
  * the power of two at the bucket's edge (0 stays 0, -v for negatives),
- * for lquantize the bucket's base (base - 1 below, the top above), so
- * that the shim, applying it with the key's count, builds the same
+ * for lquantize the bucket's base (base - 1 below, the top above), for
+ * llquantize the bucket's lower edge (llq_key), so that the shim, applying it with the key's count, builds the same
  * distribution.
  */
 #include <pthread.h>
@@ -444,11 +444,79 @@ static void expr(em_t *e, const ks_kexpr_t *x)
 
 /* ---- buckets ---- */
 
+/*
+ * llquantize's orders as agg.c's ks_agg_llquantize_bucket walks them:
+ * below first, bucket 0; then per order o, values below lim[o] fall in
+ * buckets of width[o] from last[o]; at an order whose next power
+ * overflows (clamp, the last order then) every value counts as
+ * lim[o] - 1; at and above lim[n - 1], the overflow bucket.  The value
+ * keyed on is a value of the same bucket: first - 1, the bucket's lower
+ * edge, lim[o] - 1 at a clamp, lim[n - 1] above.
+ */
+#define LLQ_MAXO 64
+typedef struct llq {
+	int n, clamp;
+	int64_t first;
+	int64_t lim[LLQ_MAXO], last[LLQ_MAXO], width[LLQ_MAXO];
+} llq_t;
+
+/* 0, or -1 when the parameters make more orders than LLQ_MAXO. */
+static int llq_table(uint64_t arg, llq_t *t)
+{
+	uint16_t factor = DTRACE_LLQUANTIZE_FACTOR(arg);
+	uint16_t low = DTRACE_LLQUANTIZE_LMAG(arg);
+	uint16_t high = DTRACE_LLQUANTIZE_HMAG(arg);
+	uint16_t nsteps = DTRACE_LLQUANTIZE_STEPS(arg);
+	int64_t this = 1, last, next;
+
+	memset(t, 0, sizeof(*t));
+	if (factor < 2 || nsteps == 0)
+		return -1;
+	for (int o = 0; o < low; o++)
+		this *= factor;
+	t->first = last = this;
+	this *= factor;
+	for (int o = low; o <= high; o++) {
+		int64_t nb = this > nsteps ? nsteps : this;
+
+		if (t->n == LLQ_MAXO)
+			return -1;
+		t->lim[t->n] = this;
+		t->last[t->n] = last;
+		t->width[t->n++] = this / nb;
+		next = (int64_t)((uint64_t)this * factor);
+		if (next < this || next / factor != this) {
+			t->clamp = 1;
+			return 0;
+		}
+		last = this;
+		this = next;
+	}
+	return 0;
+}
+
+static int64_t llq_key(const llq_t *t, int64_t v)
+{
+	if (v < t->first)
+		return t->first - 1;
+	for (int o = 0; o < t->n; o++) {
+		if (t->clamp && o == t->n - 1)
+			return t->lim[o] - 1;
+		if (v < t->lim[o])
+			return t->last[o] + (v - t->last[o]) / t->width[o] *
+			    t->width[o];
+	}
+	return t->lim[t->n - 1];
+}
+
 int64_t prov_bpf_tls_bucket(uint16_t agg, uint64_t arg, int64_t v)
 {
 	int64_t base = DTRACE_LQUANTIZE_BASE(arg), top;
 	uint64_t m;
+	llq_t t;
 
+	if (agg == DTRACEAGG_LLQUANTIZE)
+		return llq_table(arg, &t) == 0 ? llq_key(&t, v) : v;
 	if (agg == DTRACEAGG_LQUANTIZE) {
 		uint16_t step = DTRACE_LQUANTIZE_STEP(arg);
 
@@ -466,6 +534,44 @@ int64_t prov_bpf_tls_bucket(uint16_t agg, uint64_t arg, int64_t v)
 	return v < 0 ? (int64_t)-m : (int64_t)m;
 }
 
+/* r7 = llq_key(r7) (the table of the step's parameters). */
+static void llq_bucket(em_t *e, const ks_kstep_t *s)
+{
+	int done[LLQ_MAXO + 1], nd = 0, j;
+	llq_t t;
+
+	if (llq_table(s->kks_arg, &t) != 0 || t.n == 0) {
+		e->bad = 1;		/* the shim's, then */
+		return;
+	}
+	ld64(e, 1, (uint64_t)t.first);
+	j = jmp(e, BPF_JMP | BPF_JSGE | BPF_X, 7, 1, 0);
+	ld64(e, 7, (uint64_t)(t.first - 1));
+	done[nd++] = jmp(e, BPF_JMP | BPF_JA, 0, 0, 0);
+	land(e, j);
+	for (int o = 0; o < t.n; o++) {
+		if (t.clamp && o == t.n - 1) {
+			ld64(e, 7, (uint64_t)(t.lim[o] - 1));
+			done[nd++] = jmp(e, BPF_JMP | BPF_JA, 0, 0, 0);
+			break;
+		}
+		ld64(e, 1, (uint64_t)t.lim[o]);
+		j = jmp(e, BPF_JMP | BPF_JSGE | BPF_X, 7, 1, 0);
+		ld64(e, 1, (uint64_t)t.last[o]);
+		ld64(e, 2, (uint64_t)t.width[o]);
+		put(e, ins(BPF_ALU64 | BPF_SUB | BPF_X, 7, 1, 0, 0));
+		put(e, ins(BPF_ALU64 | BPF_DIV | BPF_X, 7, 2, 0, 0));
+		put(e, ins(BPF_ALU64 | BPF_MUL | BPF_X, 7, 2, 0, 0));
+		put(e, ins(BPF_ALU64 | BPF_ADD | BPF_X, 7, 1, 0, 0));
+		done[nd++] = jmp(e, BPF_JMP | BPF_JA, 0, 0, 0);
+		land(e, j);
+	}
+	if (!t.clamp)
+		ld64(e, 7, (uint64_t)t.lim[t.n - 1]);
+	for (int k = 0; k < nd; k++)
+		land(e, done[k]);
+}
+
 /* r7 = the value of r7's bucket (prov_bpf_tls_bucket in BPF). */
 static void bucket(em_t *e, const ks_kstep_t *s)
 {
@@ -476,6 +582,10 @@ static void bucket(em_t *e, const ks_kstep_t *s)
 	int j[3], z, pos;
 	static const int sh[] = { 32, 16, 8, 4, 2, 1 };
 
+	if (s->kks_agg == DTRACEAGG_LLQUANTIZE) {
+		llq_bucket(e, s);
+		return;
+	}
 	if (s->kks_agg == DTRACEAGG_LQUANTIZE) {
 		ld64(e, 1, (uint64_t)base);
 		j[0] = jmp(e, BPF_JMP | BPF_JSGE | BPF_X, 7, 1, 0);

@@ -91,6 +91,18 @@ echo "$kern" | grep -qx "count 282" || fail "narrow: $kern"
 out=$(run DTUI_AGG_KERNEL=1 DTUI_AGG_MAXKEYS=2)
 echo "$out" | grep -q "aggregation drops" || fail "narrow: not in the kernel: $out"
 
+# llquantize of a value carried from entry to return: the kernel keys on
+# the bucket's lower edge (bpf_tls.c llq_key), the shim builds the same
+prog='syscall::read:entry /pid == $target/ { self->sz = arg2; }
+syscall::read:return /self->sz/ { @l = llquantize(self->sz, 4, 0, 6, 8);
+    @c = count(); self->sz = 0; }
+END { printa(@l); printa("count %@d\n", @c); }'
+both "llquantize"
+echo "$kern" | grep -qx "count 282" || fail "llquantize: $kern"
+out=$(run DTUI_AGG_KERNEL=1 DTUI_AGG_MAXKEYS=2)
+echo "$out" | grep -q "aggregation drops" ||
+    fail "llquantize: not in the kernel: $out"
+
 # 50 threads set a variable and never clear it; dynvarsize holds 10 of
 # them (48 bytes each in the shim's arena, as many in the kernel's map)
 arg=threads

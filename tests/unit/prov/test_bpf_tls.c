@@ -90,11 +90,44 @@ static void lquantize_same_bucket(void **state)
 	}
 }
 
+static void llquantize_same_bucket(void **state)
+{
+	/* factor, low, high, steps; 10^19 > INT64_MAX: the last clamps */
+	static const uint16_t p[][4] = { { 10, 0, 6, 20 }, { 2, 3, 40, 4 },
+		{ 10, 2, 18, 100 }, { 3, 0, 39, 9 }, { 16, 1, 15, 256 } };
+	int64_t v[3 + 63 * 6];
+	int n = values(v);
+
+	(void)state;
+	for (size_t j = 0; j < sizeof(p) / sizeof(p[0]); j++) {
+		uint64_t arg = DTRACE_LLQUANTIZE_ENCODE(p[j][0], p[j][1],
+		    p[j][2], p[j][3]);
+
+		for (int i = 0; i < n; i++)
+			for (int64_t d = -3; d <= 3; d += 3) {
+				int64_t x = v[i] / 3 + d, k = prov_bpf_tls_bucket(
+				    DTRACEAGG_LLQUANTIZE, arg, x);
+
+				if (ks_agg_llquantize_bucket(p[j][0], p[j][1],
+				    p[j][2], p[j][3], k) !=
+				    ks_agg_llquantize_bucket(p[j][0], p[j][1],
+				    p[j][2], p[j][3], x))
+					fail_msg("llquantize %zu: %lld keyed "
+					    "as %lld", j, (long long)x,
+					    (long long)k);
+			}
+	}
+	/* the key is the bucket's lower edge */
+	assert_int_equal(prov_bpf_tls_bucket(DTRACEAGG_LLQUANTIZE,
+	    DTRACE_LLQUANTIZE_ENCODE(10, 0, 6, 20), 5678), 5500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(quantize_same_bucket),
 		cmocka_unit_test(lquantize_same_bucket),
+		cmocka_unit_test(llquantize_same_bucket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
