@@ -44,34 +44,40 @@ $shim"
 flags=
 norm="s/@@@//"		# sed: what differs from run to run (pids)
 # integers of every size, strings from the task and the probe, constants
-prog='syscall::getppid:entry /pid == $target/ {
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
     printf("%d %d %s %s %s|", pid == tid, uid, execname, probefunc, "k");
     trace(gid); trace(12345); trace((char)7); trace(epid); trace(id > 0); }'
 same "values" 0		# id > 0 is not one step: the shim's
-prog='syscall::getppid:entry /pid == $target/ {
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
     printf("%d %d %s %s %s|\n", pid - tid, uid, execname, probefunc, "k"); }'
 same "arith" 0
-prog='syscall::getppid:entry /pid == $target/ {
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
     printf("%s|", execname); trace(uid); trace(gid); trace(12345);
     trace(epid); trace((char)-3); }'
 same "values" 3
-prog='syscall::getppid:entry /pid == $target/ { printf("%s|", probefunc);
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    printf("%s|", probefunc);
     trace(-7); }'
 same "probefunc" 3
-prog='syscall::getppid:entry /pid == $target/ { trace("konst"); }'
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    trace("konst"); }'
 same "string" 3
 # two strings of strsize (256) make a record larger than the BPF stack
 # holds: built in a scratch map; four are more than it holds: the shim's
-prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace(execname);
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    trace("a"); trace(execname);
     printf("%s %d\n", probename, pid == 0); }'
 same "big" 0		# pid == 0 is not one step
-prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace(execname);
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    trace("a"); trace(execname);
     printf("%s %d\n", probename, 42); }'
 same "big" 3
-prog='syscall::getppid:entry /pid == $target/ { trace("a"); trace("b");
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    trace("a"); trace("b");
     trace("c"); trace("d"); }'
 same "bigger" 0
-prog='syscall::getppid:entry /pid == $target/ { printf("%d %d\n", pid, tid); }'
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    printf("%d %d\n", pid, tid); }'
 norm='s/^\([0-9][0-9]*\) \1$/PID PID/'	# one thread: tid is pid
 same "pid" 3
 echo "$kern" | grep -qx "PID PID" || fail "pid: $kern"
@@ -79,7 +85,8 @@ norm="s/@@@//"
 
 # arguments as D sees them: lseek's fd is an unsigned int, its offset a
 # signed 64-bit -5
-prog='syscall::lseek:entry /pid == $target/ { trace(arg0); trace(arg1);
+prog='syscall::lseek:entry /pid == $target && execname == "krec"/ {
+    trace(arg0); trace(arg1);
     trace(arg2); printf("|%d %d\n", arg0, arg1); }'
 same "args" 3
 echo "$kern" | grep -qx "4294967295-50|4294967295 -5" || fail "args: $kern"
@@ -91,14 +98,16 @@ same "pred" 3
 echo "$kern" | grep -qx "22 entry" || fail "pred: $kern"
 # one it cannot (a thread-local): the shim runs it all
 prog='self int x;
-syscall::umask:entry /pid == $target && self->x == 0/ { trace(arg0); }'
+syscall::umask:entry
+    /pid == $target && execname == "krec" && self->x == 0/ { trace(arg0); }'
 same "inexact" 0
 # a return probe's arguments the record does not hold: the shim's
-prog='syscall::lseek:return /pid == $target/ { trace(arg0); trace(errno); }'
+prog='syscall::lseek:return /pid == $target && execname == "krec"/ {
+    trace(arg0); trace(errno); }'
 same "return" 0
 
 # the default action: a bare header, printed as CPU ID FUNCTION:NAME
-prog='syscall::getppid:entry /pid == $target/ { }'
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ { }'
 DTUI_REC_KERNEL=2 $TO $DTRACE -c "$W/krec 3" -n "$prog" > "$W/out" \
     2> "$W/err" || fail "dtrace failed: $(cat "$W/err")"
 [ "$(built)" = 3 ] || fail "default: $(cat "$W/err")"
@@ -112,15 +121,32 @@ $kern
 $shim"
 echo "$kern" | grep -q "getppid:entry" || fail "default: $kern"
 
+# every system call: the probes share raw_syscalls' program (bpf_sys.c),
+# each with its own record body
+prog='syscall:::entry /pid == $target && execname == "krec"/ {
+    printf("%s %s\n", probefunc, execname); }'
+run 2 3
+kern=$(cat "$W/out")
+n=$(built)
+[ "${n:-0}" -ge 9 ] || fail "raw: $n records built in the kernel"
+run 0 3
+[ "$kern" = "$(cat "$W/out")" ] || fail "raw: kernel and shim differ:
+$kern
+---
+$(cat "$W/out")"
+echo "$kern" | grep -qx "lseek krec" || fail "raw: $kern"
+
 # two clauses on the probe: the shim's (order and both records)
-prog='syscall::getppid:entry /pid == $target/ { trace(1); }
-syscall::getppid:entry /pid == $target/ { trace(2); }'
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    trace(1); }
+syscall::getppid:entry /pid == $target && execname == "krec"/ { trace(2); }'
 same "two" 0
 
 # every firing either printed or counted as a drop, on either path: a
 # small buffer against 50000 quick calls
 flags="-x bufsize=4k"
-prog='syscall::getppid:entry /pid == $target/ { printf("%d\n", pid); }'
+prog='syscall::getppid:entry /pid == $target && execname == "krec"/ {
+    printf("%d\n", pid); }'
 for k in 2 0; do
 	run $k 50000
 	lines=$(grep -c . "$W/out")
