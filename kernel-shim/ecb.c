@@ -866,7 +866,7 @@ void ks_probe_fire(const ks_probe_ctx_t *ctx)
 }
 
 void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
-    unsigned cpu, const void *rec, uint32_t len)
+    unsigned cpu, const void *rec, uint32_t sent, uint32_t len)
 {
 	ks_probe_t *p = ks_probe_get(id);
 	struct ks_state *st;
@@ -881,7 +881,7 @@ void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
 		if (e->ke_epid == epid && e->ke_state->st_serial == serial)
 			break;
 	st = e != NULL ? e->ke_state : NULL;
-	if (e == NULL || e->ke_clause->kc_size != len ||
+	if (e == NULL || e->ke_clause->kc_size != len || sent > len ||
 	    !state_fires(st, id, cpu)) {
 		pthread_mutex_unlock(&ks_fire_lock);
 		return;			/* gone, or not running: as a firing */
@@ -892,8 +892,10 @@ void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
 	if ((dst = ks_buf_reserve(st, &st->st_bufs[cpu], len,
 	    st->st_endreserve)) == NULL)
 		e->ke_cnt[cpu].kec_drops++;
-	else
-		memcpy(dst, rec, len);
+	else {
+		memcpy(dst, rec, sent);
+		memset(dst + sent, 0, len - sent);
+	}
 	pthread_mutex_unlock(&ks_fire_lock);
 }
 

@@ -13,9 +13,11 @@
  * on the BPF stack below fp - 16 (or, larger than the stack allows, up
  * to BIG bytes, in the value of a per-CPU scratch map: tracing programs
  * do not nest on a CPU), zeroed first, every value stored at its record
- * offset with its record size (strings: the task's comm with get_current_comm, constants by
- * immediate stores, zero-padded by the zeroing), and hands it to the
- * slot's output map (the per-CPU perf rings bpf.c drains) with
+ * offset with its record size (strings: the task's comm with
+ * get_current_comm, constants by immediate stores, zero-padded by the
+ * zeroing), and hands it, up to its last byte that may be nonzero
+ * (sent_len: a 256-byte string's zeros are not sent), to the slot's
+ * output map (the per-CPU perf rings bpf.c drains) with
  * bpf_perf_event_output(BPF_F_CURRENT_CPU).  It returns 0: no perf
  * sample is built for the tracepoint's own counting event (as
  * bpf_agg.c's bodies).
@@ -63,7 +65,28 @@ typedef struct rplan {
 	dtrace_epid_t rp_epid;
 	dtrace_id_t rp_id;
 	uint32_t rp_size;
+	uint32_t rp_sent;		/* bytes of it the program sends */
 } rplan_t;
+
+/* The bytes of rp's record up to its last one that may be nonzero: the
+ * header and each value to its end (a constant string to its NUL, the
+ * comm to its 16 bytes).  The program sends only these (the rest of a
+ * 256-byte string is zeros), ks_krec_commit zero-fills the rest. */
+static uint32_t sent_len(const ks_recplan_t *rp)
+{
+	uint32_t end = 12;		/* sizeof (dtrace_rechdr_t) */
+
+	for (int i = 0; i < rp->krp_nvals; i++) {
+		const ks_krval_t *v = &rp->krp_vals[i];
+		uint32_t n = v->kkv_kind == KS_KRV_STR ?
+		    (uint32_t)strlen(v->kkv_str) + 1 :
+		    v->kkv_kind == KS_KRV_COMM ? 16 : v->kkv_size;
+
+		if (v->kkv_off + n > end)
+			end = v->kkv_off + n;
+	}
+	return end < rp->krp_size ? end : rp->krp_size;
+}
 
 static struct {
 	pthread_mutex_t lk;		/* nplans, writes of plans[] */
@@ -107,6 +130,7 @@ static uint32_t plan_id(const ks_recplan_t *rp, dtrace_id_t id)
 		p->rp_epid = rp->krp_epid;
 		p->rp_id = id;
 		p->rp_size = rp->krp_size;
+		p->rp_sent = sent_len(rp);
 		__atomic_store_n(&recs.plans[recs.nplans], p, __ATOMIC_RELEASE);
 		got = (uint32_t)++recs.nplans;
 	}
@@ -126,10 +150,10 @@ int prov_bpf_rec_deliver(const void *mark, const void *raw, uint32_t len,
 	memcpy(&id, (const char *)mark + 4, 4);
 	if (id == 0 || id > MAXPLANS ||
 	    (p = __atomic_load_n(&recs.plans[id - 1], __ATOMIC_ACQUIRE)) ==
-	    NULL || len < p->rp_size)
+	    NULL || len < p->rp_sent)
 		return 1;
 	ks_krec_commit(p->rp_serial, p->rp_epid, p->rp_id, cpu, raw,
-	    p->rp_size);
+	    p->rp_sent, p->rp_size);
 	__atomic_add_fetch(&recs.delivered, 1, __ATOMIC_RELAXED);
 	return 1;
 }
@@ -328,7 +352,8 @@ int prov_bpf_rec_body(struct bpf_insn *p, const ks_recplan_t *rp,
     dtrace_id_t id, const struct bpf_insn *body, int nb,
     const prov_bpf_argmap_t *am)
 {
-	int size = (int)((HDR + rp->krp_size + 7) & ~7u), n = 0, map = -1;
+	uint32_t sent = sent_len(rp);
+	int size = (int)((HDR + sent + 7) & ~7u), n = 0, map = -1;
 	int big = size > ROOM, smap = big ? scratch_map() : -1;
 	const int16_t r = HDR;
 	uint64_t tag = 0;
@@ -364,8 +389,7 @@ int prov_bpf_rec_body(struct bpf_insn *p, const ks_recplan_t *rp,
 	p[n++] = ins(0, 0, 0, 0, 0);
 	p[n++] = ins(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 4, 7, 0, 0);
-	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0,
-	    HDR + (int32_t)rp->krp_size);
+	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, HDR + (int32_t)sent);
 	n += call(p + n, BPF_FUNC_perf_event_output);
 	p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	p[n++] = ins(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
