@@ -79,12 +79,14 @@ int ks_probe_recplan(dtrace_id_t id, ks_recplan_t *out);
 
 /* A record of plan (serial, epid) built at an event of probe id on cpu:
  * len bytes (the plan's krp_size), of which rec holds the first sent
- * (the rest are zeros).  Copied to the consumer's buffer
- * of that CPU as the shim's own firing would (fire counts, buffer
- * policy, drops), if the ECB is still enabled on that probe and its
- * consumer is active; else nothing.  Takes the fire lock. */
-void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
-    unsigned cpu, const void *rec, uint32_t sent, uint32_t len);
+ * (the rest are zeros).  Copied to the consumer's buffer of that CPU as
+ * the shim's own firing would (fire counts, buffer policy, drops), if
+ * the ECB is still enabled on that probe and its consumer is active;
+ * else nothing: 0.  retry: a switch buffer without room for it leaves
+ * everything as it was and returns -1 (the caller may try again once
+ * the consumer has switched).  Takes the fire lock. */
+int ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
+    unsigned cpu, const void *rec, uint32_t sent, uint32_t len, int retry);
 
 /* filter.c: ks_filter_pred's translation when it is exact (the terms
  * hold exactly when the predicate is nonzero), else -1. */

@@ -865,17 +865,18 @@ void ks_probe_fire(const ks_probe_ctx_t *ctx)
 	pthread_mutex_unlock(&ks_fire_lock);
 }
 
-void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
-    unsigned cpu, const void *rec, uint32_t sent, uint32_t len)
+int ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
+    unsigned cpu, const void *rec, uint32_t sent, uint32_t len, int retry)
 {
 	ks_probe_t *p = ks_probe_get(id);
 	struct ks_state *st;
 	const ks_ecb_t *e;
+	ks_buf_t *b;
 	char *dst;
 
 	if (p == NULL || __atomic_load_n(&p->kp_nenabled,
 	    __ATOMIC_RELAXED) == 0)
-		return;
+		return 0;
 	pthread_mutex_lock(&ks_fire_lock);
 	for (e = p->kp_ecbs; e != NULL; e = e->ke_pnext)
 		if (e->ke_epid == epid && e->ke_state->st_serial == serial)
@@ -884,9 +885,15 @@ void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
 	if (e == NULL || e->ke_clause->kc_size != len || sent > len ||
 	    !state_fires(st, id, cpu)) {
 		pthread_mutex_unlock(&ks_fire_lock);
-		return;			/* gone, or not running: as a firing */
+		return 0;		/* gone, or not running: as a firing */
 	}
 	cpu %= st->st_ncpus;
+	b = &st->st_bufs[cpu];
+	if (retry && b->kb_policy == DTRACEOPT_BUFPOLICY_SWITCH &&
+	    b->kb_offset + len > b->kb_size) {
+		pthread_mutex_unlock(&ks_fire_lock);
+		return -1;		/* full until the consumer switches */
+	}
 	st->st_bufs[cpu].kb_fires++;
 	e->ke_cnt[cpu].kec_fires++;
 	if ((dst = ks_buf_reserve(st, &st->st_bufs[cpu], len,
@@ -897,6 +904,7 @@ void ks_krec_commit(uint32_t serial, dtrace_epid_t epid, dtrace_id_t id,
 		memset(dst + sent, 0, len - sent);
 	}
 	pthread_mutex_unlock(&ks_fire_lock);
+	return 0;
 }
 
 /*

@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "bpf_rec.h"
 #include "bpf_util.h"
 #include "providers.h"
@@ -138,6 +139,44 @@ static uint32_t plan_id(const ks_recplan_t *rp, dtrace_id_t id)
 	return got;
 }
 
+/*
+ * Commit a record; when the consumer's switch buffer is full, wait for
+ * it to switch (up to WAIT_NS) instead of dropping at once.  The drain
+ * thread then leaves the following records in the perf rings, which
+ * hold far more of them (a record there is its sent bytes, in the
+ * buffer all of them): a burst the consumer can format a moment later
+ * is not lost.  A consumer that does not switch within WAIT_NS is not
+ * waited for again for NOWAIT_NS, and its records drop as before,
+ * counted as the shim counts them.  (The shim's own firings are run by
+ * the drain thread itself, which is slower than the consumer: they
+ * need no such wait.)
+ */
+#define WAIT_NS 50000000ull
+#define NOWAIT_NS 200000000ull
+#define NAP_NS 200000L
+
+static void commit(const rplan_t *p, const void *raw, unsigned cpu)
+{
+	static uint64_t nowait_until;	/* drain thread only */
+	struct timespec nap = { 0, NAP_NS };
+	uint64_t start = 0, now;
+
+	while (ks_krec_commit(p->rp_serial, p->rp_epid, p->rp_id, cpu, raw,
+	    p->rp_sent, p->rp_size, 1) != 0) {
+		now = ks_gethrtime();
+		if (start == 0)
+			start = now;
+		if (now < nowait_until || now - start > WAIT_NS) {
+			if (now >= nowait_until)
+				nowait_until = now + NOWAIT_NS;
+			(void)ks_krec_commit(p->rp_serial, p->rp_epid,
+			    p->rp_id, cpu, raw, p->rp_sent, p->rp_size, 0);
+			return;
+		}
+		nanosleep(&nap, NULL);
+	}
+}
+
 int prov_bpf_rec_deliver(const void *mark, const void *raw, uint32_t len,
     unsigned cpu)
 {
@@ -152,8 +191,7 @@ int prov_bpf_rec_deliver(const void *mark, const void *raw, uint32_t len,
 	    (p = __atomic_load_n(&recs.plans[id - 1], __ATOMIC_ACQUIRE)) ==
 	    NULL || len < p->rp_sent)
 		return 1;
-	ks_krec_commit(p->rp_serial, p->rp_epid, p->rp_id, cpu, raw,
-	    p->rp_sent, p->rp_size);
+	commit(p, raw, cpu);
 	__atomic_add_fetch(&recs.delivered, 1, __ATOMIC_RELAXED);
 	return 1;
 }
