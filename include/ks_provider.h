@@ -260,6 +260,10 @@ int ks_probe_wants_stack(dtrace_id_t id);
 #define KS_WANT_NUARGS	6
 #define KS_WANT_UARG(n)	(0x10000 << (n))
 #define KS_WANT_UARGS	(0x3f << 16)
+/* KS_WANT_ARG0: an ECB loads arg0 (or args[] by a run-time index): a pid
+ * return probe whose ECBs read neither it nor stacks nor uregs[] may be
+ * placed as a uretprobe (which does not know which ret returned). */
+#define KS_WANT_ARG0	0x400000
 int ks_probe_wants(dtrace_id_t id);
 int ks_wants_vtime(void);
 void ks_vtime_watch(void (*fn)(void));

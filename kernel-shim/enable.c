@@ -318,7 +318,7 @@ static uint64_t end_bytes(const newecbs_t *ne)
 /* The KS_NEED_* bits of the built-ins dp loads: those that come from
  * call chains, uregs[], vtimestamp; whether it reads user memory and
  * which of arg0..arg5 it loads (args[] with an index only known at run
- * time: all of them). */
+ * time: all of them); whether it loads arg0. */
 static int difo_needs(const ks_difo_t *dp)
 {
 	int needs = 0;
@@ -342,8 +342,10 @@ static int difo_needs(const ks_difo_t *dp)
 			continue;
 		if (var >= DIF_VAR_ARG0 && var < DIF_VAR_ARG0 + KS_WANT_NUARGS)
 			needs |= KS_NEED_UARG(var - DIF_VAR_ARG0);
+		if (var == DIF_VAR_ARG0)
+			needs |= KS_NEED_ARG0;
 		if (op == DIF_OP_LDGA && var == DIF_VAR_ARGS)
-			needs |= KS_WANT_UARGS;
+			needs |= KS_WANT_UARGS | KS_NEED_ARG0;
 		switch (var) {
 		case DIF_VAR_STACKDEPTH: case DIF_VAR_USTACKDEPTH:
 		case DIF_VAR_CALLER: case DIF_VAR_UCALLER:

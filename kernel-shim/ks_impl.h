@@ -75,6 +75,7 @@ typedef struct ks_probe {
 					 * (ks_probe_wants_stack; atomic rd) */
 	uint32_t kp_nuregs;		/* of them, ECBs that read uregs[]
 					 * (ks_probe_wants; atomic rd) */
+	uint32_t kp_narg0;		/* of them, ECBs that load arg0 */
 	uint32_t kp_nuarg[KS_WANT_NUARGS];	/* of them, ECBs that read
 					 * user memory and load argN (the
 					 * same) */
@@ -89,6 +90,7 @@ typedef struct ks_probe {
 #define KS_NEED_UMEM	0x8	/* calls copyin, copyinstr or copyinto */
 #define KS_NEED_UARG(n)	KS_WANT_UARG(n)	/* loads argN (kept only with
 					 * KS_NEED_UMEM) */
+#define KS_NEED_ARG0	KS_WANT_ARG0	/* loads arg0 */
 
 /* Borrow a probe by id, NULL if none.  Lock-free; probes are never freed. */
 ks_probe_t *ks_probe_get(dtrace_id_t id);

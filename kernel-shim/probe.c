@@ -11,13 +11,13 @@
  * Invariants: the dtrace provider registers first, so BEGIN, END and
  * ERROR are probes 1, 2 and 3; writers hold ks_reg_lock; a probe's ECB
  * list and enable count change only under ks_fire_lock (ecb.c, state.c).
- * kp_nstack, kp_nuregs and kp_nuarg count the enabled ECBs whose clause
- * needs call chains, user registers or user memory at argN, for
- * ks_probe_wants; they change with
- * kp_nenabled.  nvtime counts enabled ECBs (all probes) that load
- * vtimestamp, for ks_wants_vtime.  An unregistered provider stays
- * allocated (its probes point to it) but leaves the name hash and its
- * slot in providers[], which the next registration reuses (same id).
+ * kp_nstack, kp_nuregs, kp_narg0 and kp_nuarg count the enabled ECBs
+ * whose clause needs call chains, user registers, arg0 or user memory at
+ * argN, for ks_probe_wants; they change with kp_nenabled.  nvtime counts
+ * enabled ECBs (all probes) that load vtimestamp, for ks_wants_vtime.  An
+ * unregistered provider stays allocated (its probes point to it) but
+ * leaves the name hash and its slot in providers[], which the next
+ * registration reuses (same id).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -386,6 +386,8 @@ static int sampled(const ks_probe_t *p)
 	for (int i = 0; i < KS_WANT_NUARGS; i++)
 		if (__atomic_load_n(&p->kp_nuarg[i], __ATOMIC_RELAXED))
 			w |= KS_WANT_UARG(i);
+	if (__atomic_load_n(&p->kp_narg0, __ATOMIC_RELAXED))
+		w |= KS_WANT_ARG0;
 	return w;
 }
 
@@ -400,6 +402,8 @@ static void count(ks_probe_t *p, int d, int needs, uint32_t *n, int *had)
 	__atomic_fetch_add(&p->kp_nstack, (needs & KS_NEED_STACK) ?
 	    (uint32_t)d : 0, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&p->kp_nuregs, (needs & KS_NEED_UREGS) ?
+	    (uint32_t)d : 0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&p->kp_narg0, (needs & KS_NEED_ARG0) ?
 	    (uint32_t)d : 0, __ATOMIC_RELAXED);
 	for (int i = 0; i < KS_WANT_NUARGS; i++)
 		__atomic_fetch_add(&p->kp_nuarg[i],
@@ -428,7 +432,7 @@ int ks_probe_enable_ecb(ks_probe_t *p, int needs, char *err,
 {
 	const ks_provider_ops_t *ops = &p->kp_prov->kv_ops;
 	int want = needs & (KS_WANT_STACK | KS_WANT_UREGS |
-	    (ops->kpo_wants & KS_WANT_UARGS)), had, rc;
+	    (ops->kpo_wants & (KS_WANT_UARGS | KS_WANT_ARG0))), had, rc;
 	uint32_t n;
 
 	count(p, 1, needs, &n, &had);

@@ -169,7 +169,8 @@ static int ecb_plan(const ks_ecb_t *e, ks_recplan_t *out)
 	int n;
 
 	if (!c->kc_writes || c->kc_naggs > 0 || c->kc_ktls != 0 ||
-	    c->kc_needs != 0 || c->kc_size > KS_KR_RECMAX || e->ke_disabled)
+	    (c->kc_needs & ~KS_NEED_ARG0) != 0 || c->kc_size > KS_KR_RECMAX ||
+	    e->ke_disabled)
 		return 0;
 	if (c->kc_pred != NULL) {
 		if ((n = ks_filter_pred_exact(c->kc_pred, t,

@@ -45,7 +45,12 @@ typedef struct pidsite {
 
 typedef struct pidprobe {
 	int pp_pid, pp_kind;
-	int pp_uret;			/* return probe by uretprobe */
+	int pp_uret;			/* return probe by uretprobe only
+					 * (its rets are not known) */
+	int pp_asuret;			/* attached as a uretprobe (lock;
+					 * fixed while attached) */
+	pidsite_t pp_fsite;		/* the function's entry: its site
+					 * then (ps_off 0) */
 	uint64_t pp_foff;		/* file offset of the instruction, or
 					 * of the function (return) */
 	pidsite_t *pp_sites;		/* where it fires */
@@ -137,7 +142,7 @@ static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 		/* at a ret (or tail jump) the frame is gone: the return
 		 * address is at the stack pointer, as at an entry; after a
 		 * uretprobe's return it is where we are */
-		if (pp->pp_uret)
+		if (pp->pp_asuret)
 			ctx.kpc_ucaller = pst->uregs[PROV_UREG_RIP];
 		else
 			entry_frames(pst, &ctx, s, pst->uregs[PROV_UREG_RSP]);
@@ -150,16 +155,38 @@ static void on_hit(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 	prov_fire(&ctx);
 }
 
+/*
+ * A return probe is placed at each returning instruction (arg0 says
+ * which), or as a uretprobe when no ECB reads arg0, uregs[] or stacks
+ * (all they could tell apart): the kernel then shares the function's
+ * entry breakpoint with an entry probe there and returns through its
+ * trampoline, so the entry/return pair costs one trap where it cost
+ * two.  DTUI_PID_RETSITES=1 keeps the returning instructions, as the
+ * ptrace route does.
+ */
+static int as_uretprobe(const pidprobe_t *pp, int wants)
+{
+	const char *e = getenv("DTUI_PID_RETSITES");
+
+	if (pp->pp_uret)
+		return 1;
+	return pp->pp_kind == PROV_PID_RETURN && !prov_ptup_route() &&
+	    (e == NULL ||
+	    strcmp(e, "1") != 0) && !(wants & (KS_WANT_STACK |
+	    KS_WANT_UREGS | KS_WANT_ARG0));
+}
+
 static int pid_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	pid_state_t *pst = parg;
 	pidprobe_t *pp = arg;
-	int flags = prov_perf_wants_stack(id);
+	int flags = prov_perf_wants_stack(id), uret;
 	unsigned caps = prov_uprobe_capargs(id);
 
 	if (!prov_uprobe_available())
 		return -1;		/* the reason is in ks_provider_error */
-	if (pp->pp_uret)
+	uret = as_uretprobe(pp, ks_probe_wants(id));
+	if (uret)
 		flags |= PROV_UPROBE_RETURN;
 	else if (pp->pp_kind != PROV_PID_OFFSET && (flags & PROV_SAMPLE_CHAIN))
 		flags |= PROV_SAMPLE_USTACK;	/* entry_frames reads there */
@@ -171,6 +198,7 @@ static int pid_enable(void *parg, dtrace_id_t id, void *arg)
 		} else if (pp->pp_batch == NULL) {
 			pp->pp_flags = flags;
 			pp->pp_caps = caps;
+			pp->pp_asuret = uret;
 			pp->pp_next = pst->pending; /* prov_pid_commit attaches */
 			pst->pending = pp;
 		}
@@ -238,7 +266,7 @@ static int attach(pid_state_t *pst, pidprobe_t **v, int n, int *bad)
 	int nsites = 0, k = 0;
 
 	for (int i = 0; i < n; i++)
-		nsites += v[i]->pp_nsites;
+		nsites += v[i]->pp_asuret ? 1 : v[i]->pp_nsites;
 	sites = calloc((size_t)nsites, sizeof (*sites));
 
 	if (sites == NULL || b == NULL ||
@@ -249,11 +277,13 @@ static int attach(pid_state_t *pst, pidprobe_t **v, int n, int *bad)
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		for (int j = 0; j < v[i]->pp_nsites; j++, k++) {
-			sites[k].pus_offset = v[i]->pp_foff +
-			    v[i]->pp_sites[j].ps_off;
-			sites[k].pus_cookie =
-			    (uint64_t)(uintptr_t)&v[i]->pp_sites[j];
+		for (int j = 0; j < (v[i]->pp_asuret ? 1 : v[i]->pp_nsites);
+		    j++, k++) {
+			const pidsite_t *ps = v[i]->pp_asuret ?
+			    &v[i]->pp_fsite : &v[i]->pp_sites[j];
+
+			sites[k].pus_offset = v[i]->pp_foff + ps->ps_off;
+			sites[k].pus_cookie = (uint64_t)(uintptr_t)ps;
 			/* each hit fires it once (on_hit): its predicates
 			 * and aggregations may be done in the kernel */
 			sites[k].pus_probe = v[i]->pp_id;
@@ -365,7 +395,8 @@ static const ks_provider_ops_t pid_ops = {
 	.kpo_enable = pid_enable,
 	.kpo_disable = pid_disable,
 	.kpo_getargdesc = pid_getargdesc,
-	.kpo_wants = KS_WANT_UARGS,	/* strings captured at the event */
+	.kpo_wants = KS_WANT_UARGS | KS_WANT_ARG0,	/* strings captured
+					 * at the event; return sites */
 	.kpo_destroy = pid_destroy,
 };
 
@@ -481,6 +512,7 @@ static pidprobe_t *probe_new(const prov_pid_site_t *ps)
 	pp->pp_foff = ps->pps_foff;
 	pp->pp_uret = ps->pps_kind == PROV_PID_RETURN && ps->pps_nrets == 0;
 	pp->pp_nsites = n;
+	pp->pp_fsite.ps_pp = pp;
 	for (int i = 0; i < n; i++) {
 		pp->pp_sites[i].ps_pp = pp;
 		pp->pp_sites[i].ps_off = pp->pp_uret ||

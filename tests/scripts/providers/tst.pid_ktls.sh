@@ -1,7 +1,8 @@
 # pid probes' thread-locals and argument-keyed aggregations in the kernel
 # (uprobe_kern.c, bpf_tls.c, bpf_agg.c), compared byte for byte with the
 # shim's path (DTUI_AGG_KERNEL=0) as tst.tls_kernel.sh does for system
-# calls: a value carried from entry to return in self->, keys on an
+# calls: a value carried from entry to return in self-> (the return
+# probe a uretprobe, and at its returning instruction), keys on an
 # argument, and a key of 100000 distinct arguments (a plan keyed on a
 # user function's arguments keeps at most 4096 keys in the kernel: the
 # rest go through records, still exact).  The
@@ -40,6 +41,13 @@ pid$target:a.out:pl_f:return /self->x/ { @q = quantize(self->x);
 END { printa(@q); printa(@l); printa("count %@d\n", @c); }'
 both 5000 "entry to return"
 echo "$kern" | grep -qx "count 4999" || fail "entry to return: $kern"
+# the return probe read no arg0, uregs[] or stack: a uretprobe sharing
+# the entry's breakpoint; at its returning instruction, the same
+rets=$(run 5000 DTUI_PID_RETSITES=1)
+[ "$rets" = "$kern" ] || fail "uretprobe and ret sites differ:
+$kern
+---
+$rets"
 echo "$kern" | grep -Eq '^ +2048 \|@+ +2048 *$' ||
     fail "entry to return: no 2048 bucket of 2048: $kern"
 

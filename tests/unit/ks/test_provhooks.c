@@ -194,7 +194,8 @@ static void enable_ustr(ks_state_t *st, int i, int argn, int copy)
 }
 
 /* The arguments whose user memory ECBs read (KS_WANT_UARG): loaded by a
- * clause that calls copyinstr; an argument only traced is not one. */
+ * clause that calls copyinstr; an argument only traced is not one; arg0
+ * loaded at all (KS_WANT_ARG0). */
 static void wants_uargs(void **state)
 {
 	ks_state_t *a = ks_open(), *c = ks_open();
@@ -208,6 +209,11 @@ static void wants_uargs(void **state)
 	ks_close(c);
 	assert_int_equal(ks_probe_wants(kt_probe[2]), 0);
 	ks_close(a);
+	a = ks_open();
+	enable_ustr(a, 2, 0, 0);	/* arg0 loaded (KS_WANT_ARG0) */
+	assert_int_equal(ks_probe_wants(kt_probe[2]), KS_WANT_ARG0);
+	ks_close(a);
+	assert_int_equal(ks_probe_wants(kt_probe[2]), 0);
 }
 
 static int vt_calls, vt_last;
@@ -239,7 +245,8 @@ static void wants_vtime(void **state)
 	assert_int_equal(vt_calls, 1);
 	assert_int_equal(vt_last, 1);
 	assert_int_equal(kt_enables, e0);	/* no restart */
-	assert_int_equal(ks_probe_wants(kt_probe[0]), 0);
+	/* a's trace(arg0) loads arg0: nothing else is asked for */
+	assert_int_equal(ks_probe_wants(kt_probe[0]), KS_WANT_ARG0);
 	enable_var(d, 1, DIF_VAR_VTIMESTAMP, 1);
 	assert_int_equal(vt_calls, 1);
 	ks_close(c);
