@@ -64,7 +64,8 @@ typedef struct uprobe_p {
 	usite_t *up_sites;		/* fixed once provided */
 	int up_mem;			/* an operand reads memory */
 	prov_uprobe_t *up_att;		/* while enabled (usdt.lk) */
-	int up_wanted;			/* enabled, placed at GO (usdt.lk) */
+	unsigned up_wanted;		/* enabled, placed at GO: the order
+					 * of its enabling, from 1 (usdt.lk) */
 } usdtprobe_t;
 
 typedef struct ufile {			/* notes of one object, by inode */
@@ -121,6 +122,7 @@ static struct {
 	int lost;			/* events dropped: q was full (wlk) */
 	int wstop;			/* the watcher must end (wlk) */
 	int go;				/* tracing has started (lk) */
+	unsigned wseq;			/* enablings waiting for GO (lk) */
 	int added;			/* probes made since prov_probes_added
 					 * was last asked (atomic) */
 } usdt = { .lk = PTHREAD_MUTEX_INITIALIZER,
@@ -823,24 +825,6 @@ static void usdt_fire(void *arg, uint64_t cookie, const prov_perf_sample_t *s)
 	prov_fire(&ctx);
 }
 
-/* Keep in every site only the register arguments all n sites agree on
- * (inlined copies of a probe may hold an operand in different places):
- * the kernel's filter reads one map for the probe. */
-static void args_agree(prov_uprobe_site_t *sites, int n)
-{
-	for (int a = 0; a < DTRACE_MAXARGS; a++) {
-		int same = 1;
-
-		for (int i = 1; i < n; i++)
-			same &= sites[i].pus_argreg[a] == sites[0].pus_argreg[a] &&
-			    sites[i].pus_argsize[a] == sites[0].pus_argsize[a] &&
-			    sites[i].pus_argsigned[a] ==
-			    sites[0].pus_argsigned[a];
-		for (int i = 0; i < n && !same; i++)
-			sites[i].pus_argreg[a] = -1;
-	}
-}
-
 /* Place p's uprobes (usdt.lk held): 0, or -1 with ks_provider_error. */
 static int usdt_attach(usdtprobe_t *p)
 {
@@ -863,7 +847,7 @@ static int usdt_attach(usdtprobe_t *p)
 		usdt_site_fill(p->up_sites[i].us_args, p->up_sites[i].us_nargs,
 		    caps, &sites[i]);
 	}
-	args_agree(sites, p->up_nsites);
+	usdt_sites_agree(sites, p->up_nsites);
 	flags = prov_perf_wants_stack(p->up_id) | (p->up_mem ?
 	    PROV_SAMPLE_USTACK : 0);
 	p->up_att = prov_uprobe_attach(p->up_path, sites, p->up_nsites,
@@ -899,7 +883,7 @@ static int usdt_enable(void *parg, dtrace_id_t id, void *arg)
 	}
 	pthread_mutex_lock(&usdt.lk);
 	if (p->up_att == NULL && !usdt.go && !prov_ptup_route())
-		p->up_wanted = 1;
+		p->up_wanted = ++usdt.wseq;
 	else if (p->up_att == NULL)
 		rc = usdt_attach(p);
 	pthread_mutex_unlock(&usdt.lk);
@@ -915,25 +899,52 @@ static int has_sema(const usdtprobe_t *p)
 	return 0;
 }
 
+/* qsort: probes without a semaphore first, then in enabling order. */
+static int go_order(const void *a, const void *b)
+{
+	const usdtprobe_t *p = *(usdtprobe_t *const *)a;
+	const usdtprobe_t *q = *(usdtprobe_t *const *)b;
+	int sp = has_sema(p), sq = has_sema(q);
+
+	if (sp != sq)
+		return sp - sq;
+	return p->up_wanted < q->up_wanted ? -1 : p->up_wanted > q->up_wanted;
+}
+
+/* A program waiting for a semaphore (is-enabled) starts firing the
+ * other probes as soon as it rises: those without one go first, then
+ * the rest in the order the ENABLE enabled them (its clauses' order),
+ * as they were placed when the ENABLE placed them. */
 void prov_usdt_go(void)
 {
-	int n = 0;
+	usdtprobe_t **v = NULL;
+	size_t n = 0, cap = 0;
 
 	pthread_mutex_lock(&usdt.lk);
 	usdt.go = 1;
-	/* probes without a semaphore first: a program waiting for one
-	 * (is-enabled) starts firing the others as soon as it rises */
-	for (int sema = 0; sema < 2; sema++)
-		for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next) {
-			if (!p->up_wanted || has_sema(p) != sema)
-				continue;
-			p->up_wanted = 0;
-			if (p->up_att == NULL && usdt_attach(p) != 0)
-				ks_provider_fault("usdt: %s",
-				    ks_provider_errmsg());
-			n++;
+	for (usdtprobe_t *p = usdt.probes; p != NULL; p = p->up_next) {
+		usdtprobe_t **nv;
+
+		if (!p->up_wanted)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((nv = realloc(v, cap * sizeof(*v))) == NULL)
+				break;
+			v = nv;
 		}
+		v[n++] = p;
+	}
+	if (n > 0)
+		qsort(v, n, sizeof(*v), go_order);
+	for (size_t i = 0; i < n; i++) {
+		v[i]->up_wanted = 0;
+		if (v[i]->up_att == NULL && usdt_attach(v[i]) != 0)
+			ks_provider_fault("usdt: %s", ks_provider_errmsg());
+	}
+	usdt.wseq = 0;
 	pthread_mutex_unlock(&usdt.lk);
+	free(v);
 	if (n > 0)
 		prov_uprobe_settle();
 }

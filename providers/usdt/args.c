@@ -314,3 +314,21 @@ void usdt_site_fill(const usdt_arg_t *args, int n, unsigned caps,
 		site->pus_argsigned[a] = ua->ua_signed;
 	}
 }
+
+/* Keep in every site only the register arguments all n sites agree on
+ * (inlined copies of a probe may hold an operand in different places):
+ * the kernel's filter reads one map for the probe. */
+void usdt_sites_agree(prov_uprobe_site_t *sites, int n)
+{
+	for (int a = 0; a < DTRACE_MAXARGS; a++) {
+		int same = 1;
+
+		for (int i = 1; i < n; i++)
+			same &= sites[i].pus_argreg[a] == sites[0].pus_argreg[a] &&
+			    sites[i].pus_argsize[a] == sites[0].pus_argsize[a] &&
+			    sites[i].pus_argsigned[a] ==
+			    sites[0].pus_argsigned[a];
+		for (int i = 0; i < n && !same; i++)
+			sites[i].pus_argreg[a] = -1;
+	}
+}

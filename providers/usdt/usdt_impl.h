@@ -93,6 +93,10 @@ uint64_t usdt_arg_value(const usdt_arg_t *a, const prov_perf_sample_t *s,
 struct prov_uprobe_site;
 void usdt_site_fill(const usdt_arg_t *args, int n, unsigned caps,
     struct prov_uprobe_site *site);
+/* Keep in every one of a probe's n sites only the register arguments
+ * they all agree on (inlined copies of a probe may hold an operand in
+ * different places): the kernel's filter reads one map for the probe. */
+void usdt_sites_agree(struct prov_uprobe_site *sites, int n);
 /* "int32_t", "uint8_t"... for the argument's size and signedness. */
 const char *usdt_arg_type(const usdt_arg_t *a);
 

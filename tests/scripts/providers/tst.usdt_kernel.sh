@@ -28,22 +28,23 @@ want="enabled $N
 lt 10"
 [ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "predicate: got: $got"
 # -p: the program waits for its semaphore; every round after it rose is
-# counted (placed at GO: none fires before the shim is active)
+# counted (placed at GO, always's before tick's: none fires before the
+# shim is active or before the other probe is placed)
 N=20000
 for round in 1 2 3; do
 	"$W/usdtprov" $N wait > "$W/out" &
 	pid=$!
 	wait_maps $pid usdtprov
 	got=$(timeout 60 $DTRACE -q -p $pid -n '
+	dtuitest$target:::always { @a = count(); }
 	dtuitest$target:::tick { @t = count(); }
-	dtuitest$target:::tick /arg0 > 19990/ { @hi = count(); }
-	END { printa("tick %@d\n", @t); printa("hi %@d\n", @hi); }' 2>&1)
+	END { printa("tick %@d\n", @t); printa("always %@d\n", @a); }' 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] || { kill $pid; fail "-p: dtrace failed ($rc): $got"; }
 	wait $pid
 	[ "$(cat "$W/out")" = "enabled $N" ] || fail "-p: workload: $(cat "$W/out")"
 	want="tick $N
-hi 10"
+always $N"
 	[ "$(echo "$got" | grep -v '^$')" = "$want" ] || fail "-p round $round: got: $got"
 done
 exit 0
