@@ -65,9 +65,12 @@ $shim"
 echo "$kern" | grep -qx "openstr 24 200" || fail "predicate: $kern"
 
 # counted in the kernel indeed: with room for 2 keys the kernel's map
-# fills and drops are reported; the shim path has no such map
+# fills and drops are reported; the shim path has no such map and keeps
+# every key (it may still report drops of its own: under load the perf
+# ring can overrun, and those lost updates are aggregation drops too)
 out=$(run DTUI_AGG_KERNEL=1 DTUI_AGG_MAXKEYS=2)
 echo "$out" | grep -q "aggregation drops" || fail "no kernel map drops: $out"
 out=$(run DTUI_AGG_KERNEL=0 DTUI_AGG_MAXKEYS=2)
-echo "$out" | grep -q "aggregation drops" && fail "shim path drops: $out"
+[ "$(echo "$out" | grep -c '^openstr ')" -ge 4 ] ||
+    fail "shim path kept fewer keys than it saw: $out"
 exit 0
