@@ -148,6 +148,11 @@ void ks_filter_changed(void);
  * that text if it reads it at the event as its firings would, and
  * replays with the text in kpc_kmem at kpc_args[N].
  * A provider refuses a plan with bits it cannot key on.
+ * kap_qarg = N + 1: argN (or args[N]) is read by nothing but as the
+ * exact value of quantize kind kap_qagg (DTRACEAGG_*) with parameters
+ * kap_qparam, the same in every ECB: a provider may key on a value of
+ * the same bucket instead (prov_bpf_tls_bucket), the replay landing in
+ * that bucket; sum/avg/min/max or any other use keep it exact.
  *
  * kap_nkc > 0: kernel clauses (ks_ktls.h) run on the probe besides: a
  * provider keys on the plan's values AND on each kernel clause's result
@@ -166,6 +171,12 @@ typedef struct ks_aggplan {
 	uint32_t kap_args;		/* bit N: argN read */
 	uint32_t kap_strs;		/* bit N: copyinstr(argN) read */
 	uint32_t kap_kstrs;		/* bit N: args[N] a string key */
+	uint8_t kap_qarg;		/* N + 1: argN is read only as the
+					 * value of aggregations kap_qagg
+					 * (a quantize kind) with parameters
+					 * kap_qparam; 0: none */
+	uint16_t kap_qagg;
+	uint64_t kap_qparam;
 	uint64_t kap_gen;		/* ks_filter_gen() it was made at */
 	int kap_nkc;			/* kernel clauses (ks_ktls.h) */
 	uint32_t kap_tlsstate;		/* their consumer's serial */

@@ -78,6 +78,13 @@ typedef struct plan {
 	uint32_t args;
 	uint32_t strs;			/* copyinstr(argN) read */
 	uint32_t kstrs;			/* args[N] as a string key */
+	uint32_t oargs;			/* argN read other than as qarg */
+	uint8_t qarg;			/* N + 1: argN the exact value of a
+					 * quantize kind (qagg, qparam) */
+	uint16_t qagg;
+	uint64_t qparam;
+	int nret;			/* RETs seen, their meet: */
+	av_t ret;
 } plan_t;
 
 static av_t mk(int k, uint64_t v)
@@ -375,8 +382,12 @@ static int dif_ok(const ks_difo_t *dp, int need, plan_t *pl)
 			continue;
 		s = st[pc];
 		if (op == DIF_OP_RET) {
-			ok = DIF_INSTR_RD(in) < DIF_DIR_NREGS &&
-			    (ret_ok(s.r[DIF_INSTR_RD(in)], need) ||
+			ok = DIF_INSTR_RD(in) < DIF_DIR_NREGS;
+			if (ok)
+				pl->ret = pl->nret++ == 0 ?
+				    s.r[DIF_INSTR_RD(in)] :
+				    meet(pl->ret, s.r[DIF_INSTR_RD(in)]);
+			ok = ok && (ret_ok(s.r[DIF_INSTR_RD(in)], need) ||
 			    kstr_key(pl, s.r[DIF_INSTR_RD(in)], need));
 			continue;
 		}
@@ -439,6 +450,50 @@ static int act_ok(const ks_act_t *a, plan_t *pl)
 	}
 }
 
+/* A use of argN (n = N + 1) as the exact value of aggregation agg with
+ * parameters param: one such (arg, agg, param) is bucketed (qarg); an
+ * argument used another way, or by a different quantize, stays exact
+ * (oargs). */
+static void q_use(plan_t *pl, uint8_t n, uint16_t agg, uint64_t param)
+{
+	if (pl->qarg == 0) {
+		pl->qarg = n;
+		pl->qagg = agg;
+		pl->qparam = param;
+	} else if (pl->qarg != n) {
+		pl->oargs |= 1u << (n - 1);
+	} else if (pl->qagg != agg || pl->qparam != param) {
+		pl->oargs |= 1u << (n - 1);
+	}
+}
+
+/* act_ok, noting whether a is a quantize kind of exactly one argument
+ * (q_use) or reads its arguments another way (oargs). */
+static int act_plan(const ks_act_t *a, plan_t *pl)
+{
+	plan_t sp = { .ok = 1 };
+	uint8_t n;
+
+	if (!act_ok(a, &sp))
+		return 0;
+	n = sp.ret.a != 0 ? sp.ret.a : sp.ret.s;
+	if (a->ka_role == KS_ROLE_AGG && (a->ka_kind == DTRACEAGG_QUANTIZE ||
+	    a->ka_kind == DTRACEAGG_LQUANTIZE ||
+	    a->ka_kind == DTRACEAGG_LLQUANTIZE) && sp.nret > 0 &&
+	    sp.ret.k == AV_INT && n != 0 && n <= DTRACE_MAXARGS &&
+	    (sp.ret.a == 0 || sp.ret.s == 0) &&
+	    sp.args == 1u << (n - 1) && sp.vars == 1u << KS_FV_ARG &&
+	    sp.strs == 0 && sp.kstrs == 0)
+		q_use(pl, n, (uint16_t)a->ka_kind, a->ka_arg);
+	else
+		pl->oargs |= sp.args;
+	pl->vars |= sp.vars;
+	pl->args |= sp.args;
+	pl->strs |= sp.strs;
+	pl->kstrs |= sp.kstrs;
+	return 1;
+}
+
 int ks_act_aggok(const ks_act_t *a, unsigned *vars, uint32_t *args,
     uint32_t *strs, uint32_t *kstrs)
 {
@@ -459,8 +514,15 @@ void ks_clause_aggplan(ks_clause_t *c)
 
 	if (c->kc_writes || !dif_ok(c->kc_pred, NEED_INT, &pl))
 		pl.ok = 0;
+	pl.oargs = pl.args;		/* the predicate's */
 	for (int i = 0; i < c->kc_nacts && pl.ok; i++)
-		pl.ok = act_ok(&c->kc_acts[i], &pl);
+		pl.ok = act_plan(&c->kc_acts[i], &pl);
+	if (!pl.ok || (pl.qarg != 0 && (pl.oargs & (1u << (pl.qarg - 1)))))
+		pl.qarg = 0;
+	c->kc_aggoargs = pl.ok ? pl.oargs : 0;
+	c->kc_aggqarg = pl.qarg;
+	c->kc_aggqagg = pl.qagg;
+	c->kc_aggqparam = pl.qparam;
 	c->kc_aggok = pl.ok ? 1 : -1;
 	c->kc_aggvars = pl.ok ? pl.vars : 0;
 	c->kc_aggargs = pl.ok ? pl.args : 0;
@@ -472,6 +534,7 @@ int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
 {
 	ks_probe_t *p = ks_probe_get(id);
 	const ks_ecb_t *e;
+	plan_t q = { .ok = 1 };
 
 	memset(out, 0, sizeof(*out));
 	out->kap_gen = ks_filter_gen();
@@ -489,6 +552,19 @@ int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
 		out->kap_args |= c->kc_aggargs;
 		out->kap_strs |= c->kc_aggstrs;
 		out->kap_kstrs |= c->kc_aggkstrs;
+		if (c->kc_aggok > 0) {
+			q.oargs |= c->kc_aggoargs;
+			if (c->kc_aggqarg != 0)
+				q_use(&q, c->kc_aggqarg, c->kc_aggqagg,
+				    c->kc_aggqparam);
+		} else {
+			q.oargs |= c->kc_aggargs;	/* self-> clauses */
+		}
+	}
+	if (q.qarg != 0 && !(q.oargs & (1u << (q.qarg - 1)))) {
+		out->kap_qarg = q.qarg;
+		out->kap_qagg = q.qagg;
+		out->kap_qparam = q.qparam;
 	}
 	if (out->kap_ok && ks_tls_probe_plan_locked(p, out) != 0)
 		out->kap_ok = 0;	/* self-> stays in the shim */
@@ -497,6 +573,7 @@ int ks_probe_aggplan(dtrace_id_t id, ks_aggplan_t *out)
 		out->kap_vars = out->kap_args = out->kap_strs = 0;
 		out->kap_kstrs = 0;
 		out->kap_nkc = 0;
+		out->kap_qarg = 0;
 	}
 	return 0;
 }

@@ -262,6 +262,12 @@ typedef struct ks_clause {
 	uint32_t kc_aggargs;		/* and bit N for argN */
 	uint32_t kc_aggstrs;		/* and for copyinstr(argN) */
 	uint32_t kc_aggkstrs;		/* and for args[N] as a string key */
+	uint32_t kc_aggoargs;		/* argN read other than as kc_aggqarg */
+	uint8_t kc_aggqarg;		/* N + 1: argN only the exact value of
+					 * quantize kind kc_aggqagg with
+					 * parameters kc_aggqparam; 0 none */
+	uint16_t kc_aggqagg;
+	uint64_t kc_aggqparam;
 	int kc_ktls;			/* self-> variables (tlsplan.c): 0 none,
 					 * 1 kernel-able, -1 shim only */
 	ks_kclause_t *kc_kclause;	/* if kernel-able: its lowering */

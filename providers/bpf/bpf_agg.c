@@ -268,6 +268,7 @@ static int16_t layout_kc(aplan_t *ap, const ks_aggplan_t *plan, int16_t off)
 static int layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
     const prov_bpf_argmap_t *am)
 {
+	struct bpf_insn qbuf[PROV_BPF_TLSMAX];
 	int16_t off = 8;
 
 	memset(ap, 0, sizeof(*ap));
@@ -305,6 +306,14 @@ static int layout(aplan_t *ap, dtrace_id_t id, const ks_aggplan_t *plan,
 		off += 8;
 	}
 	off = layout_kc(ap, plan, off);
+	if (plan->kap_qarg != 0 && plan->kap_nkc == 0 &&
+	    (ap->ap_args & (1u << (plan->kap_qarg - 1))) &&
+	    prov_bpf_tls_emit_bucket(qbuf, plan->kap_qagg,
+	    plan->kap_qparam) >= 0) {
+		ap->ap_qarg = plan->kap_qarg;
+		ap->ap_qagg = plan->kap_qagg;
+		ap->ap_qparam = plan->kap_qparam;
+	}
 	if (off > KEY_BIG)
 		return -1;
 	/* kernel clauses whose outcome the replay does not need: the
@@ -351,7 +360,9 @@ static int plan_same(const aplan_t *a, const aplan_t *b)
 	    a->ap_retoff == b->ap_retoff && a->ap_str == b->ap_str &&
 	    a->ap_strarg == b->ap_strarg && a->ap_skind == b->ap_skind &&
 	    a->ap_soff == b->ap_soff && a->ap_slen == b->ap_slen &&
-	    a->ap_spill == b->ap_spill && kc_same(a, b);
+	    a->ap_spill == b->ap_spill && a->ap_qarg == b->ap_qarg &&
+	    a->ap_qagg == b->ap_qagg && a->ap_qparam == b->ap_qparam &&
+	    kc_same(a, b);
 }
 
 /* The plan id of this layout, made if new; -1 when full (plk held). */
@@ -457,6 +468,12 @@ static int emit_key(struct bpf_insn *p, int planid, const aplan_t *ap,
 			continue;
 		/* -errno reads -1, as the provider hands it */
 		n += prov_bpf_emit_arg(p + n, &ap->ap_am, i);
+		if (ap->ap_qarg == i + 1) {	/* its bucket's value */
+			p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 7, 1, 0, 0);
+			n += prov_bpf_tls_emit_bucket(p + n, ap->ap_qagg,
+			    ap->ap_qparam);
+			p[n++] = ins(BPF_ALU64 | BPF_MOV | BPF_X, 1, 7, 0, 0);
+		}
 		p[n++] = ins(BPF_STX | BPF_MEM | BPF_DW, 10, 1,
 		    (int16_t)(KEY_AT + ap->ap_arg[i]), 0);
 	}

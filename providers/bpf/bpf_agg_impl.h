@@ -36,6 +36,10 @@ typedef struct aplan {
 	prov_bpf_argmap_t ap_am;
 	int16_t ap_pt, ap_ug, ap_comm;	/* key offsets, 0: absent */
 	int16_t ap_arg[DTRACE_MAXARGS];
+	uint8_t ap_qarg;		/* N + 1: argN keyed on its bucket
+					 * (kap_qarg), 0: none */
+	uint16_t ap_qagg;
+	uint64_t ap_qparam;
 	int16_t ap_str;			/* key offset of the string, 0: none */
 	uint8_t ap_strarg;		/* its argument */
 	uint8_t ap_skind;		/* 0: copyinstr(argN), else the

@@ -26,7 +26,8 @@
  *
  * A VALUE step's value becomes a value of the same bucket: for quantize
  * the power of two at the bucket's edge (0 stays 0, -v for negatives),
- * for lquantize the bucket's base (base - 1 below, the top above), for
+ * for lquantize the bucket's base (base - 1 below, the top above) of the
+ * value's low 32 bits (dtrace's lquantize reads an int32_t), for
  * llquantize the bucket's lower edge (llq_key), so that the shim, applying it with the key's count, builds the same
  * distribution.
  */
@@ -521,6 +522,7 @@ int64_t prov_bpf_tls_bucket(uint16_t agg, uint64_t arg, int64_t v)
 		uint16_t step = DTRACE_LQUANTIZE_STEP(arg);
 
 		top = base + (int64_t)DTRACE_LQUANTIZE_LEVELS(arg) * step;
+		v = (int32_t)v;		/* as agg.c's lquantize (dtrace's) */
 		if (v < base)
 			return base - 1;
 		if (v >= top)
@@ -587,6 +589,9 @@ static void bucket(em_t *e, const ks_kstep_t *s)
 		return;
 	}
 	if (s->kks_agg == DTRACEAGG_LQUANTIZE) {
+		/* the value's low 32 bits, signed, as agg.c's lquantize */
+		put(e, ins(BPF_ALU64 | BPF_LSH | BPF_K, 7, 0, 0, 32));
+		put(e, ins(BPF_ALU64 | BPF_ARSH | BPF_K, 7, 0, 0, 32));
 		ld64(e, 1, (uint64_t)base);
 		j[0] = jmp(e, BPF_JMP | BPF_JSGE | BPF_X, 7, 1, 0);
 		ld64(e, 7, (uint64_t)(base - 1));
@@ -625,6 +630,19 @@ static void bucket(em_t *e, const ks_kstep_t *s)
 	put(e, ins(BPF_JMP | BPF_JEQ | BPF_K, 8, 0, 1, 0));
 	put(e, ins(BPF_ALU64 | BPF_NEG, 7, 0, 0, 0));
 	land(e, z);
+}
+
+int prov_bpf_tls_emit_bucket(struct bpf_insn *p, uint16_t agg,
+    uint64_t arg)
+{
+	em_t e = { .p = p };
+	ks_kstep_t s;
+
+	memset(&s, 0, sizeof(s));
+	s.kks_agg = agg;
+	s.kks_arg = arg;
+	bucket(&e, &s);
+	return e.bad ? -1 : e.n;
 }
 
 /* ---- clauses ---- */

@@ -47,5 +47,10 @@ void prov_bpf_tls_shutdown(void);
 /* Tests: the value a VALUE step of aggregation agg (DTRACEAGG_*, arg its
  * parameters) keys on for v, as the emitted code computes it. */
 int64_t prov_bpf_tls_bucket(uint16_t agg, uint64_t arg, int64_t v);
+/* r7 = prov_bpf_tls_bucket(agg, arg, r7) into p (room for
+ * PROV_BPF_TLSMAX; clobbers r1, r2, r8): its length, -1 if it does not
+ * fit. */
+int prov_bpf_tls_emit_bucket(struct bpf_insn *p, uint16_t agg,
+    uint64_t arg);
 
 #endif /* PROV_BPF_TLS_H */
