@@ -53,10 +53,12 @@ static void quantize_same_bucket(void **state)
 }
 
 /* lquantize's bucket as DTrace numbers them: 0 below base, 1 + the
- * level, levels + 1 at and above the top. */
+ * level, levels + 1 at and above the top, of the value's low 32 bits
+ * (DTrace's lquantize reads an int32_t, as agg.c does). */
 static int64_t lbucket(int64_t base, int64_t levels, int64_t step,
     int64_t v)
 {
+	v = (int32_t)v;
 	if (v < base)
 		return 0;
 	if (v >= base + levels * step)
