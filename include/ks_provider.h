@@ -86,6 +86,11 @@ dtrace_id_t ks_probe_lookup(ks_provider_id_t prov, const char *mod,
 /* Is this probe enabled by any consumer now?  Cheap; for event filters. */
 int ks_probe_is_enabled(dtrace_id_t id);
 
+/* Is any consumer's tracing started (GO, not yet stopped)?  While none
+ * is, no firing is recorded anywhere, so a provider may move a probe's
+ * event source without losing or doubling what anyone sees. */
+int ks_tracing(void);
+
 /*
  * A provider that cannot enable a probe says why here (e.g. "syscall
  * probes need root or CAP_PERFMON: run as root or use -c/-p"), before

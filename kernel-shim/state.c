@@ -327,6 +327,18 @@ static unsigned fire_own(ks_state_t *st, dtrace_id_t id)
 	return ctx.kpc_cpu;
 }
 
+int ks_tracing(void)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&ks_fire_lock);
+	for (ks_state_t *st = states; st != NULL; st = st->st_next)
+		n += st->st_activity == KS_ST_ACTIVE ||
+		    st->st_activity == KS_ST_DRAINING;
+	pthread_mutex_unlock(&ks_fire_lock);
+	return n > 0;
+}
+
 int ks_state_go(ks_state_t *st, uint32_t *cpu)
 {
 	uint64_t bufsize = (uint64_t)ks_state_opt(st, DTRACEOPT_BUFSIZE);

@@ -46,6 +46,8 @@ void prov_fire(const ks_probe_ctx_t *ctx);
 void prov_fire_n(const ks_probe_ctx_t *ctx, uint64_t n);
 /* Tests: send every firing to fn instead of the shim (NULL: the shim). */
 void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx));
+/* Could a firing now be recorded: a consumer tracing, or a test's hook? */
+int prov_firings_count(void);
 /* Is s a glob pattern (contains * ? [ or \)? */
 int prov_is_glob(const char *s);
 /* Does desc's field f (provider/mod/func/name) allow value v?  Empty or
@@ -136,6 +138,9 @@ int prov_tracefs_is_str(const prov_tf_field_t *f);
 /* Index of the first char * argument (a user string the BPF capture can
  * copy) of a syscalls:sys_enter_* format, or -1 (prov_syscall.c). */
 int prov_syscall_strarg(const prov_tf_format_t *fmt);
+/* Probes enabled on syscalls:sys_*_X tracepoints of their own, not on
+ * the raw_syscalls route (prov_syscall.c; for tests). */
+int prov_syscall_nown(void);
 
 /* ---- perf rings (perf.c) ---- */
 
@@ -249,6 +254,11 @@ int prov_bpf_capture(int tpid, int recsize, int stroff, int chain,
 int prov_bpf_sys(int ret, int nr, int recsize, int stroff, int chain,
     prov_perf_cb_t *cb, void *arg);
 void prov_bpf_release(int attachment);
+/* While off, released stubs are closed rather than kept idle for reuse
+ * (an idle stub on a syscalls:sys_enter_X event keeps every system call
+ * of the machine paying for that tracepoint's callback).  On by default;
+ * enable and disable run on one thread. */
+void prov_bpf_keep_idle(int on);
 /* Close the perf events released so far, concurrently (bpf.c). */
 void prov_bpf_close_deferred(void);
 /* Deliver each hit of execve's tracepoint tpid (argv pointer at argvoff in

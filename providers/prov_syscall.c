@@ -19,8 +19,16 @@
  * format lays them out; that is cheap to enable and to disable for any
  * number of probes, but every system call of the machine pays for the
  * raw tracepoint (~27 ns more than an untraced call with per-syscall
- * tracepoints: 108 against 81 ns per getppid() here).  Probes stay on
- * the route they were enabled on, so nothing is lost or doubled.  Others
+ * tracepoints: 108 against 81 ns per getppid() here).  Once the raw
+ * route carries probes, a per-syscall tracepoint left enabled makes
+ * every call pay for its callback too (~6 ns): so when a probe goes raw
+ * while no consumer is tracing yet (dtrace's ENABLE before GO: nothing
+ * fired counts anywhere), the probes on tracepoints of their own move
+ * to the raw route, their attachments closed outright (an idle stub kept
+ * for reuse keeps the callback).  syscall:::entry thus ends up on
+ * raw_syscalls alone; syscall::getppid:entry alone keeps its own.
+ * Otherwise probes stay on the route they were enabled on, so nothing is
+ * lost or doubled.  Others
  * (no number, or when that BPF route cannot load) use their own
  * tracepoints.  Both routes filter predicates in the kernel
  * on the task, the entry arguments, and the return value (arg0/arg1 of
@@ -59,6 +67,7 @@ typedef struct scprobe {
 
 static int nown;			/* probes with sp_own set (enable and
 					 * disable run on one thread) */
+static scprobe_t *owned[SC_OWN_MAX];	/* they, in no order */
 
 static ks_provider_id_t prov_id;
 static int provided;
@@ -303,6 +312,50 @@ static int own_on(scprobe_t *sp, dtrace_id_t id)
 	return 0;
 }
 
+/* Take sp off the list of probes on tracepoints of their own. */
+static void unown(scprobe_t *sp)
+{
+	for (int i = 0; sp->sp_own && i < nown; i++)
+		if (owned[i] == sp) {
+			owned[i] = owned[--nown];
+			break;
+		}
+	sp->sp_own = 0;
+}
+
+/* The raw route is in use and nothing fires into any consumer yet: move
+ * the probes on tracepoints of their own onto it (see the top), closing
+ * their old attachments rather than keeping them idle. */
+static void own_to_raw(void)
+{
+	if (prov_firings_count())
+		return;
+	prov_bpf_keep_idle(0);
+	for (int i = nown - 1; i >= 0; i--) {
+		scprobe_t *sp = owned[i];
+		int old = sp->sp_capture;
+
+		sp->sp_capture = -1;
+		if (raw_on(sp, sp->sp_id) != 0) {
+			sp->sp_capture = old;	/* stays where it is */
+			continue;
+		}
+		unown(sp);
+		if (old >= 0)
+			prov_bpf_release(old);
+		else
+			prov_tp_unsubscribe("syscalls", sp->sp_event,
+			    sc_fire, sp);
+	}
+	prov_bpf_keep_idle(1);
+	prov_bpf_close_deferred();	/* open, an event keeps the callback */
+}
+
+int prov_syscall_nown(void)
+{
+	return nown;
+}
+
 static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 {
 	scprobe_t *sp = arg;
@@ -312,13 +365,15 @@ static int sc_enable(void *parg, dtrace_id_t id, void *arg)
 		return 0;
 	if (own && own_on(sp, id) == 0)
 		goto mine;
-	if (raw_on(sp, id) == 0)
+	if (raw_on(sp, id) == 0) {
+		own_to_raw();
 		return 0;
+	}
 	if (own || own_on(sp, id) != 0)
 		return -1;
 mine:
 	sp->sp_own = 1;
-	nown++;
+	owned[nown++] = sp;
 	return 0;
 }
 
@@ -326,8 +381,7 @@ static void sc_disable(void *parg, dtrace_id_t id, void *arg)
 {
 	scprobe_t *sp = arg;
 
-	nown -= sp->sp_own;
-	sp->sp_own = 0;
+	unown(sp);
 	if (sp->sp_capture >= 0) {
 		prov_bpf_release(sp->sp_capture);
 		sp->sp_capture = -1;

@@ -110,6 +110,12 @@ void prov_fire_n(const ks_probe_ctx_t *ctx, uint64_t n)
 		fn(ctx);
 }
 
+int prov_firings_count(void)
+{
+	return __atomic_load_n(&fire_hook, __ATOMIC_ACQUIRE) != NULL ||
+	    ks_tracing();
+}
+
 void prov_set_fire_hook(void (*fn)(const ks_probe_ctx_t *ctx))
 {
 	__atomic_store_n(&fire_hook, fn, __ATOMIC_RELEASE);

@@ -695,6 +695,13 @@ static void sys_put(bpf_state_t *bs, int ret)
 	}
 }
 
+static int keep_idle = 1;
+
+void prov_bpf_keep_idle(int on)
+{
+	keep_idle = on;
+}
+
 void prov_bpf_release(int att)
 {
 	bpf_state_t *bs = &bpf;
@@ -713,7 +720,8 @@ void prov_bpf_release(int att)
 	} else if (bs->slots[att].sl_efd > 0) {
 		ioctl(bs->slots[att].sl_efd, PERF_EVENT_IOC_DISABLE, 0);
 		prov_bpf_funload(att);
-		if (bs->slots[att].sl_stub && idle_keep(bs, att)) {
+		if (bs->slots[att].sl_stub && keep_idle &&
+		    idle_keep(bs, att)) {
 			pthread_mutex_unlock(&bs->slot_lk);
 			return;
 		}
