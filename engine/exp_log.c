@@ -284,14 +284,37 @@ static void map_elem(struct eng_exp *x, const char *what, int pid,
 		eng_exp_archive(x, line + used);
 }
 
+/* Is [start, end) of path part of an object one of lines lists? */
+static int in_lines(char **v, size_t n, uint64_t start, uint64_t end,
+    const char *path)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long base, lend;
+		int used = 0;
+
+		if (sscanf(v[i], "%llx %llx %n", &base, &lend, &used) >= 2 &&
+		    used > 0 && strcmp(v[i] + used, path) == 0 &&
+		    start < lend && end > base)
+			return 1;
+	}
+	return 0;
+}
+
 /* Objects mapped and unmapped since the last reading: a load and an
- * unload, both at this reading's time (when they were is not known). */
-static void log_gone(struct eng_exp *x, int pid, struct exp_mapnow *mn)
+ * unload, both at this reading's time (when they were is not known).
+ * One the last reading already saw (old) was logged as loaded then, and
+ * its unload comes from the diff of the readings: not logged twice. */
+static void log_gone(struct eng_exp *x, int pid, struct exp_mapnow *mn,
+    char **old, size_t nold)
 {
 	for (size_t i = 0; i < mn->mn_ngone; i++) {
 		eng_pgone_t *g = &mn->mn_gone[i];
 		char *line;
 
+		if (in_lines(old, nold, g->pg_start, g->pg_end, g->pg_path)) {
+			free(g->pg_path);
+			continue;
+		}
 		if (asprintf(&line, "0x%llx 0x%llx %s",
 		    (unsigned long long)g->pg_start,
 		    (unsigned long long)g->pg_end, g->pg_path) >= 0) {
@@ -325,7 +348,7 @@ void eng_exp_note_maps(eng_hdl_t *h, int pid)
 		eng_pmap_free(pm);
 	}
 	if (!mn.mn_read) {		/* not mapped yet, or gone: keep */
-		log_gone(x, pid, &mn);
+		log_gone(x, pid, &mn, p->pm_lines, p->pm_n);
 		for (size_t i = 0; i < mn.mn_n; i++)
 			free(mn.mn_v[i]);
 		free(mn.mn_v);
@@ -334,7 +357,7 @@ void eng_exp_note_maps(eng_hdl_t *h, int pid)
 	for (size_t i = 0; i < mn.mn_n; i++)
 		if (!has_line(p->pm_lines, p->pm_n, mn.mn_v[i]))
 			map_elem(x, "load", pid, mn.mn_v[i]);
-	log_gone(x, pid, &mn);
+	log_gone(x, pid, &mn, p->pm_lines, p->pm_n);
 	for (size_t i = 0; i < p->pm_n; i++) {
 		if (!has_line(mn.mn_v, mn.mn_n, p->pm_lines[i]))
 			map_elem(x, "unload", pid, p->pm_lines[i]);
