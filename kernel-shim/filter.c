@@ -390,8 +390,9 @@ static void run(walk_t *w, path_t *p, uint32_t pc)
 	w->bad = 1;				/* fell off the end */
 }
 
-int ks_filter_pred(const struct ks_difo *pred, ks_filter_term_t *term,
-    int max)
+/* The walk both entry points share; exact: refuse a loose translation. */
+static int pred_walk(const struct ks_difo *pred, ks_filter_term_t *term,
+    int max, int exact)
 {
 	walk_t w = { .dp = pred, .out = term, .max = max };
 	path_t p;
@@ -404,24 +405,19 @@ int ks_filter_pred(const struct ks_difo *pred, ks_filter_term_t *term,
 	for (int i = 1; i < DIF_DIR_NREGS; i++)
 		p.r[i].k = S_UNK;
 	run(&w, &p, 0);
-	return w.bad ? -1 : w.nout;
+	return w.bad || (exact && w.loose) ? -1 : w.nout;
+}
+
+int ks_filter_pred(const struct ks_difo *pred, ks_filter_term_t *term,
+    int max)
+{
+	return pred_walk(pred, term, max, 0);
 }
 
 int ks_filter_pred_exact(const struct ks_difo *pred, ks_filter_term_t *term,
     int max)
 {
-	walk_t w = { .dp = pred, .out = term, .max = max };
-	path_t p;
-
-	if (pred == NULL || pred->dtdo_len == 0)
-		return -1;
-	memset(&p, 0, sizeof(p));
-	for (int i = 0; i < DIF_DIR_NREGS; i++)
-		p.r[i] = cnst(0);
-	for (int i = 1; i < DIF_DIR_NREGS; i++)
-		p.r[i].k = S_UNK;
-	run(&w, &p, 0);
-	return w.bad || w.loose ? -1 : w.nout;
+	return pred_walk(pred, term, max, 1);
 }
 
 int ks_probe_filter(dtrace_id_t id, ks_filter_t *out)

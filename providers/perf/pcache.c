@@ -32,22 +32,32 @@
 
 static prov_pinfo_t cache[SLOTS];	/* drain thread only, no lock */
 
-static void read_status(prov_pinfo_t *p, int32_t tid, int32_t pid)
+/* /proc/PID/task/TID/<file> into buf as a string; 0, or -1 unreadable. */
+static int read_task_file(int32_t tid, int32_t pid, const char *file,
+    char *buf, size_t size)
 {
-	char path[64], buf[2048], *line, *save = NULL;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
-	    pid > 0 ? pid : tid, tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s",
+	    pid > 0 ? pid : tid, tid, file);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
-		return;
+		return -1;
 	buf[n] = '\0';
+	return 0;
+}
+
+static void read_status(prov_pinfo_t *p, int32_t tid, int32_t pid)
+{
+	char buf[2048], *line, *save = NULL;
+
+	if (read_task_file(tid, pid, "status", buf, sizeof(buf)) != 0)
+		return;
 	for (line = strtok_r(buf, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "Name:\t", 6) == 0)
@@ -72,21 +82,13 @@ static void read_status(prov_pinfo_t *p, int32_t tid, int32_t pid)
  */
 static void read_stat(prov_pinfo_t *p, int32_t tid, int32_t pid)
 {
-	char path[64], buf[1024], *s;
+	char buf[1024], *s;
 	unsigned long long f[26];
-	ssize_t n;
-	int fd, k = 0;
+	int k = 0;
 
 	p->ppi_ttydev = (uint64_t)-1;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat",
-	    pid > 0 ? pid : tid, tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (read_task_file(tid, pid, "stat", buf, sizeof(buf)) != 0)
 		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
 	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
 		return;
 	s += 4;				/* past ") S " */

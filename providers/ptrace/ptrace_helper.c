@@ -364,8 +364,10 @@ static void on_syscall(helper_state_t *hp, tinfo_t *t)
 	}
 }
 
-/* A number from /proc/tid/status ("\nTgid:"...), or dflt if unknown. */
-static int32_t status_num(int32_t tid, const char *key, int32_t dflt)
+/* A field of /proc/tid/status ("\nTgid:", "\nSigPnd:"...) read in the
+ * given base, or dflt if unknown. */
+static uint64_t status_field(int32_t tid, const char *key, int base,
+    uint64_t dflt)
 {
 	char path[64], buf[2048], *p;
 	ssize_t n;
@@ -381,28 +383,19 @@ static int32_t status_num(int32_t tid, const char *key, int32_t dflt)
 		return dflt;
 	buf[n] = '\0';
 	p = strstr(buf, key);
-	return p != NULL ? (int32_t)atoi(p + strlen(key)) : dflt;
+	return p != NULL ? strtoull(p + strlen(key), NULL, base) : dflt;
 }
 
-/* A hexadecimal mask from /proc/tid/status ("\nSigPnd:"...), 0 if
- * unknown. */
+/* A number from /proc/tid/status, or dflt if unknown. */
+static int32_t status_num(int32_t tid, const char *key, int32_t dflt)
+{
+	return (int32_t)status_field(tid, key, 10, (uint64_t)(int64_t)dflt);
+}
+
+/* A hexadecimal mask from /proc/tid/status, 0 if unknown. */
 static uint64_t status_mask(int32_t tid, const char *key)
 {
-	char path[64], buf[2048], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strstr(buf, key);
-	return p != NULL ? strtoull(p + strlen(key), NULL, 16) : 0;
+	return status_field(tid, key, 16, 0);
 }
 
 static int32_t tgid_of(int32_t tid)
